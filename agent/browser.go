@@ -1,0 +1,78 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+)
+
+// Browser is what the loop needs from a web browser: a description of the
+// page for the model, and a way to act on it. Package browser implements it
+// with Chromium over CDP; an embedder can supply its own.
+//
+// Both methods must return promptly once ctx is done. The loop owns every
+// deadline; an implementation adds no timers of its own.
+type Browser interface {
+	// Snapshot describes the current page. Elements the model can act on
+	// carry refs ("e12") that later actions name.
+	Snapshot(ctx context.Context) (Snapshot, error)
+	// Do performs one action and returns a short, human-readable outcome
+	// ("clicked button \"Sign in\"; navigated to /home").
+	//
+	// An error the model can correct (an unknown or stale ref, an element
+	// that cannot be typed into, a URL that does not load) is an
+	// *ActionError: the loop hands its message to the model as the tool's
+	// result and goes on. Any other error means the browser is unusable and
+	// ends the task with BROWSER_ERROR.
+	Do(ctx context.Context, a Action) (string, error)
+}
+
+// Snapshot is the page as the model sees it.
+type Snapshot struct {
+	URL   string
+	Title string
+	// Text is the indented outline of the visible page in which every
+	// actionable element stands on its own line with its role, accessible
+	// name, state and [ref=ID].
+	Text string
+	// Notices are things that happened since the previous snapshot which
+	// the page itself no longer shows, such as a JavaScript dialog that was
+	// answered.
+	Notices []string
+}
+
+// Action names. Each tool offered to the model for the page maps to one.
+const (
+	ActGoto   = "goto"
+	ActClick  = "click"
+	ActType   = "type"
+	ActSelect = "select"
+	ActPress  = "press"
+	ActScroll = "scroll"
+	ActBack   = "back"
+)
+
+// Action is one browser action requested by the model. Name is one of the
+// Act constants; the other fields are used as the action needs them.
+type Action struct {
+	Name      string `json:"name"`
+	Ref       string `json:"ref,omitempty"`       // click, type, select
+	URL       string `json:"url,omitempty"`       // goto
+	Text      string `json:"text,omitempty"`      // type
+	Submit    bool   `json:"submit,omitempty"`    // type: press Enter afterwards
+	Option    string `json:"option,omitempty"`    // select: option label or value
+	Key       string `json:"key,omitempty"`       // press: "Enter", "Tab", "Control+A"
+	Direction string `json:"direction,omitempty"` // scroll: up, down, left, right
+}
+
+// ActionError is an action failure the model can correct. Its message is
+// shown to the model as the tool's result.
+type ActionError struct {
+	Msg string
+}
+
+func (e *ActionError) Error() string { return e.Msg }
+
+// ActionErrorf formats an *ActionError.
+func ActionErrorf(format string, args ...any) *ActionError {
+	return &ActionError{Msg: fmt.Sprintf(format, args...)}
+}

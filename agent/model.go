@@ -1,0 +1,89 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Model decides the next step: given the conversation and the tools on
+// offer, it returns the assistant's reply. It is the only thing the loop
+// needs from a language model; package llm implements it over any
+// OpenAI-compatible chat-completions endpoint.
+//
+// Complete must return promptly once ctx is done. Its error should wrap the
+// provider's message; the loop reports it as LLM_ERROR.
+type Model interface {
+	Complete(ctx context.Context, req Request) (Reply, error)
+}
+
+// ModelFunc adapts an ordinary function to the Model interface.
+type ModelFunc func(ctx context.Context, req Request) (Reply, error)
+
+// Complete calls f(ctx, req).
+func (f ModelFunc) Complete(ctx context.Context, req Request) (Reply, error) { return f(ctx, req) }
+
+// Role is the author of a message.
+type Role string
+
+// The roles of a chat conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one turn of the conversation.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
+	// ToolCalls are the calls an assistant message makes.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID links a tool message to the call it answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is one function call requested by the model. Arguments is the raw
+// JSON text the model produced; it may be malformed.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ToolDef describes a tool offered to the model. Parameters is a JSON Schema
+// object.
+type ToolDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Request is what the loop sends to the model at each iteration.
+type Request struct {
+	Messages []Message
+	Tools    []ToolDef
+}
+
+// Reply is the model's answer: text, tool calls, or both.
+type Reply struct {
+	Content   string
+	ToolCalls []ToolCall
+	Usage     Usage
+}
+
+// Usage counts tokens as reported by the provider.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+	}
+}
