@@ -1,0 +1,81 @@
+package agent
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestParseCall(t *testing.T) {
+	cases := []struct {
+		name, args string
+		want       Action
+		errHas     string
+	}{
+		{"click", `{"ref":"e3"}`, Action{Name: ActClick, Ref: "e3"}, ""},
+		{"type", `{"ref":"e3","text":"hi","submit":true}`, Action{Name: ActType, Ref: "e3", Text: "hi", Submit: true}, ""},
+		{"type", `{"ref":"e3","text":"hi","submit":"true"}`, Action{Name: ActType, Ref: "e3", Text: "hi", Submit: true}, ""},
+		{"back", ``, Action{Name: ActBack}, ""},
+		{"scroll", `{"direction":"sideways"}`, Action{}, `"sideways" is not one of`},
+		{"click", `{}`, Action{}, `click needs the argument "ref"`},
+		{"click", `{"ref": 12}`, Action{}, `must be a string`},
+		{"click", `{"ref": `, Action{}, "not a valid JSON object"},
+		{"teleport", `{}`, Action{}, `unknown tool "teleport"`},
+	}
+	for _, c := range cases {
+		got, err := parseCall(ToolCall{Name: c.name, Arguments: c.args})
+		if c.errHas != "" {
+			if err == nil || !strings.Contains(err.Error(), c.errHas) {
+				t.Errorf("%s %s: err %v, want %q", c.name, c.args, err, c.errHas)
+			}
+			continue
+		}
+		if err != nil || got.action != c.want {
+			t.Errorf("%s %s: got %+v, %v; want %+v", c.name, c.args, got.action, err, c.want)
+		}
+	}
+}
+
+func TestToolSchemasAreValidJSON(t *testing.T) {
+	for _, d := range toolDefs() {
+		var v map[string]any
+		if err := json.Unmarshal(d.Parameters, &v); err != nil || v["type"] != "object" {
+			t.Errorf("%s: bad schema %s", d.Name, d.Parameters)
+		}
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	s := newSecrets(map[string]string{"pw": "hunter2", "long": "hunter2-and-more", "empty": ""})
+	if got := s.mask("a hunter2-and-more b hunter2"); got != "a <secret>long</secret> b <secret>pw</secret>" {
+		t.Errorf("mask: %q", got)
+	}
+	if got := s.fill("<secret>pw</secret>/<secret>nope</secret>"); got != "hunter2/<secret>nope</secret>" {
+		t.Errorf("fill: %q", got)
+	}
+	a := s.fillAction(Action{Name: ActType, Text: "<secret>pw</secret>"})
+	if a.Text != "hunter2" {
+		t.Errorf("fillAction: %+v", a)
+	}
+	if names := s.names(); len(names) != 2 || names[0] != "long" {
+		t.Errorf("names: %v", names)
+	}
+	if got := string(safeArgs(`{"text":"hunter2"}`, s)); got != `{"text":"<secret>pw</secret>"}` {
+		t.Errorf("safeArgs: %s", got)
+	}
+	if got := string(safeArgs(`{"text": hunter2`, s)); strings.Contains(got, "hunter2\"") || !json.Valid([]byte(got)) {
+		t.Errorf("safeArgs of bad JSON: %s", got)
+	}
+}
+
+func TestObservationTrim(t *testing.T) {
+	sec := newSecrets(map[string]string{"pw": "s3cret"})
+	obs := observation(Snapshot{URL: "http://x/", Title: "T", Text: "textbox \"P\" value=\"s3cret\" [ref=e1]", Notices: []string{"alert"}}, sec, 2, 50)
+	if strings.Contains(obs, "s3cret") || !strings.Contains(obs, "<secret>pw</secret>") {
+		t.Fatalf("observation not masked: %s", obs)
+	}
+	trimmed := trimmedObservation(obs)
+	if strings.Contains(trimmed, "ref=e1") || !strings.Contains(trimmed, "URL: http://x/") || !strings.Contains(trimmed, "Notice: alert") {
+		t.Fatalf("trimmed: %s", trimmed)
+	}
+}

@@ -1,0 +1,83 @@
+package agent
+
+import "encoding/json"
+
+// Status is the coarse outcome of a task.
+type Status string
+
+// The two statuses.
+const (
+	StatusSuccess Status = "success"
+	StatusFailure Status = "failure"
+)
+
+// Code says exactly why a task ended. Codes are stable: programs may match
+// on them.
+type Code string
+
+// The codes a task can end with.
+const (
+	// CodeSuccess: the model called done with an answer.
+	CodeSuccess Code = "SUCCESS"
+	// CodeIterationTimeout: one iteration (snapshot, model call, actions)
+	// ran past the iteration timeout, e.g. a stalled model stream or a
+	// frozen page.
+	CodeIterationTimeout Code = "ITERATION_TIMEOUT"
+	// CodeTaskTimeout: the whole-task deadline (or the caller's context
+	// deadline) passed.
+	CodeTaskTimeout Code = "TASK_TIMEOUT"
+	// CodeCanceled: the caller cancelled (SIGINT/SIGTERM in the CLI).
+	CodeCanceled Code = "CANCELED"
+	// CodeMaxIterations: the iteration limit was reached without done/fail.
+	CodeMaxIterations Code = "MAX_ITERATIONS"
+	// CodeLLMError: the model endpoint failed (after retries) or refused
+	// the request (401/403/400).
+	CodeLLMError Code = "LLM_ERROR"
+	// CodeBrowserError: the browser failed or the start URL could not be
+	// opened.
+	CodeBrowserError Code = "BROWSER_ERROR"
+	// CodeAgentFailed: the model gave up (called fail) or stopped calling
+	// tools.
+	CodeAgentFailed Code = "AGENT_FAILED"
+)
+
+// Result is how a task ended. Run always returns one.
+type Result struct {
+	Status     Status `json:"status"`
+	Code       Code   `json:"code"`
+	Answer     string `json:"answer"`
+	Message    string `json:"message"`
+	Iterations int    `json:"iterations"`
+	DurationMS int64  `json:"duration_ms"`
+	Steps      []Step `json:"steps"`
+	Usage      Usage  `json:"usage"`
+	// Err is the error behind a failure, for errors.Is/As; nil on success.
+	Err error `json:"-"`
+}
+
+// Step records one iteration: what the model chose, what happened, and
+// where the time went.
+type Step struct {
+	Iteration int    `json:"iteration"`
+	URL       string `json:"url,omitempty"`
+	// Thought is any text the model wrote besides its tool calls.
+	Thought    string         `json:"thought,omitempty"`
+	Actions    []ActionRecord `json:"actions"`
+	SnapshotMS int64          `json:"snapshot_ms"`
+	LLMMS      int64          `json:"llm_ms"`
+	ActionMS   int64          `json:"action_ms"`
+	Usage      Usage          `json:"usage"`
+	// Error is set when the iteration itself failed, e.g. it timed out
+	// while waiting for the model.
+	Error string `json:"error,omitempty"`
+}
+
+// ActionRecord is one tool call of a step and its outcome. Arguments hold
+// secret placeholders, never secret values.
+type ActionRecord struct {
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Outcome string          `json:"outcome"`
+	Error   bool            `json:"error,omitempty"`
+	MS      int64           `json:"ms"`
+}

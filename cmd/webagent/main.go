@@ -1,0 +1,107 @@
+// Command webagent drives a real Chromium with any OpenAI-compatible model
+// until a task written in plain words is done, or fails with a clear code.
+//
+//	webagent run --url URL [flags] "task"
+//	webagent demo
+//
+// Exit status: 0 success, 1 the task ended unsuccessfully, 2 bad usage or
+// configuration, 130 interrupted (SIGINT/SIGTERM).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+const usage = `webagent drives a real Chromium with a language model to do a task on the web.
+
+Usage:
+  webagent run --url URL [flags] "task in plain words"
+  webagent demo [flags]            run a built-in task offline (local site, bundled model server)
+  webagent help [command]
+
+Run 'webagent help run' for the flags.
+`
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError is bad input: exit status 2 and one clear line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+func realMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	// SIGINT/SIGTERM cancel the task; the result is still printed. A second
+	// signal kills the process at once (the default behaviour is restored).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
+
+	var err error
+	code := exitOK
+	switch args[0] {
+	case "run":
+		code, err = cmdRun(ctx, args[1:], stdout, stderr)
+	case "demo":
+		code, err = cmdDemo(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		if len(args) > 1 {
+			return help(args[1], stdout)
+		}
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		err = usagef("unknown command %q; the commands are run, demo and help", args[0])
+	}
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "webagent: %s\n", ue.msg)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(stderr, "webagent: %s\n", err)
+		if code == exitOK {
+			code = exitFailed
+		}
+	}
+	return code
+}
+
+func help(cmd string, w io.Writer) int {
+	switch cmd {
+	case "run":
+		fs, _ := runFlags()
+		fs.SetOutput(w)
+		fs.Usage()
+	case "demo":
+		fs, _ := demoFlags()
+		fs.SetOutput(w)
+		fs.Usage()
+	default:
+		fmt.Fprint(w, usage)
+	}
+	return exitOK
+}

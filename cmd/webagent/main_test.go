@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/webagent/webagent/llm/llmtest"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "webagent-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "webagent")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building webagent: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+type proc struct {
+	cmd    *exec.Cmd
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	tmp    string
+}
+
+// start runs the binary with a private TMPDIR (so leftover Chrome profiles
+// can be found) and no model configured in the environment.
+func start(t *testing.T, args ...string) *proc {
+	t.Helper()
+	p := &proc{tmp: t.TempDir()}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	env := []string{"TMPDIR=" + p.tmp}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "OPENAI_API_KEY", "OPENAI_BASE_URL", "WEBAGENT_MODEL", "TMPDIR":
+			continue
+		}
+		env = append(env, kv)
+	}
+	p.cmd.Env = env
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		}
+	})
+	return p
+}
+
+func (p *proc) wait(t *testing.T, within time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(within):
+		p.cmd.Process.Kill()
+		<-done
+		t.Fatalf("webagent did not exit within %s\nstderr:\n%s", within, p.stderr.String())
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// noChromeLeft checks that no Chrome profile (and so no Chrome using it)
+// remains in the process's TMPDIR.
+func (p *proc) noChromeLeft(t *testing.T) {
+	t.Helper()
+	left, _ := filepath.Glob(filepath.Join(p.tmp, "webagent-profile-*"))
+	if len(left) > 0 {
+		t.Errorf("temporary Chrome profiles left behind: %v", left)
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range procs {
+		b, err := os.ReadFile(f)
+		if err == nil && bytes.Contains(b, []byte(p.tmp)) {
+			t.Errorf("a process still uses %s: %s", p.tmp, strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+}
+
+func run(t *testing.T, args ...string) (int, *proc) {
+	t.Helper()
+	p := start(t, args...)
+	return p.wait(t, 2*time.Minute), p
+}
+
+func TestUsageErrors(t *testing.T) {
+	llm, err := llmtest.Start(llmtest.Script())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer llm.Close()
+	closed := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		return "http://" + l.Addr().String() + "/v1"
+	}()
+	model := []string{"--base-url", llm.BaseURL(), "--model", "m"}
+	cases := []struct {
+		name string
+		args []string
+		want []string // every fragment must be in the one line on stderr
+	}{
+		{"no command", nil, []string{"Usage"}},
+		{"unknown command", []string{"fly"}, []string{`unknown command "fly"`}},
+		{"bad flag", []string{"run", "--nope"}, []string{"flag provided but not defined: -nope"}},
+		{"no task", append([]string{"run", "--url", "https://example.org"}, model...), []string{"no task given"}},
+		{"no url", append([]string{"run", "task"}, model...), []string{"--url is required"}},
+		{"url without scheme", append([]string{"run", "--url", "example.org", "task"}, model...), []string{"has no scheme", "https://example.org"}},
+		{"bad scheme", append([]string{"run", "--url", "ftp://x", "task"}, model...), []string{`scheme "ftp" is not supported`}},
+		{"negative timeout", append([]string{"run", "--url", "https://example.org", "--iteration-timeout", "-1s", "task"}, model...), []string{"--iteration-timeout is -1s"}},
+		{"bad duration", append([]string{"run", "--url", "https://example.org", "--iteration-timeout", "soon", "task"}, model...), []string{"invalid value \"soon\""}},
+		{"bad log level", append([]string{"run", "--url", "https://example.org", "--log-level", "loud", "task"}, model...), []string{`--log-level "loud"`}},
+		{"no model", []string{"run", "--url", "https://example.org", "task"}, []string{"no model configured", "--model", "Ollama", "11434"}},
+		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "ollama serve"}},
+		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, p := run(t, c.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want 2; stderr:\n%s", code, p.stderr.String())
+			}
+			msg := p.stderr.String()
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, msg)
+				}
+			}
+			if c.args != nil && strings.Count(strings.TrimSpace(msg), "\n") > 0 {
+				t.Errorf("want one line, got:\n%s", msg)
+			}
+			if p.stdout.Len() > 0 {
+				t.Errorf("stdout not empty: %q", p.stdout.String())
+			}
+			p.noChromeLeft(t)
+		})
+	}
+}
+
+func TestUnauthorizedKeyIsUsageError(t *testing.T) {
+	// The server accepts only another key.
+	llm, err := llmtest.Start(llmtest.Script(), llmtest.WithAPIKey("good-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer llm.Close()
+	code, p := run(t, "run", "--url", "https://example.org", "--base-url", llm.BaseURL(), "--model", "m", "--api-key", "sk-secret-123", "task")
+	if code != exitUsage || !strings.Contains(p.stderr.String(), "refused the API key") {
+		t.Fatalf("exit %d, stderr:\n%s", code, p.stderr.String())
+	}
+	if strings.Contains(p.stderr.String()+p.stdout.String(), "sk-secret-123") {
+		t.Fatal("the API key was printed")
+	}
+}
+
+func TestDemoJSON(t *testing.T) {
+	code, p := run(t, "demo", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
+	}
+	var res map[string]any
+	dec := json.NewDecoder(&p.stdout)
+	if err := dec.Decode(&res); err != nil {
+		t.Fatalf("stdout is not JSON: %v", err)
+	}
+	if dec.More() {
+		t.Fatal("stdout holds more than one JSON value")
+	}
+	for _, k := range []string{"status", "code", "answer", "message", "iterations", "duration_ms", "steps", "usage"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("JSON result lacks %q", k)
+		}
+	}
+	if res["code"] != "SUCCESS" || !strings.Contains(res["answer"].(string), "$1,234.56") {
+		t.Fatalf("result %v", res)
+	}
+	if n := strings.Count(p.stderr.String(), "step "); n < 2 {
+		t.Errorf("want a line per step on stderr, got:\n%s", p.stderr.String())
+	}
+	if strings.Contains(p.stderr.String()+p.stdout.String(), "correct-horse-battery") {
+		t.Fatal("the demo's password was printed")
+	}
+	p.noChromeLeft(t)
+}
+
+func TestDemoHuman(t *testing.T) {
+	code, p := run(t, "demo")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
+	}
+	if got := strings.TrimSpace(p.stdout.String()); got != "The checking account balance is $1,234.56." {
+		t.Fatalf("stdout %q, want only the answer", got)
+	}
+}
+
+func hangingSetup(t *testing.T) (site string, srv *llmtest.Server) {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>T</title><button>Go</button>`)
+	}))
+	t.Cleanup(s.Close)
+	srv, err := llmtest.Start(llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
+		return llmtest.Turn{Fault: llmtest.NoHeaders}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return s.URL, srv
+}
+
+// SIGINT and SIGTERM end the task as CANCELED within a second, with the
+// result printed, exit 130, and Chrome and its profile gone.
+func TestSignalCancels(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			site, srv := hangingSetup(t)
+			p := start(t, "run", "--json", "--url", site, "--base-url", srv.BaseURL(), "--model", "m", "press Go")
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			// The loop is mid-iteration once the model request arrives.
+			if _, err := srv.WaitRequest(ctx, 0); err != nil {
+				t.Fatalf("no model request: %v; stderr:\n%s", err, p.stderr.String())
+			}
+			sent := time.Now()
+			if err := p.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			code := p.wait(t, 5*time.Second)
+			if lag := time.Since(sent); lag > time.Second {
+				t.Errorf("exited %s after the signal, want within 1s", lag)
+			}
+			if code != exitInterrupted {
+				t.Fatalf("exit %d, want 130; stderr:\n%s", code, p.stderr.String())
+			}
+			var res struct{ Code, Status string }
+			if err := json.Unmarshal(p.stdout.Bytes(), &res); err != nil || res.Code != "CANCELED" {
+				t.Fatalf("result %q (%v)", p.stdout.String(), err)
+			}
+			p.noChromeLeft(t)
+		})
+	}
+}
+
+func TestIterationTimeoutExitsOne(t *testing.T) {
+	site, srv := hangingSetup(t)
+	start := time.Now()
+	code, p := run(t, "run", "--json", "--iteration-timeout", "2s", "--url", site, "--base-url", srv.BaseURL(), "--model", "m", "press Go")
+	if code != exitFailed {
+		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
+	}
+	var res struct{ Code, Message string }
+	if err := json.Unmarshal(p.stdout.Bytes(), &res); err != nil || res.Code != "ITERATION_TIMEOUT" {
+		t.Fatalf("result %q (%v)", p.stdout.String(), err)
+	}
+	if e := time.Since(start); e > 20*time.Second {
+		t.Fatalf("took %s", e)
+	}
+	p.noChromeLeft(t)
+}

@@ -1,0 +1,355 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/llm"
+)
+
+// common holds the flags shared by run and demo.
+type common struct {
+	maxIterations    int
+	iterationTimeout time.Duration
+	taskTimeout      time.Duration
+	chrome           string
+	cdpURL           string
+	headful          bool
+	json             bool
+	logLevel         string
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
+	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
+	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
+	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
+	fs.StringVar(&c.cdpURL, "cdp-url", "", "attach to a running browser at this DevTools URL instead of launching one")
+	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
+	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object on stdout")
+	fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
+}
+
+func (c *common) validate() error {
+	if c.maxIterations < 1 {
+		return usagef("--max-iterations is %d; it must be at least 1", c.maxIterations)
+	}
+	if c.iterationTimeout < 0 {
+		return usagef("--iteration-timeout is %s; use a positive duration such as 2m, or 0 to disable it", c.iterationTimeout)
+	}
+	if c.taskTimeout < 0 {
+		return usagef("--task-timeout is %s; use a positive duration such as 10m, or 0 for none", c.taskTimeout)
+	}
+	if c.cdpURL != "" {
+		u, err := url.Parse(c.cdpURL)
+		if err != nil || (u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usagef("--cdp-url %q is not a DevTools address; use e.g. http://127.0.0.1:9222 or ws://127.0.0.1:9222/devtools/browser/ID", c.cdpURL)
+		}
+	}
+	if _, err := zerolog.ParseLevel(c.logLevel); err != nil || c.logLevel == "" {
+		return usagef("--log-level %q is not one of debug, info, warn, error, disabled", c.logLevel)
+	}
+	return nil
+}
+
+func (c *common) logger(stderr io.Writer) zerolog.Logger {
+	lvl, _ := zerolog.ParseLevel(c.logLevel)
+	return zerolog.New(zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05"}).Level(lvl).With().Timestamp().Logger()
+}
+
+type runOpts struct {
+	common
+	url     string
+	model   string
+	baseURL string
+	apiKey  string
+	idle    time.Duration
+	secrets secretFlag
+}
+
+func runFlags() (*flag.FlagSet, *runOpts) {
+	o := &runOpts{}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.StringVar(&o.url, "url", "", "the page to start on (http, https or file URL)")
+	fs.StringVar(&o.model, "model", "", "model name (default $WEBAGENT_MODEL)")
+	fs.StringVar(&o.baseURL, "base-url", "", "OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
+	fs.StringVar(&o.apiKey, "api-key", "", "API key (default $OPENAI_API_KEY; local servers need none)")
+	fs.DurationVar(&o.idle, "stream-idle-timeout", llm.DefaultInactivity, "end a model response that sends nothing for this long (raise it for a slow local model's first load); 0 disables")
+	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs; VALUE env:VAR reads it from the environment (repeatable)")
+	o.common.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	return fs, o
+}
+
+// parseInterleaved parses flags that may come before or after the
+// positional arguments, as people type them.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, usagef("%v (see 'webagent help %s')", err, fs.Name())
+	}
+	return pos, nil
+}
+
+func checkStartURL(raw string) error {
+	if raw == "" {
+		return usagef("--url is required: the page the task starts on, e.g. --url https://example.org")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return usagef("--url %q is not a URL: %v", raw, err)
+	}
+	switch u.Scheme {
+	case "http", "https":
+		if u.Host == "" {
+			return usagef("--url %q has no host; write e.g. https://example.org/path", raw)
+		}
+	case "file":
+	case "":
+		return usagef("--url %q has no scheme; write https://%s", raw, raw)
+	default:
+		return usagef("--url %q: the scheme %q is not supported; use http, https or file", raw, u.Scheme)
+	}
+	return nil
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs, o := runFlags()
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK, nil
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	task := strings.TrimSpace(strings.Join(pos, " "))
+	if task == "" {
+		return exitUsage, usagef("no task given; write it in plain words after the flags, e.g. webagent run --url https://example.org \"find the contact email\"")
+	}
+	if err := checkStartURL(o.url); err != nil {
+		return exitUsage, err
+	}
+	if err := o.common.validate(); err != nil {
+		return exitUsage, err
+	}
+	if o.idle < 0 {
+		return exitUsage, usagef("--stream-idle-timeout is %s; use a positive duration such as 2m, or 0 to disable it", o.idle)
+	}
+	secrets, err := o.secrets.resolve()
+	if err != nil {
+		return exitUsage, err
+	}
+	log := o.logger(stderr)
+
+	cfg := llm.ConfigFromEnv()
+	if o.model != "" {
+		cfg.Model = o.model
+	}
+	if o.baseURL != "" {
+		cfg.BaseURL = o.baseURL
+	}
+	if o.apiKey != "" {
+		cfg.APIKey = o.apiKey
+	}
+	cfg.Logger = log
+	cfg.Inactivity = o.idle
+	model, err := newModel(ctx, cfg)
+	if err != nil {
+		return exitUsage, err
+	}
+	return execute(ctx, o.common, model, agent.Task{URL: o.url, Instruction: task, Secrets: secrets}, stdout, stderr)
+}
+
+// newModel builds the model client and checks, briefly, that its endpoint
+// answers, so a wrong URL or key fails at once with a clear line.
+func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
+	if cfg.Model == "" {
+		return nil, usagef("no model configured: pass --model NAME (and --base-url for a local server) or set WEBAGENT_MODEL and OPENAI_BASE_URL; " +
+			"with Ollama: webagent run --base-url http://localhost:11434/v1 --model llama3.1 --url URL \"task\". To try webagent offline: webagent demo")
+	}
+	if cfg.BaseURL == "" {
+		return nil, usagef("no model endpoint: pass --base-url (Ollama: http://localhost:11434/v1) or set OPENAI_BASE_URL, or set OPENAI_API_KEY to use OpenAI")
+	}
+	client, err := llm.New(cfg)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := client.Ping(pctx); err != nil {
+		switch {
+		case errors.Is(err, llm.ErrUnauthorized):
+			return nil, usagef("the model server refused the API key (%v); check --api-key or OPENAI_API_KEY", err)
+		case errors.Is(err, llm.ErrUnreachable), errors.Is(err, context.DeadlineExceeded):
+			return nil, usagef("cannot reach the model server at %s (%v); is it running (e.g. 'ollama serve')? Set --base-url or OPENAI_BASE_URL", cfg.BaseURL, err)
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		default:
+			return nil, usagef("the model server at %s: %v", cfg.BaseURL, err)
+		}
+	}
+	return client, nil
+}
+
+// execute launches the browser, runs the task, closes the browser and
+// prints the result. Chrome is gone by the time it returns.
+func execute(ctx context.Context, c common, model agent.Model, task agent.Task, stdout, stderr io.Writer) (int, error) {
+	log := c.logger(stderr)
+	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	b, err := browser.Launch(lctx, browser.Options{ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log})
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return exitInterrupted, fmt.Errorf("interrupted while starting the browser")
+		}
+		if errors.Is(err, browser.ErrChromeNotFound) {
+			return exitUsage, usagef("%v", err)
+		}
+		return exitFailed, fmt.Errorf("starting the browser: %w", err)
+	}
+	defer b.Close()
+
+	a, err := agent.New(b, model,
+		agent.WithMaxIterations(c.maxIterations),
+		agent.WithIterationTimeout(c.iterationTimeout),
+		agent.WithTaskTimeout(c.taskTimeout),
+		agent.WithLogger(log),
+		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { printStep(stderr, s) })),
+	)
+	if err != nil {
+		return exitUsage, usagef("%v", err)
+	}
+	res := a.Run(ctx, task)
+	if err := b.Close(); err != nil {
+		log.Warn().Err(err).Msg("closing the browser")
+	}
+	printResult(stdout, stderr, res, c.json)
+	switch {
+	case res.Code == agent.CodeSuccess:
+		return exitOK, nil
+	case res.Code == agent.CodeCanceled:
+		return exitInterrupted, nil
+	default:
+		return exitFailed, nil
+	}
+}
+
+func printStep(w io.Writer, s agent.Step) {
+	var acts []string
+	for _, a := range s.Actions {
+		line := a.Tool
+		if len(a.Args) > 0 && string(a.Args) != "{}" {
+			line += " " + string(a.Args)
+		}
+		line += " → " + oneLine(a.Outcome, 160)
+		acts = append(acts, line)
+	}
+	if len(acts) == 0 {
+		switch {
+		case s.Error != "":
+			acts = append(acts, s.Error)
+		case s.Thought != "":
+			acts = append(acts, "(no tool call) "+oneLine(s.Thought, 160))
+		}
+	}
+	fmt.Fprintf(w, "step %d: %s  [snapshot %dms, model %dms, action %dms]\n",
+		s.Iteration, strings.Join(acts, "; "), s.SnapshotMS, s.LLMMS, s.ActionMS)
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func printResult(stdout, stderr io.Writer, res *agent.Result, asJSON bool) {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(res)
+		return
+	}
+	fmt.Fprintf(stderr, "%s %s after %d iterations in %.1fs (%d tokens): %s\n",
+		res.Status, res.Code, res.Iterations, float64(res.DurationMS)/1000, res.Usage.TotalTokens, res.Message)
+	if res.Answer != "" {
+		fmt.Fprintln(stdout, res.Answer)
+	}
+}
+
+// secretFlag collects --secret NAME=VALUE.
+type secretFlag []string
+
+func (s *secretFlag) String() string { return "" }
+func (s *secretFlag) Set(v string) error {
+	name, _, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("--secret wants NAME=VALUE (or NAME=env:VAR), got %q", redactArg(v))
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+func redactArg(v string) string {
+	name, _, _ := strings.Cut(v, "=")
+	return name + "=…"
+}
+
+func (s secretFlag) resolve() (map[string]string, error) {
+	m := map[string]string{}
+	for _, v := range s {
+		name, val, _ := strings.Cut(v, "=")
+		if env, ok := strings.CutPrefix(val, "env:"); ok {
+			ev, set := os.LookupEnv(env)
+			if !set || ev == "" {
+				return nil, usagef("--secret %s=env:%s: the environment variable %s is not set", name, env, env)
+			}
+			val = ev
+		}
+		if val == "" {
+			return nil, usagef("--secret %s has an empty value", name)
+		}
+		m[name] = val
+	}
+	return m, nil
+}

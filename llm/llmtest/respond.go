@@ -1,0 +1,370 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+const (
+	defaultChunkSize = 8
+	defaultDripEvery = 100 * time.Millisecond
+)
+
+// exchange is one request being answered.
+type exchange struct {
+	s   *Server
+	w   http.ResponseWriter
+	r   *http.Request
+	rec *Recorded
+	id  string
+}
+
+// wait pauses for d (forever when d <= 0). It returns false when the client
+// went away or the server is closing, and records which.
+func (x *exchange) wait(d time.Duration) bool {
+	var tick <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		tick = t.C
+	}
+	select {
+	case <-tick:
+		return true
+	case <-x.s.closing:
+		return false
+	case <-x.r.Context().Done():
+		x.gone()
+		return false
+	}
+}
+
+// gone records that the client went away, unless the server is closing.
+func (x *exchange) gone() { x.rec.finish(!x.s.isClosing()) }
+
+func (x *exchange) flush() bool {
+	if err := http.NewResponseController(x.w).Flush(); err != nil {
+		x.gone()
+		return false
+	}
+	return true
+}
+
+// write sends raw bytes and flushes them.
+func (x *exchange) write(b []byte) bool {
+	if _, err := x.w.Write(b); err != nil {
+		x.gone()
+		return false
+	}
+	return x.flush()
+}
+
+// event sends one server-sent event "data: <v as JSON>".
+func (x *exchange) event(v any) bool {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("llmtest: marshal chunk: %v", err)) // our own types always marshal
+	}
+	return x.write([]byte("data: " + string(b) + "\n\n"))
+}
+
+func (x *exchange) startSSE() bool {
+	h := x.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	x.w.WriteHeader(http.StatusOK)
+	return x.flush()
+}
+
+func (x *exchange) serve(t Turn) {
+	x.id = fmt.Sprintf("chatcmpl-llmtest-%d", x.rec.Index)
+	if t.Delay > 0 && !x.wait(t.Delay) {
+		return
+	}
+	switch t.Fault {
+	case NoHeaders:
+		x.wait(0)
+		return
+	case Reset:
+		x.reset()
+		return
+	case RateLimited:
+		writeError(x.w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
+			orDefault(t.Text, "llmtest: rate limit reached, slow down"), t.RetryAfter)
+		return
+	case Unauthorized:
+		writeError(x.w, statusOr(t.Status, http.StatusUnauthorized), "invalid_request_error", "invalid_api_key",
+			orDefault(t.Text, "invalid api key"), 0)
+		return
+	case ServerError:
+		writeError(x.w, statusOr(t.Status, http.StatusInternalServerError), "server_error", "",
+			orDefault(t.Text, "llmtest: injected server error"), 0)
+		return
+	case None:
+		if t.Status >= 400 {
+			writeError(x.w, t.Status, "invalid_request_error", "", orDefault(t.Text, http.StatusText(t.Status)), 0)
+			return
+		}
+	}
+	if x.rec.Req.Stream {
+		x.stream(t)
+	} else {
+		x.plain(t)
+	}
+}
+
+// reset closes the connection with a TCP RST before writing anything.
+func (x *exchange) reset() {
+	conn, _, err := http.NewResponseController(x.w).Hijack()
+	if err != nil {
+		writeError(x.w, http.StatusInternalServerError, "server_error", "", "llmtest: cannot hijack to reset: "+err.Error(), 0)
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// stream answers a streaming request, injecting the turn's fault if any.
+func (x *exchange) stream(t Turn) {
+	if !x.startSSE() {
+		return
+	}
+	for i := range t.KeepAlive {
+		if i > 0 && t.Every > 0 && !x.wait(t.Every) {
+			return
+		}
+		if !x.write([]byte(": keep-alive\n\n")) {
+			return
+		}
+	}
+	switch t.Fault {
+	case Malformed:
+		if x.event(x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)) {
+			x.write([]byte("data: {not json\n\n"))
+		}
+		return
+	case Drip:
+		every := t.Every
+		if every <= 0 {
+			every = defaultDripEvery
+		}
+		for x.wait(every) && x.event(x.chunk(delta{}, nil)) {
+		}
+		return
+	case StallMidStream:
+		c := Call{Name: "click", Args: `{"ref":"e1"}`}
+		if len(t.ToolCalls) > 0 {
+			c = t.ToolCalls[0]
+		}
+		var first string
+		if pieces := split(c.Args, chunkSize(t)); len(pieces) > 0 {
+			first = pieces[0]
+		}
+		if !x.event(x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)) ||
+			!x.event(x.chunk(delta{ToolCalls: []deltaCall{{Index: 0, ID: x.callID(), Type: "function",
+				Function: deltaFunc{Name: c.Name, Arguments: first}}}}, nil)) {
+			return
+		}
+		x.wait(0)
+		return
+	}
+
+	events := []any{x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)}
+	for _, piece := range split(t.Text, chunkSize(t)) {
+		events = append(events, x.chunk(delta{Content: ptr(piece)}, nil))
+	}
+	events = append(events, x.callChunks(t)...)
+	events = append(events, x.chunk(delta{}, ptr(finishReason(t))))
+	if x.rec.Req.IncludeUsage {
+		u := estimateUsage(x.rec.Req, t)
+		events = append(events, chunk{ID: x.id, Object: "chat.completion.chunk", Created: x.rec.Start.Unix(),
+			Model: x.rec.Req.Model, Choices: []chunkChoice{}, Usage: &u})
+	}
+	for i, ev := range events {
+		if i > 0 && t.Every > 0 && !x.wait(t.Every) {
+			return
+		}
+		if !x.event(ev) {
+			return
+		}
+	}
+	if x.write([]byte("data: [DONE]\n\n")) {
+		x.rec.finish(false)
+	}
+}
+
+// callChunks returns the chunks of the turn's tool calls: for each call a
+// first chunk with its index, ID, type and name, then its arguments in
+// pieces, call after call or interleaved.
+func (x *exchange) callChunks(t Turn) []any {
+	var heads []any
+	pieces := make([][]string, len(t.ToolCalls))
+	for i, c := range t.ToolCalls {
+		heads = append(heads, x.chunk(delta{ToolCalls: []deltaCall{{Index: i, ID: x.callID(), Type: "function",
+			Function: deltaFunc{Name: c.Name}}}}, nil))
+		pieces[i] = split(c.Args, chunkSize(t))
+	}
+	argChunk := func(i int, p string) any {
+		return x.chunk(delta{ToolCalls: []deltaCall{{Index: i, Function: deltaFunc{Arguments: p}}}}, nil)
+	}
+	var out []any
+	if !t.Interleave {
+		for i := range t.ToolCalls {
+			out = append(out, heads[i])
+			for _, p := range pieces[i] {
+				out = append(out, argChunk(i, p))
+			}
+		}
+		return out
+	}
+	out = append(out, heads...)
+	for round := 0; ; round++ {
+		sent := false
+		for i := range pieces {
+			if round < len(pieces[i]) {
+				out = append(out, argChunk(i, pieces[i][round]))
+				sent = true
+			}
+		}
+		if !sent {
+			return out
+		}
+	}
+}
+
+// plain answers a non-streaming request.
+func (x *exchange) plain(t Turn) {
+	switch t.Fault {
+	case Malformed, StallMidStream, Drip:
+		x.w.Header().Set("Content-Type", "application/json")
+		x.w.WriteHeader(http.StatusOK)
+		switch t.Fault {
+		case Malformed:
+			x.write([]byte("{not json"))
+		case StallMidStream:
+			if x.write([]byte(`{"id":"` + x.id + `",`)) {
+				x.wait(0)
+			}
+		case Drip:
+			every := t.Every
+			if every <= 0 {
+				every = defaultDripEvery
+			}
+			for x.flush() && x.wait(every) && x.write([]byte(" ")) {
+			}
+		}
+		return
+	}
+	msg := message{Role: "assistant", Content: ptr(t.Text)}
+	for _, c := range t.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, deltaCall{ID: x.callID(), Type: "function",
+			Function: deltaFunc{Name: c.Name, Arguments: c.Args}})
+	}
+	u := estimateUsage(x.rec.Req, t)
+	resp := completion{ID: x.id, Object: "chat.completion", Created: x.rec.Start.Unix(), Model: x.rec.Req.Model,
+		Choices: []completionChoice{{Message: msg, FinishReason: finishReason(t)}}, Usage: u}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		panic(fmt.Sprintf("llmtest: marshal completion: %v", err))
+	}
+	x.w.Header().Set("Content-Type", "application/json")
+	if x.write(b) {
+		x.rec.finish(false)
+	}
+}
+
+func (x *exchange) chunk(d delta, finish *string) chunk {
+	return chunk{ID: x.id, Object: "chat.completion.chunk", Created: x.rec.Start.Unix(), Model: x.rec.Req.Model,
+		Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
+}
+
+func (x *exchange) callID() string { return "call_" + strconv.FormatInt(x.s.callSeq.Add(1), 10) }
+
+// writeError writes an OpenAI-style error response.
+func writeError(w http.ResponseWriter, status int, typ, code, msg string, retryAfter time.Duration) {
+	body := errorBody{Error: errorDetail{Message: msg, Type: typ}}
+	if code != "" {
+		body.Error.Code = &code
+	}
+	b, _ := json.Marshal(body) // plain strings always marshal
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	if retryAfter > 0 {
+		secs := (retryAfter + time.Second - 1) / time.Second
+		h.Set("Retry-After", strconv.FormatInt(int64(secs), 10))
+	}
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, string(b)+"\n")
+}
+
+func finishReason(t Turn) string {
+	if len(t.ToolCalls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+func chunkSize(t Turn) int {
+	if t.ChunkSize > 0 {
+		return t.ChunkSize
+	}
+	return defaultChunkSize
+}
+
+// split cuts s into pieces of at most n bytes without cutting a UTF-8
+// character (a character longer than n makes a piece of its own).
+func split(s string, n int) []string {
+	var out []string
+	for len(s) > 0 {
+		end := min(n, len(s))
+		for end < len(s) && !utf8.RuneStart(s[end]) {
+			end++
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
+	return out
+}
+
+// estimateUsage counts about one token per four bytes.
+func estimateUsage(req *ChatRequest, t Turn) usage {
+	var in, out int
+	for _, m := range req.Messages {
+		in += len(m.Role) + len(m.Content) + len(m.ToolCallID)
+		for _, c := range m.ToolCalls {
+			in += len(c.ID) + len(c.Name) + len(c.Arguments)
+		}
+	}
+	out = len(t.Text)
+	for _, c := range t.ToolCalls {
+		out += len(c.Name) + len(c.Args)
+	}
+	u := usage{PromptTokens: (in + 3) / 4, CompletionTokens: (out + 3) / 4}
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	return u
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func statusOr(s, def int) int {
+	if s == 0 {
+		return def
+	}
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
