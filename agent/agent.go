@@ -24,6 +24,9 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -45,6 +48,11 @@ type Task struct {
 	Secrets map[string]string
 }
 
+// ErrMalformedReply is wrapped by a Model's error when the provider's reply
+// could not be read (a malformed stream). The loop tells the model, counts
+// it against the error budget and goes on.
+var ErrMalformedReply = errors.New("malformed reply")
+
 // Agent runs tasks with one browser and one model. An Agent is not meant to
 // run two tasks at once on the same browser.
 type Agent struct {
@@ -54,6 +62,7 @@ type Agent struct {
 }
 
 // New returns an Agent, or an error when an option is out of range.
+// Settings that are valid but probably not meant are logged as warnings.
 func New(b Browser, m Model, opts ...Option) (*Agent, error) {
 	if b == nil || m == nil {
 		return nil, errors.New("agent: a browser and a model are required")
@@ -65,39 +74,75 @@ func New(b Browser, m Model, opts ...Option) (*Agent, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	for _, w := range cfg.warnings() {
+		cfg.logger.Warn().Msg(w)
+	}
 	return &Agent{browser: b, model: m, cfg: cfg}, nil
 }
 
 var errTaskTimeout = errors.New("task timeout")
 
-// run is the state of one task.
+// recoverTimeout bounds one page recovery after a timeout.
+const recoverTimeout = 30 * time.Second
+
+// run is the state of one task. Only the goroutine running Agent.Run reads
+// or writes it, except asks, which is safe for concurrent use.
 type run struct {
 	a       *Agent
 	task    Task
 	sec     *secrets
+	tools   *toolset
+	asks    *asks
 	msgs    []Message
 	obsIdx  []int // indexes of observation messages, to trim old ones
+	notes   []string
 	res     *Result
-	nudged  bool // the model was reminded to call a tool
 	started time.Time
+
+	nudged      bool   // the model was reminded to call a tool
+	consecutive int    // failed tool calls in a row
+	errors      int    // failed tool calls in all
+	timeouts    int    // iterations that timed out (recover policy)
+	phase       string // where the last timed-out iteration was
+	repeats     map[string]repeat
+}
+
+// repeat tracks one action on one page state.
+type repeat struct {
+	count   int
+	outcome string
 }
 
 // Run performs the task and returns how it ended. It never returns nil and
 // never blocks past its bounds.
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
-	r := &run{a: a, task: task, sec: newSecrets(task.Secrets), res: &Result{Steps: []Step{}}, started: time.Now()}
+	r := &run{
+		a: a, task: task, sec: newSecrets(task.Secrets),
+		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout),
+		res:     &Result{Steps: []Step{}},
+		started: time.Now(),
+		repeats: map[string]repeat{},
+	}
 	log := a.cfg.logger
 	log.Debug().Str("url", task.URL).Int("max_iterations", a.cfg.maxIterations).
 		Dur("iteration_timeout", a.cfg.iterationTimeout).Msg("task started")
 
-	taskCtx := ctx
+	taskCtx, cancelTask := context.WithCancel(ctx)
+	defer cancelTask()
 	if a.cfg.taskTimeout > 0 {
 		var cancel context.CancelFunc
-		taskCtx, cancel = context.WithTimeoutCause(ctx, a.cfg.taskTimeout, errTaskTimeout)
+		taskCtx, cancel = context.WithTimeoutCause(taskCtx, a.cfg.taskTimeout, errTaskTimeout)
 		defer cancel()
 	}
+	if a.cfg.human != nil {
+		r.asks = newAsks(taskCtx, a.cfg.human)
+		// Questions still queued end with the task; wait for their
+		// goroutines so none outlives Run.
+		defer r.asks.wg.Wait()
+		defer cancelTask()
+	}
 	r.msgs = []Message{
-		{Role: RoleSystem, Content: systemPrompt(r.sec.names())},
+		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 
@@ -113,24 +158,33 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 
 	for i := 1; i <= a.cfg.maxIterations; i++ {
 		r.res.Iterations = i
+		if r.asks != nil {
+			r.notes = append(r.notes, r.asks.delivered()...)
+		}
+		for _, n := range r.notes {
+			r.msgs = append(r.msgs, Message{Role: RoleUser, Content: n})
+		}
+		r.notes = nil
+		// The iteration brings a fresh snapshot: older ones keep only their
+		// header, so tokens do not grow with every iteration.
+		for _, j := range r.obsIdx {
+			r.msgs[j].Content = trimmedObservation(r.msgs[j].Content)
+		}
+
 		prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
 		msgs := append([]Message(nil), r.msgs...)
 		out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), a.cfg.iterationTimeout,
 			func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, prog) })
 		if err != nil {
-			sa := prog.snapshot()
-			step := sa.Step
-			var te *watchdog.TimeoutError
-			if errors.As(err, &te) {
-				step.Error = fmt.Sprintf("timed out after %s while %s", te.Budget, sa.phase())
-				err = fmt.Errorf("%w while %s", err, sa.phase())
-			} else {
-				step.Error = r.sec.mask(err.Error())
+			if code, end := r.iterationFailed(ctx, taskCtx, prog, err); end {
+				return r.finish(ctx, taskCtx, code, err)
 			}
-			r.record(step)
-			return r.finish(ctx, taskCtx, codeFor(err), err)
+			continue
 		}
-		r.apply(out)
+		if code, err := r.apply(out); err != nil {
+			r.record(out.step)
+			return r.finish(ctx, taskCtx, code, err)
+		}
 		r.record(out.step)
 		switch {
 		case out.done != nil:
@@ -149,6 +203,69 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 	}
 	return r.finish(ctx, taskCtx, CodeMaxIterations,
 		fmt.Errorf("the task was not finished within %d iterations", a.cfg.maxIterations))
+}
+
+// iterationFailed records a failed iteration and decides whether the task
+// ends (and with which code) or goes on.
+func (r *run) iterationFailed(ctx, taskCtx context.Context, prog *progress, err error) (Code, bool) {
+	sa := prog.snapshot()
+	step := sa.Step
+	var te *watchdog.TimeoutError
+	isTimeout := errors.As(err, &te)
+	if isTimeout {
+		r.phase = sa.phase()
+		step.Error = fmt.Sprintf("timed out after %s while %s", te.Budget, sa.phase())
+	} else {
+		step.Error = r.sec.mask(err.Error())
+	}
+	r.record(step)
+	if ctx.Err() != nil || taskCtx.Err() != nil {
+		return codeFor(err), true
+	}
+	switch {
+	case errors.Is(err, ErrMalformedReply):
+		r.errors++
+		r.consecutive++
+		if code, over := r.overBudget(); over {
+			return code, true
+		}
+		r.notes = append(r.notes, fmt.Sprintf("Your last reply could not be read (%s). Reply again, calling a tool.", r.sec.mask(err.Error())))
+		return "", false
+	case isTimeout && r.a.cfg.timeoutPolicy == PolicyRecover:
+		r.timeouts++
+		if r.timeouts >= r.a.cfg.maxTimeouts {
+			return CodeIterationTimeout, true
+		}
+		note := fmt.Sprintf("Your last step timed out after %s while %s and was abandoned.", te.Budget, sa.phase())
+		if what := r.recoverPage(taskCtx); what != "" {
+			note += " " + what
+		}
+		r.notes = append(r.notes, note+" Look at the new observation and go on.")
+		r.a.cfg.logger.Warn().Int("iteration", step.Iteration).Int("timeouts", r.timeouts).Msg(step.Error + "; recovering")
+		return "", false
+	}
+	return codeFor(err), true
+}
+
+// recoverPage asks a Recoverer browser to bring the page back, within its
+// own bound, and says what happened.
+func (r *run) recoverPage(ctx context.Context) string {
+	rec, ok := r.a.browser.(Recoverer)
+	if !ok {
+		return ""
+	}
+	what, err := watchdog.Run(ctx, "recovering the page", recoverTimeout, rec.Recover)
+	if err != nil {
+		return "Recovering the page failed: " + r.sec.mask(err.Error()) + "."
+	}
+	return r.sec.mask(what)
+}
+
+func (r *run) overBudget() (Code, bool) {
+	if r.consecutive > r.a.cfg.maxConsecutive || r.errors > r.a.cfg.maxErrors {
+		return CodeMaxErrors, true
+	}
+	return "", false
 }
 
 // codeFor classifies an error that ended an iteration.
@@ -182,16 +299,15 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 		res.Status = StatusSuccess
 		res.Message = "task completed"
 	} else {
+		if r.phase != "" && errors.Is(err, watchdog.ErrTimeout) {
+			err = fmt.Errorf("%w while %s", err, r.phase)
+		}
 		res.Err = err
 		res.Message = r.sec.mask(err.Error())
 	}
 	res.DurationMS = time.Since(r.started).Milliseconds()
-	ev := r.a.cfg.logger.Info()
-	if code != CodeSuccess {
-		ev = r.a.cfg.logger.Warn()
-	}
-	ev.Str("code", string(code)).Int("iterations", res.Iterations).Int64("duration_ms", res.DurationMS).
-		Msg(res.Message)
+	r.a.cfg.logger.Info().Str("code", string(code)).Int("iterations", res.Iterations).
+		Int64("duration_ms", res.DurationMS).Msg(res.Message)
 	return res
 }
 
@@ -207,26 +323,59 @@ func (r *run) record(s Step) {
 // iteration finished within its bound.
 type iterOut struct {
 	obs       Message
+	page      string // fingerprint of the page the actions were taken on
 	assistant Message
-	results   []Message
+	results   []Message // one per tool call, aligned with step.Actions
 	step      Step
 	done      *string
 	fail      *string
 	noTool    bool
 }
 
-// apply appends an iteration's messages and trims older observations so the
-// conversation does not grow by a snapshot every iteration.
-func (r *run) apply(out *iterOut) {
-	for _, i := range r.obsIdx {
-		r.msgs[i].Content = trimmedObservation(r.msgs[i].Content)
+// apply appends an iteration's messages and keeps the error budget and the
+// repetition count. It returns a code when the task
+// must end.
+func (r *run) apply(out *iterOut) (Code, error) {
+	var code Code
+	var endErr error
+	for i, rec := range out.step.Actions {
+		if rec.Skipped || rec.Tool == ToolDone || rec.Tool == ToolFail {
+			continue
+		}
+		if rec.Error {
+			r.errors++
+			r.consecutive++
+		} else {
+			r.consecutive = 0
+		}
+		key := out.page + "\x00" + rec.Tool + "\x00" + string(rec.Args)
+		rp := r.repeats[key]
+		if rp.count > 0 && rp.outcome == rec.Outcome {
+			rp.count++
+		} else {
+			rp = repeat{count: 1, outcome: rec.Outcome}
+		}
+		r.repeats[key] = rp
+		switch {
+		case rp.count == 2:
+			out.results[i].Content += "\nwarning: you did exactly this on this same, unchanged page before, with the same result. " +
+				"Repeating it will not make progress; try something else."
+		case rp.count > 2 && code == "":
+			code, endErr = CodeAgentStuck, fmt.Errorf("the agent repeated %s %s %d times on an unchanged page", rec.Tool, rec.Args, rp.count)
+		}
 	}
+	if c, over := r.overBudget(); over && code == "" {
+		code, endErr = c, fmt.Errorf("too many failed tool calls: %d in a row, %d in all (budget %d in a row, %d in all)",
+			r.consecutive, r.errors, r.a.cfg.maxConsecutive, r.a.cfg.maxErrors)
+	}
+
 	r.obsIdx = append(r.obsIdx[:0], len(r.msgs))
 	r.msgs = append(r.msgs, out.obs, out.assistant)
 	r.msgs = append(r.msgs, out.results...)
 	if out.noTool {
 		r.msgs = append(r.msgs, Message{Role: RoleUser, Content: reminder})
 	}
+	return code, endErr
 }
 
 // browserError marks a browser failure that is not the model's to correct.
@@ -286,10 +435,11 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	}
 	obs := observation(snap, r.sec, iter, r.a.cfg.maxIterations)
 	out.obs = Message{Role: RoleUser, Content: obs}
-	p.set(func(s *Step) { s.URL = snap.URL; s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
+	out.page = fingerprint(snap)
+	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
 
 	t1 := time.Now()
-	reply, err := r.a.model.Complete(ctx, Request{Messages: append(msgs, out.obs), Tools: toolDefs()})
+	reply, err := r.a.model.Complete(ctx, Request{Messages: append(msgs, out.obs), Tools: r.tools.defs})
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
@@ -306,25 +456,26 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	}
 
 	t2 := time.Now()
-	stopped := ""
+	stop := ""
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
-		text, terminal, err := r.execute(ctx, tc, out, stopped)
-		if err != nil {
-			return nil, err
-		}
-		rec.Outcome = r.sec.mask(text)
-		rec.MS = ms(time.Since(ta))
-		if strings.HasPrefix(text, "error: ") {
-			rec.Error = true
-			if stopped == "" {
-				stopped = "not run: an earlier call in this reply failed"
+		if stop != "" {
+			rec.Outcome, rec.Skipped = stop, true
+		} else {
+			res, err := r.execute(ctx, tc, out)
+			if err != nil {
+				return nil, err
+			}
+			rec.Outcome, rec.Error = r.sec.mask(res.text), res.failed
+			switch {
+			case res.failed:
+				stop = "not run: an earlier call in this reply failed"
+			case res.terminal:
+				stop = "not run: the task already ended"
 			}
 		}
-		if terminal && stopped == "" {
-			stopped = "not run: the task already ended"
-		}
+		rec.MS = ms(time.Since(ta))
 		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: rec.Outcome})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
@@ -333,39 +484,84 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	return out, nil
 }
 
-// execute runs one tool call. It returns the text for the model, whether
-// the call ended the task, and an error only for failures that end the
-// iteration.
-func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut, skip string) (string, bool, error) {
-	if skip != "" {
-		return skip, false, nil
-	}
-	c, err := parseCall(tc)
+// outcome is the result of one tool call as the model will see it.
+type outcome struct {
+	text     string
+	failed   bool
+	terminal bool
+}
+
+// execute runs one tool call. Its error is only for failures that end the
+// iteration (the iteration's context ended, the browser broke).
+func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, error) {
+	c, err := r.tools.parse(tc)
 	if err != nil {
-		return "error: " + err.Error(), false, nil
+		return outcome{text: "error: " + err.Error(), failed: true}, nil
 	}
 	switch tc.Name {
 	case ToolDone:
 		out.done = &c.answer
-		return "task finished", true, nil
+		return outcome{text: "task finished", terminal: true}, nil
 	case ToolFail:
 		out.fail = &c.reason
-		return "task abandoned", true, nil
+		return outcome{text: "task abandoned", terminal: true}, nil
 	}
 	// An iteration abandoned by its watchdog must not act any more.
 	if err := ctx.Err(); err != nil {
-		return "", false, err
+		return outcome{}, err
 	}
-	text, err := r.a.browser.Do(ctx, r.sec.fillAction(c.action))
+	text, err := r.dispatch(ctx, c)
+	var te *watchdog.TimeoutError
 	var ae *ActionError
 	switch {
 	case err == nil:
-		return text, false, nil
-	case errors.As(err, &ae) && ctx.Err() == nil:
-		return "error: " + ae.Msg, false, nil
+		return outcome{text: text}, nil
 	case ctx.Err() != nil:
-		return "", false, err
+		return outcome{}, err
+	case errors.As(err, &te) && tc.Name == ToolAskHuman:
+		return outcome{text: pendingResult(c.question)}, nil
+	case errors.As(err, &te):
+		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true}, nil
+	case errors.As(err, &ae):
+		return outcome{text: "error: " + ae.Msg, failed: true}, nil
 	default:
-		return "", false, &browserError{fmt.Errorf("%s: %w", tc.Name, err)}
+		return outcome{}, &browserError{fmt.Errorf("%s: %w", tc.Name, err)}
 	}
+}
+
+// dispatch is the one place every tool runs: under its own budget, and
+// under the backstop above all budgets. Work that ignores its context is
+// abandoned when either fires; its context is cancelled and its late result
+// dropped.
+func (r *run) dispatch(ctx context.Context, c call) (string, error) {
+	name := c.tool.def.Name
+	do := func(ctx context.Context) (string, error) {
+		if name == ToolAskHuman {
+			return r.asks.ask(ctx, c.question)
+		}
+		return r.a.browser.Do(ctx, r.sec.fillAction(c.action))
+	}
+	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (string, error) {
+		return watchdog.Run(ctx, name, c.tool.budget, do)
+	})
+}
+
+// operationTimeout is the retryable tool result for an abandoned operation.
+// The page is recovered first when the browser can.
+func (r *run) operationTimeout(ctx context.Context, tool string, budget time.Duration) string {
+	msg := fmt.Sprintf("%s did not finish within %d ms and was abandoned; nothing it does later reaches the page. You may retry it.",
+		tool, budget.Milliseconds())
+	if what := r.recoverPage(ctx); what != "" {
+		msg += " " + what
+	}
+	b, _ := json.Marshal(map[string]any{
+		"error": OperationTimeout, "tool": tool, "budget_ms": budget.Milliseconds(), "retryable": true, "message": msg,
+	})
+	return string(b)
+}
+
+// fingerprint identifies a page state for repetition checks.
+func fingerprint(s Snapshot) string {
+	h := sha256.Sum256([]byte(s.URL + "\x00" + s.Text))
+	return hex.EncodeToString(h[:8])
 }

@@ -55,7 +55,7 @@ func newModel(t *testing.T, r llmtest.Responder, mut ...func(*llm.Config)) (*llm
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() { srv.Close() })
 	cfg := llm.Config{BaseURL: srv.BaseURL(), Model: "scripted", RetryBaseDelay: 50 * time.Millisecond}
 	for _, f := range mut {
 		f(&cfg)
@@ -193,7 +193,9 @@ func TestIterationTimeoutOnHungModel(t *testing.T) {
 	}
 }
 
-// A page that freezes its renderer cannot hold the loop either.
+// A page that freezes its renderer cannot hold the loop either: the model
+// clicks a button whose handler starts an endless script, and the next
+// snapshot never returns.
 func TestIterationTimeoutOnFrozenPage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	b, err := browser.Launch(ctx, browser.Options{})
@@ -202,21 +204,40 @@ func TestIterationTimeoutOnFrozenPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	url := page(t, `<!doctype html><title>Frozen</title><p>about to freeze</p>
-<script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50))</script>`)
-	model, _ := newModel(t, llmtest.Script(llmtest.Turn{Text: "unused"}))
+	url := page(t, `<!doctype html><title>Frozen</title>
+<button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`)
+	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+		ref, ok := llmtest.FindRef(req.LastUser(), "button", "Freeze")
+		if !ok {
+			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("fail", map[string]any{"reason": "no button"})}}
+		}
+		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+	}))
 	const budget = 2 * time.Second
-	a := mustAgent(t, b, model, agent.WithIterationTimeout(budget))
-	// Wait until the loop has started before the first iteration: the
-	// page freezes 50ms after load, before the snapshot can finish.
-	start := time.Now()
-	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "read the page"})
-	elapsed := time.Since(start)
+	// The iteration that hangs starts when the previous one was recorded
+	// (or, for the first, when the loop starts after the start page).
+	iterStart := time.Now()
+	a := mustAgent(t, b, model, agent.WithIterationTimeout(budget),
+		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) {
+			if s.Error == "" {
+				iterStart = time.Now()
+			}
+		})))
+	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "press Freeze"})
+	end := time.Now()
 	if res.Code != agent.CodeIterationTimeout {
-		t.Fatalf("got %s: %s", res.Code, res.Message)
+		t.Fatalf("got %s after %d iterations: %s", res.Code, res.Iterations, res.Message)
 	}
-	if elapsed > budget+time.Second {
-		t.Fatalf("ended after %s, bound %s", elapsed, budget)
+	// The freeze starts in the click's handler: the click's settling wait
+	// or, at the latest, the next snapshot hangs.
+	if !strings.Contains(res.Message, "while acting") && !strings.Contains(res.Message, "while taking a snapshot") {
+		t.Fatalf("message %q does not say where it hung", res.Message)
+	}
+	if e := end.Sub(iterStart); e < budget || e > budget+700*time.Millisecond {
+		t.Fatalf("the frozen iteration ended after %s, bound %s", e, budget)
+	}
+	if n := len(srv.Requests()); n > 2 {
+		t.Fatalf("the model was asked %d times", n)
 	}
 }
 
@@ -381,7 +402,7 @@ func TestMaxIterations(t *testing.T) {
 	a := mustAgent(t, shared, model, agent.WithMaxIterations(3))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeMaxIterations || res.Iterations != 3 || len(res.Steps) != 3 {
-		t.Fatalf("got %s after %d iterations (%d steps)", res.Code, res.Iterations, len(res.Steps))
+		t.Fatalf("got %s after %d iterations (%d steps): %s", res.Code, res.Iterations, len(res.Steps), res.Message)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseCall(t *testing.T) {
@@ -23,7 +24,7 @@ func TestParseCall(t *testing.T) {
 		{"teleport", `{}`, Action{}, `unknown tool "teleport"`},
 	}
 	for _, c := range cases {
-		got, err := parseCall(ToolCall{Name: c.name, Arguments: c.args})
+		got, err := newToolset(false, 0).parse(ToolCall{Name: c.name, Arguments: c.args})
 		if c.errHas != "" {
 			if err == nil || !strings.Contains(err.Error(), c.errHas) {
 				t.Errorf("%s %s: err %v, want %q", c.name, c.args, err, c.errHas)
@@ -37,7 +38,7 @@ func TestParseCall(t *testing.T) {
 }
 
 func TestToolSchemasAreValidJSON(t *testing.T) {
-	for _, d := range toolDefs() {
+	for _, d := range newToolset(true, time.Second).defs {
 		var v map[string]any
 		if err := json.Unmarshal(d.Parameters, &v); err != nil || v["type"] != "object" {
 			t.Errorf("%s: bad schema %s", d.Name, d.Parameters)

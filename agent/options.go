@@ -15,6 +15,29 @@ const (
 	DefaultMaxIterations    = 50
 	DefaultIterationTimeout = 300 * time.Second
 	DefaultStartTimeout     = 60 * time.Second
+	// DefaultOperationTimeout is the dispatch backstop above every tool's
+	// own budget.
+	DefaultOperationTimeout = 120 * time.Second
+	// DefaultHumanTimeout bounds one wait for a person's answer.
+	DefaultHumanTimeout = 60 * time.Second
+	// DefaultMaxConsecutiveErrors and DefaultMaxErrors are the error budget.
+	DefaultMaxConsecutiveErrors = 5
+	DefaultMaxErrors            = 15
+	// DefaultMaxIterationTimeouts is how many timed-out iterations the
+	// recover policy absorbs before the task ends.
+	DefaultMaxIterationTimeouts = 3
+)
+
+// TimeoutPolicy says what an iteration timeout does to the task.
+type TimeoutPolicy string
+
+// The iteration timeout policies.
+const (
+	// PolicyFatal ends the task with ITERATION_TIMEOUT (the default).
+	PolicyFatal TimeoutPolicy = "fatal"
+	// PolicyRecover abandons the iteration, recovers the page, tells the
+	// model the step timed out and goes on, up to a limit.
+	PolicyRecover TimeoutPolicy = "recover"
 )
 
 // Option configures an Agent.
@@ -25,6 +48,13 @@ type config struct {
 	iterationTimeout time.Duration
 	taskTimeout      time.Duration
 	startTimeout     time.Duration
+	operationTimeout time.Duration
+	timeoutPolicy    TimeoutPolicy
+	maxTimeouts      int
+	maxConsecutive   int
+	maxErrors        int
+	human            Human
+	humanTimeout     time.Duration
 	logger           zerolog.Logger
 	observer         Observer
 }
@@ -34,6 +64,12 @@ func defaults() config {
 		maxIterations:    DefaultMaxIterations,
 		iterationTimeout: DefaultIterationTimeout,
 		startTimeout:     DefaultStartTimeout,
+		operationTimeout: DefaultOperationTimeout,
+		timeoutPolicy:    PolicyFatal,
+		maxTimeouts:      DefaultMaxIterationTimeouts,
+		maxConsecutive:   DefaultMaxConsecutiveErrors,
+		maxErrors:        DefaultMaxErrors,
+		humanTimeout:     DefaultHumanTimeout,
 		logger:           zerolog.Nop(),
 	}
 }
@@ -49,12 +85,45 @@ func (c *config) validate() error {
 		{"iteration timeout", c.iterationTimeout},
 		{"task timeout", c.taskTimeout},
 		{"start timeout", c.startTimeout},
+		{"operation timeout", c.operationTimeout},
+		{"human timeout", c.humanTimeout},
 	} {
 		if err := watchdog.CheckBudget(b.name, b.d); err != nil {
 			return fmt.Errorf("agent: %w", err)
 		}
 	}
+	switch c.timeoutPolicy {
+	case PolicyFatal, PolicyRecover:
+	default:
+		return fmt.Errorf("agent: iteration timeout policy %q is not %q or %q", c.timeoutPolicy, PolicyFatal, PolicyRecover)
+	}
+	if c.maxTimeouts < 1 {
+		return fmt.Errorf("agent: max iteration timeouts is %d; it must be at least 1", c.maxTimeouts)
+	}
+	if c.maxConsecutive < 1 || c.maxErrors < 1 {
+		return fmt.Errorf("agent: the error budget (%d in a row, %d in all) must be at least 1 each", c.maxConsecutive, c.maxErrors)
+	}
+	if c.human != nil && c.iterationTimeout > 0 && c.humanTimeout >= c.iterationTimeout {
+		return fmt.Errorf("agent: the human timeout (%s) must be below the iteration timeout (%s), which bounds it", c.humanTimeout, c.iterationTimeout)
+	}
+	if c.human != nil && c.operationTimeout > 0 && c.humanTimeout >= c.operationTimeout {
+		return fmt.Errorf("agent: the human timeout (%s) must be below the operation timeout (%s), the backstop above every tool", c.humanTimeout, c.operationTimeout)
+	}
 	return nil
+}
+
+// warnings returns configuration that is valid but probably not meant.
+func (c *config) warnings() []string {
+	var w []string
+	if c.operationTimeout > 0 && c.operationTimeout <= longestToolBudget() {
+		w = append(w, fmt.Sprintf("the operation timeout (%s) is at or below the longest tool budget (%s): "+
+			"the backstop will cut legitimate operations short", c.operationTimeout, longestToolBudget()))
+	}
+	if c.iterationTimeout > 0 && c.operationTimeout > 0 && c.iterationTimeout <= c.operationTimeout {
+		w = append(w, fmt.Sprintf("the iteration timeout (%s) is at or below the operation timeout (%s): "+
+			"a slow tool ends the iteration before the model can be told", c.iterationTimeout, c.operationTimeout))
+	}
+	return w
 }
 
 // WithMaxIterations caps the number of observe-decide-act iterations
@@ -74,6 +143,36 @@ func WithTaskTimeout(d time.Duration) Option { return func(c *config) { c.taskTi
 // WithStartTimeout bounds the navigation to the task's start URL, which
 // runs before the first iteration (default 60s). 0 disables the bound.
 func WithStartTimeout(d time.Duration) Option { return func(c *config) { c.startTimeout = d } }
+
+// WithOperationTimeout sets the dispatch backstop: one bound above every
+// tool's own budget (default 120s). When it fires, the model receives a
+// retryable OPERATION_TIMEOUT result carrying the budget, and the task goes
+// on. 0 disables it; a value at or below the longest tool budget logs a
+// warning when the agent is built.
+func WithOperationTimeout(d time.Duration) Option {
+	return func(c *config) { c.operationTimeout = d }
+}
+
+// WithIterationTimeoutPolicy sets what an iteration timeout does: PolicyFatal
+// (the default) ends the task with ITERATION_TIMEOUT; PolicyRecover recovers
+// the page and goes on, until maxTimeouts iterations have timed out.
+func WithIterationTimeoutPolicy(p TimeoutPolicy, maxTimeouts int) Option {
+	return func(c *config) { c.timeoutPolicy, c.maxTimeouts = p, maxTimeouts }
+}
+
+// WithErrorBudget ends the task with MAX_ERRORS when more than consecutive
+// tool calls in a row, or more than total in all, fail (defaults 5 and 15).
+func WithErrorBudget(consecutive, total int) Option {
+	return func(c *config) { c.maxConsecutive, c.maxErrors = consecutive, total }
+}
+
+// WithHuman offers the model an ask_human tool answered by h. Each wait is
+// bounded by timeout (default 60s, below the iteration timeout); when it runs
+// out the model is told the question is pending, and a later answer is
+// delivered at the next iteration.
+func WithHuman(h Human, timeout time.Duration) Option {
+	return func(c *config) { c.human, c.humanTimeout = h, timeout }
+}
 
 // WithLogger sets a logger for the loop's diagnostics (silent by default).
 // Secrets and typed text are never logged.

@@ -39,7 +39,18 @@ const (
 	// CodeAgentFailed: the model gave up (called fail) or stopped calling
 	// tools.
 	CodeAgentFailed Code = "AGENT_FAILED"
+	// CodeMaxErrors: too many failed tool calls in a row, or in all (the
+	// error budget, WithErrorBudget).
+	CodeMaxErrors Code = "MAX_ERRORS"
+	// CodeAgentStuck: the model repeated the same action on a page that did
+	// not change, after being warned.
+	CodeAgentStuck Code = "AGENT_STUCK"
 )
+
+// OperationTimeout is the error code of the tool result the model receives
+// when a tool ran past its budget or the dispatch backstop. It is not a
+// task code: the task goes on and the model may retry.
+const OperationTimeout = "OPERATION_TIMEOUT"
 
 // Result is how a task ended. Run always returns one.
 type Result struct {
@@ -79,5 +90,8 @@ type ActionRecord struct {
 	Args    json.RawMessage `json:"args,omitempty"`
 	Outcome string          `json:"outcome"`
 	Error   bool            `json:"error,omitempty"`
-	MS      int64           `json:"ms"`
+	// Skipped is set for a call not run because an earlier call of the
+	// same reply failed or ended the task.
+	Skipped bool  `json:"skipped,omitempty"`
+	MS      int64 `json:"ms"`
 }

@@ -5,19 +5,24 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Tool names offered to the model besides the browser actions.
 const (
-	ToolDone = "done"
-	ToolFail = "fail"
+	ToolDone     = "done"
+	ToolFail     = "fail"
+	ToolAskHuman = "ask_human"
 )
 
-// tool is one function the model may call: its definition and how its
-// arguments become an Action.
+// tool is one function the model may call: its definition, its budget and
+// how its arguments become an Action.
 type tool struct {
 	def      ToolDef
 	required []string
+	// budget is the tool's own time bound, enforced by the dispatcher
+	// alone; 0 for tools that do not wait (done, fail).
+	budget time.Duration
 }
 
 func schema(props map[string]string, required ...string) json.RawMessage {
@@ -53,59 +58,84 @@ func schema(props map[string]string, required ...string) json.RawMessage {
 	return b
 }
 
-func newTool(name, desc string, props map[string]string, required ...string) tool {
-	return tool{def: ToolDef{Name: name, Description: desc, Parameters: schema(props, required...)}, required: required}
+func newTool(name string, budget time.Duration, desc string, props map[string]string, required ...string) tool {
+	return tool{def: ToolDef{Name: name, Description: desc, Parameters: schema(props, required...)}, required: required, budget: budget}
 }
 
 var refDesc = "the element's ref from the latest snapshot, e.g. e12"
 
 // tools is the fixed tool set, in the order offered.
+//
+// Budgets: a navigation may legitimately take tens of seconds on a slow
+// site; input actions take well under a second unless the page is stuck.
 var tools = []tool{
-	newTool(ActGoto, "Open a URL in the current tab.", map[string]string{"url": "absolute URL"}, "url"),
-	newTool(ActClick, "Click an element with the mouse.", map[string]string{"ref": refDesc}, "ref"),
-	newTool(ActType, "Replace the text of an input, textarea or editable element; optionally press Enter afterwards.",
+	newTool(ActGoto, 30*time.Second, "Open a URL in the current tab.", map[string]string{"url": "absolute URL"}, "url"),
+	newTool(ActClick, 10*time.Second, "Click an element with the mouse.", map[string]string{"ref": refDesc}, "ref"),
+	newTool(ActType, 20*time.Second, "Replace the text of an input, textarea or editable element; optionally press Enter afterwards.",
 		map[string]string{"ref": refDesc, "text": "the text to type; write <secret>NAME</secret> for a secret", "submit": "press Enter after typing"}, "ref", "text"),
-	newTool(ActSelect, "Choose an option of a select element by its label or value.",
+	newTool(ActSelect, 10*time.Second, "Choose an option of a select element by its label or value.",
 		map[string]string{"ref": refDesc, "option": "the option's label or value"}, "ref", "option"),
-	newTool(ActPress, "Press a key or chord on the focused element, e.g. Enter, Tab, Escape, ArrowDown, Control+A.",
+	newTool(ActPress, 5*time.Second, "Press a key or chord on the focused element, e.g. Enter, Tab, Escape, ArrowDown, Control+A.",
 		map[string]string{"key": "key name or chord"}, "key"),
-	newTool(ActScroll, "Scroll the page by about one screen.", map[string]string{"direction": "up, down, left or right"}, "direction"),
-	newTool(ActBack, "Go back to the previous page in history.", map[string]string{}),
-	newTool(ToolDone, "Finish the task successfully with the answer the user asked for (or a short confirmation of what was done).",
+	newTool(ActScroll, 5*time.Second, "Scroll the page by about one screen.", map[string]string{"direction": "up, down, left or right"}, "direction"),
+	newTool(ActBack, 30*time.Second, "Go back to the previous page in history.", map[string]string{}),
+	newTool(ToolDone, 0, "Finish the task successfully with the answer the user asked for (or a short confirmation of what was done).",
 		map[string]string{"answer": "the final answer"}, "answer"),
-	newTool(ToolFail, "Give up when the task cannot be done; say why.", map[string]string{"reason": "why the task cannot be done"}, "reason"),
+	newTool(ToolFail, 0, "Give up when the task cannot be done; say why.", map[string]string{"reason": "why the task cannot be done"}, "reason"),
 }
 
-var toolByName = func() map[string]tool {
-	m := map[string]tool{}
-	for _, t := range tools {
-		m[t.def.Name] = t
-	}
-	return m
-}()
+func askHumanTool(budget time.Duration) tool {
+	return newTool(ToolAskHuman, budget, "Ask the person who gave you the task a question, when only they can answer "+
+		"(a missing detail, a choice, a one-time code). The answer may come later: a pending result means go on meanwhile if you can.",
+		map[string]string{"question": "one clear question"}, "question")
+}
 
-func toolDefs() []ToolDef {
-	defs := make([]ToolDef, len(tools))
-	for i, t := range tools {
-		defs[i] = t.def
+// toolset is the tools offered for one task.
+type toolset struct {
+	list   []tool
+	byName map[string]tool
+	defs   []ToolDef
+}
+
+func newToolset(human bool, humanBudget time.Duration) *toolset {
+	ts := &toolset{byName: map[string]tool{}}
+	ts.list = append(ts.list, tools...)
+	if human {
+		ts.list = append(ts.list, askHumanTool(humanBudget))
 	}
-	return defs
+	for _, t := range ts.list {
+		ts.byName[t.def.Name] = t
+		ts.defs = append(ts.defs, t.def)
+	}
+	return ts
+}
+
+// longestToolBudget is the longest budget of the fixed tools, which the
+// dispatch backstop must exceed.
+func longestToolBudget() time.Duration {
+	var d time.Duration
+	for _, t := range tools {
+		d = max(d, t.budget)
+	}
+	return d
 }
 
 // call is a parsed tool call.
 type call struct {
-	action Action // for browser actions
-	answer string // for done
-	reason string // for fail
+	tool     tool
+	action   Action // for browser actions
+	answer   string // for done
+	reason   string // for fail
+	question string // for ask_human
 }
 
 // parseCall validates a tool call against its tool. Its error message is
 // written for the model.
-func parseCall(tc ToolCall) (call, error) {
-	t, ok := toolByName[tc.Name]
+func (ts *toolset) parse(tc ToolCall) (call, error) {
+	t, ok := ts.byName[tc.Name]
 	if !ok {
-		names := make([]string, 0, len(toolByName))
-		for n := range toolByName {
+		names := make([]string, 0, len(ts.byName))
+		for n := range ts.byName {
 			names = append(names, n)
 		}
 		sort.Strings(names)
@@ -135,7 +165,7 @@ func parseCall(tc ToolCall) (call, error) {
 		}
 		return s, nil
 	}
-	var c call
+	c := call{tool: t}
 	var err error
 	get := func(dst *string, k string) {
 		if err == nil {
@@ -147,6 +177,8 @@ func parseCall(tc ToolCall) (call, error) {
 		get(&c.answer, "answer")
 	case ToolFail:
 		get(&c.reason, "reason")
+	case ToolAskHuman:
+		get(&c.question, "question")
 	default:
 		c.action.Name = tc.Name
 		get(&c.action.Ref, "ref")

@@ -28,7 +28,7 @@ func readStream(s *openai.ChatCompletionStream, w *streamWatch) (agent.Reply, st
 		w.touch()
 		var chunk openai.ChatCompletionStreamResponse
 		if err := json.Unmarshal(raw, &chunk); err != nil {
-			return agent.Reply{}, "", fmt.Errorf("model server sent a malformed stream chunk %q: %w", clip(string(raw), 120), err)
+			return agent.Reply{}, "", fmt.Errorf("model server sent a malformed stream chunk %q: %w: %w", clip(string(raw), 120), agent.ErrMalformedReply, err)
 		}
 		acc.add(chunk)
 	}

@@ -244,7 +244,7 @@ func hangingSetup(t *testing.T) (site string, srv *llmtest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() { srv.Close() })
 	return s.URL, srv
 }
 

@@ -24,17 +24,27 @@ type common struct {
 	maxIterations    int
 	iterationTimeout time.Duration
 	taskTimeout      time.Duration
+	operationTimeout time.Duration
+	timeoutPolicy    string
+	maxTimeouts      int
+	humanTimeout     time.Duration
 	chrome           string
 	cdpURL           string
 	headful          bool
 	json             bool
 	logLevel         string
+	// human answers ask_human; set only when stdin is a terminal.
+	human agent.Human
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
 	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
 	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
+	fs.DurationVar(&c.operationTimeout, "operation-timeout", agent.DefaultOperationTimeout, "backstop above every tool's own budget: a tool still running then is abandoned and the model told (OPERATION_TIMEOUT); 0 disables")
+	fs.StringVar(&c.timeoutPolicy, "iteration-timeout-policy", string(agent.PolicyFatal), "what an iteration timeout does: fatal (end the task) or recover (recover the page, tell the model, go on)")
+	fs.IntVar(&c.maxTimeouts, "max-iteration-timeouts", agent.DefaultMaxIterationTimeouts, "with the recover policy, end the task at this many timed-out iterations")
+	fs.DurationVar(&c.humanTimeout, "human-timeout", agent.DefaultHumanTimeout, "how long the agent waits for your answer on the terminal before going on (the question stays open)")
 	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
 	fs.StringVar(&c.cdpURL, "cdp-url", "", "attach to a running browser at this DevTools URL instead of launching one")
 	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
@@ -51,6 +61,18 @@ func (c *common) validate() error {
 	}
 	if c.taskTimeout < 0 {
 		return usagef("--task-timeout is %s; use a positive duration such as 10m, or 0 for none", c.taskTimeout)
+	}
+	if c.operationTimeout < 0 {
+		return usagef("--operation-timeout is %s; use a positive duration such as 2m, or 0 to disable the backstop", c.operationTimeout)
+	}
+	if c.timeoutPolicy != string(agent.PolicyFatal) && c.timeoutPolicy != string(agent.PolicyRecover) {
+		return usagef("--iteration-timeout-policy %q is not fatal or recover", c.timeoutPolicy)
+	}
+	if c.maxTimeouts < 1 {
+		return usagef("--max-iteration-timeouts is %d; it must be at least 1", c.maxTimeouts)
+	}
+	if c.humanTimeout <= 0 {
+		return usagef("--human-timeout is %s; use a positive duration such as 1m", c.humanTimeout)
 	}
 	if c.cdpURL != "" {
 		u, err := url.Parse(c.cdpURL)
@@ -174,6 +196,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if o.idle < 0 {
 		return exitUsage, usagef("--stream-idle-timeout is %s; use a positive duration such as 2m, or 0 to disable it", o.idle)
 	}
+	if stdinIsTerminal() {
+		o.human = newTerminalHuman(os.Stdin, stderr)
+	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
 		return exitUsage, err
@@ -248,13 +273,19 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	}
 	defer b.Close()
 
-	a, err := agent.New(b, model,
+	opts := []agent.Option{
 		agent.WithMaxIterations(c.maxIterations),
 		agent.WithIterationTimeout(c.iterationTimeout),
 		agent.WithTaskTimeout(c.taskTimeout),
+		agent.WithOperationTimeout(c.operationTimeout),
+		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(c.timeoutPolicy), c.maxTimeouts),
 		agent.WithLogger(log),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { printStep(stderr, s) })),
-	)
+	}
+	if c.human != nil {
+		opts = append(opts, agent.WithHuman(c.human, c.humanTimeout))
+	}
+	a, err := agent.New(b, model, opts...)
 	if err != nil {
 		return exitUsage, usagef("%v", err)
 	}
