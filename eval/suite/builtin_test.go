@@ -1,0 +1,71 @@
+package suite
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/webagent/webagent/eval/sites"
+)
+
+func TestBuiltin(t *testing.T) {
+	tasks, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) < 40 {
+		t.Fatalf("%d built-in tasks, want at least 40", len(tasks))
+	}
+	type stats struct{ tasks, minSteps, maxSteps int }
+	per := map[string]*stats{}
+	longest := 0
+	for _, tk := range tasks {
+		if tk.Reference == nil {
+			t.Errorf("%s has no reference", tk.ID)
+			continue
+		}
+		if _, err := sites.New(tk.Site); err != nil {
+			t.Errorf("%s: %v", tk.ID, err)
+		}
+		// Tasks on sites with state are judged by it, not by words alone.
+		hasState := false
+		for _, c := range tk.Checks {
+			hasState = hasState || c.Kind == KindState
+		}
+		if tk.Site != "wiki" && !hasState {
+			t.Errorf("%s (site %s) has no state check", tk.ID, tk.Site)
+		}
+		steps := 0
+		for _, turn := range tk.Reference.Turns {
+			for _, s := range turn.Steps {
+				if verbs[s.Verb].tool != "" {
+					steps++
+				}
+			}
+		}
+		st := per[tk.Site]
+		if st == nil {
+			st = &stats{minSteps: steps}
+			per[tk.Site] = st
+		}
+		st.tasks++
+		st.minSteps, st.maxSteps = min(st.minSteps, steps), max(st.maxSteps, steps)
+		longest = max(longest, steps)
+	}
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Logf("%-8s %2d tasks, %2d to %2d tool calls", n, per[n].tasks, per[n].minSteps, per[n].maxSteps)
+	}
+	for _, n := range []string{"shop", "webmail", "booking", "wiki", "admin", "widgets"} {
+		if per[n] == nil || per[n].tasks < 5 {
+			t.Errorf("site %s has too few tasks: %v", n, fmt.Sprint(per[n]))
+		}
+	}
+	if longest <= 10 {
+		t.Errorf("the longest reference has %d tool calls; want one over 10", longest)
+	}
+}

@@ -1,0 +1,101 @@
+package suite
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// Task is one eval task as loaded from a task file.
+type Task struct {
+	// ID is unique among the tasks loaded together.
+	ID string
+	// Suite is the name of the file's suite ("suite:" or the file's base
+	// name without extension).
+	Suite string
+	// File and Line locate the task's definition, for messages.
+	File string
+	Line int
+
+	// Site is the built-in site the task runs on (see sites.New); Path is
+	// where it starts on that site, "/" by default. URL is set instead of
+	// Site for a task on any other web page.
+	Site string
+	Path string
+	URL  string
+
+	Instruction string
+	Tags        []string
+	Limits      Limits
+	Secrets     map[string]string
+	// Checks all must pass for the task to pass.
+	Checks []Check
+	// Reference is the reference solution, nil when the task has none.
+	Reference *Reference
+}
+
+// Limits bound a task's run; a zero field means the runner's default.
+type Limits struct {
+	MaxIterations    int
+	IterationTimeout time.Duration
+	TaskTimeout      time.Duration
+}
+
+// StartURL returns where the task starts: siteBase (the root URL the task's
+// site is served at, e.g. "http://127.0.0.1:41234") joined with Path for a
+// site task, URL otherwise.
+func (t *Task) StartURL(siteBase string) string {
+	if t.Site == "" {
+		return t.URL
+	}
+	return joinURL(siteBase, t.Path)
+}
+
+// AgentTask returns the task as package agent runs it.
+func (t *Task) AgentTask(siteBase string) agent.Task {
+	var sec map[string]string
+	if len(t.Secrets) > 0 {
+		sec = make(map[string]string, len(t.Secrets))
+		for k, v := range t.Secrets {
+			sec[k] = v
+		}
+	}
+	return agent.Task{URL: t.StartURL(siteBase), Instruction: t.Instruction, Secrets: sec}
+}
+
+// AgentOptions returns the agent options for the limits the task sets.
+func (t *Task) AgentOptions() []agent.Option {
+	var opts []agent.Option
+	if t.Limits.MaxIterations > 0 {
+		opts = append(opts, agent.WithMaxIterations(t.Limits.MaxIterations))
+	}
+	if t.Limits.IterationTimeout > 0 {
+		opts = append(opts, agent.WithIterationTimeout(t.Limits.IterationTimeout))
+	}
+	if t.Limits.TaskTimeout > 0 {
+		opts = append(opts, agent.WithTaskTimeout(t.Limits.TaskTimeout))
+	}
+	return opts
+}
+
+// joinURL resolves ref (a path such as "/cart", or an absolute URL) against
+// base.
+func joinURL(base, ref string) string {
+	if ref == "" {
+		ref = "/"
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return strings.TrimRight(base, "/") + ref
+	}
+	if r.IsAbs() {
+		return ref
+	}
+	b, err := url.Parse(base)
+	if err != nil || b.Host == "" {
+		return strings.TrimRight(base, "/") + ref
+	}
+	return b.ResolveReference(r).String()
+}
