@@ -396,8 +396,10 @@ func TestNoToolCallTwiceFails(t *testing.T) {
 
 func TestMaxIterations(t *testing.T) {
 	url := page(t, simplePage)
+	n := 0
 	model, _ := newModel(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("scroll", map[string]any{"direction": "down"})}}
+		n++ // a different page each time: progress, not repetition
+		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("goto", map[string]any{"url": fmt.Sprintf("%s?page=%d", url, n)})}}
 	}))
 	a := mustAgent(t, shared, model, agent.WithMaxIterations(3))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})

@@ -1,0 +1,94 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strconv"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+)
+
+// notices collects what happened since the last snapshot that the page no
+// longer shows, such as an answered dialog.
+type notices struct {
+	mu    sync.Mutex
+	list  []string // not yet returned by a snapshot
+	total int      // notices ever added
+}
+
+func (n *notices) add(s string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.list = append(n.list, s)
+	n.total++
+}
+
+// take returns the pending notices and clears them.
+func (n *notices) take() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	l := n.list
+	n.list = nil
+	return l
+}
+
+// mark returns a position for since.
+func (n *notices) mark() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.total
+}
+
+// since returns the pending notices added after mark, leaving them pending.
+func (n *notices) since(mark int) []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	k := min(n.total-mark, len(n.list))
+	return append([]string(nil), n.list[len(n.list)-k:]...)
+}
+
+// answerDialogs accepts every JavaScript dialog of the tab as it opens, so
+// that none blocks the page or a call, and records a notice for it. It runs
+// for the life of the tab; events is subscribed before the tab can open a
+// dialog.
+func (b *Browser) answerDialogs(ctx context.Context, events iter.Seq2[page.EventJavascriptDialogOpening, error]) {
+	for ev, err := range events {
+		if err != nil {
+			return
+		}
+		// Record first: the call that opened the dialog resumes only once
+		// it is answered, and it reports the notices added meanwhile.
+		b.notices.add(dialogNotice(ev))
+		_, err := cdp.Call(ctx, b.target, page.HandleJavaScriptDialog,
+			page.HandleJavaScriptDialogParams{Accept: true, PromptText: ev.DefaultPrompt})
+		if err != nil && ctx.Err() == nil {
+			b.log.Warn().Err(err).Str("type", string(ev.Type)).Msg("answering a JavaScript dialog")
+		}
+	}
+}
+
+func dialogNotice(ev page.EventJavascriptDialogOpening) string {
+	msg := strconv.Quote(truncate(ev.Message, 200))
+	switch ev.Type {
+	case page.DialogTypeConfirm:
+		return fmt.Sprintf("confirm dialog %s was accepted (OK)", msg)
+	case page.DialogTypePrompt:
+		return fmt.Sprintf("prompt dialog %s was answered with %s", msg, strconv.Quote(ev.DefaultPrompt))
+	case page.DialogTypeBeforeunload:
+		return "beforeunload dialog was accepted: the page was left"
+	default:
+		return fmt.Sprintf("%s dialog %s was accepted", ev.Type, msg)
+	}
+}
+
+// truncate cuts s to at most n runes, marking the cut with an ellipsis.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,299 @@
+package browser
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// launch starts a browser of the test's own, closed when the test ends.
+func launch(t *testing.T, opts Options) *Browser {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, opts)
+	if err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+		if pids := processesUsing(b.profileDir); b.profileDir != "" && len(pids) > 0 {
+			t.Errorf("processes left after Close: %v", pids)
+		}
+	})
+	return b
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", limit, what)
+		}
+		<-tick.C
+	}
+}
+
+func TestLaunchClose(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, Options{Width: 800, Height: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := b.profileDir
+	if !strings.HasPrefix(filepath.Base(dir), profilePrefix) || filepath.Dir(dir) != filepath.Clean(os.TempDir()) {
+		t.Errorf("profile dir %q", dir)
+	}
+	if len(processesUsing(dir)) == 0 {
+		t.Errorf("no chromium process uses %s", dir)
+	}
+	s := open(t, b, servePage(t, `<title>Size</title><p id=p></p><script>document.getElementById('p').textContent = innerWidth + 'x' + innerHeight</script>`))
+	wantLine(t, s, "800x600")
+
+	if err := b.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("profile dir after Close: %v", err)
+	}
+	if pids := processesUsing(dir); len(pids) > 0 {
+		t.Errorf("chromium processes left after Close: %v", pids)
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := b.Snapshot(tctx(t)); !errors.Is(err, ErrClosed) {
+		t.Errorf("Snapshot after Close: %v", err)
+	}
+	if _, err := b.Do(tctx(t), agent.Action{Name: agent.ActBack}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Do after Close: %v", err)
+	}
+}
+
+func TestChromeNotFound(t *testing.T) {
+	_, err := Launch(tctx(t), Options{ChromePath: "/nonexistent/chromium"})
+	if !errors.Is(err, ErrChromeNotFound) || !strings.Contains(err.Error(), "apt-get install chromium") {
+		t.Errorf("launch with a missing binary: %v", err)
+	}
+}
+
+func TestLaunchFailureShowsChromeOutput(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "fake-chrome")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'fake chrome: cannot open display' >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := isolateTempDir(t)
+	_, err := Launch(tctx(t), Options{ChromePath: script})
+	if err == nil || !strings.Contains(err.Error(), "fake chrome: cannot open display") {
+		t.Errorf("launch of a failing browser: %v", err)
+	}
+	wantNoProfiles(t, tmp)
+}
+
+func TestLaunchContextEnds(t *testing.T) {
+	for _, d := range []time.Duration{50 * time.Millisecond, 250 * time.Millisecond} {
+		tmp := isolateTempDir(t)
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		b, err := Launch(ctx, Options{})
+		cancel()
+		if err == nil && d > 50*time.Millisecond {
+			// A fast machine started within the deadline.
+			if err := b.Close(); err != nil {
+				t.Error(err)
+			}
+			continue
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("launch with a %v deadline: %v", d, err)
+		}
+		wantNoProfiles(t, tmp)
+	}
+}
+
+// isolateTempDir points os.TempDir at a directory of the test's own, so
+// that it sees only the profiles it made (other programs on the machine may
+// run Chromium too).
+func isolateTempDir(t *testing.T) string {
+	t.Helper()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	return tmp
+}
+
+// wantNoProfiles fails the test if a profile dir is left in tmp, or a
+// process still uses one.
+func wantNoProfiles(t *testing.T, tmp string) {
+	t.Helper()
+	left, err := filepath.Glob(filepath.Join(tmp, profilePrefix+"*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) > 0 {
+		t.Errorf("profile dirs left: %v", left)
+	}
+	for _, d := range left {
+		if pids := processesUsing(d); len(pids) > 0 {
+			t.Errorf("processes left using %s: %v", d, pids)
+		}
+	}
+}
+
+// helperEnv makes the test binary act as a program that launches a browser,
+// prints its profile dir and waits to be killed.
+const helperEnv = "WEBAGENT_BROWSER_TEST_HELPER"
+
+func helperMain() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, Options{})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println("profile:", b.profileDir)
+	select {} // until killed
+}
+
+func TestChromiumDiesWithKilledParent(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "profile: ")
+	if err != nil || !ok {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("helper said %q (%v)", line, err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	if len(processesUsing(dir)) == 0 {
+		t.Fatalf("no chromium runs with %s", dir)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	waitFor(t, "chromium to die with its parent", 10*time.Second, func() bool { return len(processesUsing(dir)) == 0 })
+}
+
+// startChromium starts a browser for attach tests with a DevTools port and
+// returns its websocket and http addresses.
+func startChromium(t *testing.T) (wsURL, httpURL string, proc *os.Process) {
+	t.Helper()
+	path, err := findChrome("")
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(path, "--headless", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir="+dir,
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--disable-quic", "--disable-gpu", "about:blank")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		killLeftovers(dir)
+	})
+	var port, path2 string
+	waitFor(t, "DevToolsActivePort", 20*time.Second, func() bool {
+		data, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort"))
+		if err != nil {
+			return false
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) < 2 {
+			return false
+		}
+		port, path2 = lines[0], lines[1]
+		return true
+	})
+	return "ws://127.0.0.1:" + port + path2, "http://127.0.0.1:" + port, cmd.Process
+}
+
+// pageTargets lists the ids of a browser's page targets.
+func pageTargets(t *testing.T, httpURL string) []string {
+	t.Helper()
+	resp, err := http.Get(httpURL + "/json/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list []struct{ ID, Type string }
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range list {
+		if e.Type == "page" {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
+
+func TestAttach(t *testing.T) {
+	wsURL, httpURL, proc := startChromium(t)
+	waitFor(t, "the first tab", 10*time.Second, func() bool { return len(pageTargets(t, httpURL)) > 0 })
+	before := pageTargets(t, httpURL)
+
+	for _, addr := range []string{wsURL, httpURL} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		b, err := Launch(ctx, Options{CDPURL: addr})
+		cancel()
+		if err != nil {
+			t.Fatalf("attach to %s: %v", addr, err)
+		}
+		if b.process != nil || b.profileDir != "" {
+			t.Errorf("attached browser has a process or profile")
+		}
+		if len(pageTargets(t, httpURL)) != len(before)+1 {
+			t.Errorf("attach did not open one tab: %v", pageTargets(t, httpURL))
+		}
+		s := open(t, b, servePage(t, `<title>Attached</title><button onclick="this.textContent='done'">Act</button>`))
+		do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Act"`)})
+		refOf(t, snapshot(t, b), `button "done"`)
+		if err := b.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+		if got := pageTargets(t, httpURL); strings.Join(got, ",") != strings.Join(before, ",") {
+			t.Errorf("tabs after Close: %v, want %v", got, before)
+		}
+		if err := proc.Signal(syscall.Signal(0)); err != nil {
+			t.Errorf("the browser we attached to is gone: %v", err)
+		}
+	}
+}
+
+func TestAttachFails(t *testing.T) {
+	_, err := Launch(tctx(t), Options{CDPURL: "ws://127.0.0.1:1/devtools/browser/x"})
+	if err == nil || errors.Is(err, ErrChromeNotFound) {
+		t.Errorf("attach to nothing: %v", err)
+	}
+}

@@ -1,0 +1,181 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// shared is one Chromium for the tests that do not test Launch or Close
+// themselves. They run one after another and each opens its own page.
+var shared *Browser
+
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) != "" {
+		helperMain()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	b, err := Launch(ctx, Options{Logger: testLogger()})
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "launching chromium:", err)
+		os.Exit(1)
+	}
+	shared = b
+	code := m.Run()
+	if err := b.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "closing chromium:", err)
+		code = 1
+	}
+	if pids := processesUsing(b.profileDir); len(pids) > 0 {
+		fmt.Fprintln(os.Stderr, "chromium processes left after Close:", pids)
+		code = 1
+	}
+	if _, err := os.Stat(b.profileDir); !errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintln(os.Stderr, "profile dir left after Close:", b.profileDir, err)
+		code = 1
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// testLogger logs to stderr when WEBAGENT_TEST_LOG is set.
+func testLogger() zerolog.Logger {
+	if os.Getenv("WEBAGENT_TEST_LOG") == "" {
+		return zerolog.Nop()
+	}
+	return zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr}).With().Timestamp().Logger()
+}
+
+// serve serves the pages (path -> HTML) on 127.0.0.1 for the test and
+// returns the server's base URL.
+func serve(t *testing.T, pages map[string]string) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	for path, body := range pages {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != path && path != "/" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, body)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// servePage serves one page at / and returns its URL.
+func servePage(t *testing.T, body string) string {
+	t.Helper()
+	return serve(t, map[string]string{"/": body}) + "/"
+}
+
+// tctx returns a context for one call of a test.
+func tctx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// do performs an action on b and fails the test on an error.
+func do(t *testing.T, b *Browser, a agent.Action) string {
+	t.Helper()
+	out, err := b.Do(tctx(t), a)
+	if err != nil {
+		t.Fatalf("%s: %v", a.Name, err)
+	}
+	return out
+}
+
+// open navigates b to url and returns a snapshot.
+func open(t *testing.T, b *Browser, url string) agent.Snapshot {
+	t.Helper()
+	do(t, b, agent.Action{Name: agent.ActGoto, URL: url})
+	return snapshot(t, b)
+}
+
+func snapshot(t *testing.T, b *Browser) agent.Snapshot {
+	t.Helper()
+	s, err := b.Snapshot(tctx(t))
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	return s
+}
+
+// refOf returns the ref on the snapshot line that starts (after the
+// indentation) with prefix, such as `button "Sign in"`.
+func refOf(t *testing.T, s agent.Snapshot, prefix string) string {
+	t.Helper()
+	for line := range strings.Lines(s.Text) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		i := strings.LastIndex(line, "[ref=")
+		if i < 0 || !strings.HasSuffix(line, "]") {
+			continue
+		}
+		return line[i+len("[ref=") : len(line)-1]
+	}
+	t.Fatalf("no line starting with %s in the snapshot:\n%s", prefix, s.Text)
+	return ""
+}
+
+// hasLine reports whether the snapshot has the line, ignoring indentation.
+func hasLine(s agent.Snapshot, want string) bool {
+	for line := range strings.Lines(s.Text) {
+		if strings.TrimSpace(line) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func wantLine(t *testing.T, s agent.Snapshot, want string) {
+	t.Helper()
+	if !hasLine(s, want) {
+		t.Errorf("snapshot has no line %q:\n%s", want, s.Text)
+	}
+}
+
+// evalPage evaluates a JavaScript expression in the shared page, for
+// checking what happened there.
+func evalPage[T any](t *testing.T, b *Browser, expr string) T {
+	t.Helper()
+	o, err := b.begin(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.end()
+	var v T
+	if err := b.evalValue(o, expr, &v); err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+func isActionError(err error) bool {
+	var ae *agent.ActionError
+	return errors.As(err, &ae)
+}

@@ -1,0 +1,278 @@
+package browser
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+)
+
+// navTracker follows the navigations of the tab's main frame from the page
+// events, so that actions can tell whether they caused a navigation and wait
+// for the new document. Its handle method runs on the tab's event loop and
+// only records; waiting happens in wait.
+type navTracker struct {
+	frame  cdp.FrameID
+	tab    target.ID
+	broken func(error)
+
+	mu        sync.Mutex
+	wake      chan struct{} // closed and replaced on every change
+	started   int           // navigations started in the main frame
+	committed int           // documents committed, or same-document navigations
+	pending   cdp.LoaderID  // a cross-document navigation started and not committed
+	loader    cdp.LoaderID  // the committed document
+	url       string
+	lifecycle map[cdp.LoaderID]lifecycle
+	popups    int       // new tabs the tab opened
+	popup     popupInfo // the latest of them
+	seen      map[target.ID]bool
+}
+
+// popupInfo is a new tab opened by the tab (a link with target=_blank,
+// window.open).
+type popupInfo struct {
+	id  target.ID
+	url string
+}
+
+// lifecycle is what happened to one document.
+type lifecycle struct {
+	dcl, load bool
+	dclAt     time.Time
+}
+
+// navState is a copy of the tracker's state.
+type navState struct {
+	started, committed int
+	pending, loader    cdp.LoaderID
+	url                string
+	lifecycle
+	popups int
+	popup  popupInfo
+}
+
+// ready reports whether the main document is usable: no navigation is
+// pending and DOMContentLoaded fired.
+func (s navState) ready() bool { return s.pending == "" && s.dcl }
+
+// loadSettled reports whether the short wait for the load event is over.
+func (s navState) loadSettled(now time.Time) bool {
+	return s.pending != "" || s.load || (s.dcl && now.Sub(s.dclAt) >= settleLoad)
+}
+
+// moved reports whether a navigation started or committed since s0.
+func (s navState) moved(s0 navState) bool {
+	return s.started > s0.started || s.committed > s0.committed
+}
+
+// opened reports whether the tab opened a new tab since s0.
+func (s navState) opened(s0 navState) bool { return s.popups > s0.popups }
+
+func newNavTracker(tab target.ID, frame cdp.FrameID, loader cdp.LoaderID, url string, broken func(error)) *navTracker {
+	n := &navTracker{
+		tab:       tab,
+		frame:     frame,
+		broken:    broken,
+		wake:      make(chan struct{}),
+		loader:    loader,
+		url:       url,
+		lifecycle: map[cdp.LoaderID]lifecycle{},
+		seen:      map[target.ID]bool{},
+	}
+	// The document present at start-up has loaded (a new tab's about:blank).
+	n.lifecycle[loader] = lifecycle{dcl: true, load: true}
+	return n
+}
+
+// handle records one event of the tab. It runs on the tab's event loop, so
+// it must not block.
+func (n *navTracker) handle(ev any) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	switch e := ev.(type) {
+	case *page.EventFrameStartedNavigating:
+		if e.FrameID != n.frame {
+			return
+		}
+		n.started++
+		switch e.NavigationType {
+		case page.FrameStartedNavigatingNavigationTypeSameDocument,
+			page.FrameStartedNavigatingNavigationTypeHistorySameDocument:
+		default:
+			n.pending = e.LoaderID
+		}
+	case *page.EventFrameNavigated:
+		if e.Frame.ID != n.frame {
+			return
+		}
+		n.committed++
+		n.loader = e.Frame.LoaderID
+		n.url = e.Frame.URL + e.Frame.URLFragment
+		n.pending = ""
+		if e.Type == page.NavigationTypeBackForwardCacheRestore {
+			// A page restored from the back/forward cache fires no
+			// lifecycle events: it is already loaded.
+			n.lifecycle[n.loader] = lifecycle{dcl: true, load: true, dclAt: time.Now()}
+		}
+		n.prune()
+	case *page.EventNavigatedWithinDocument:
+		if e.FrameID != n.frame {
+			return
+		}
+		n.committed++
+		n.url = e.URL
+	case *page.EventLifecycleEvent:
+		if e.FrameID != n.frame {
+			return
+		}
+		lc := n.lifecycle[e.LoaderID]
+		switch e.Name {
+		case "DOMContentLoaded":
+			lc.dcl, lc.dclAt = true, time.Now()
+		case "load":
+			lc.load = true
+		default:
+			return
+		}
+		n.lifecycle[e.LoaderID] = lc
+	case *page.EventFrameStoppedLoading:
+		if e.FrameID != n.frame {
+			return
+		}
+		// A navigation that ends without a commit (a download, a 204, a
+		// stop) leaves the old document in place. A frame that stopped
+		// loading has loaded, whatever lifecycle events were seen.
+		n.pending = ""
+		lc := n.lifecycle[n.loader]
+		if !lc.dcl {
+			lc.dcl, lc.dclAt = true, time.Now()
+		}
+		lc.load = true
+		n.lifecycle[n.loader] = lc
+	case *inspector.EventTargetCrashed:
+		n.broken(ErrCrashed)
+	case *inspector.EventDetached:
+		n.broken(ErrDisconnected)
+	default:
+		return
+	}
+	close(n.wake)
+	n.wake = make(chan struct{})
+}
+
+// handleBrowser records the browser events about new tabs opened by the
+// tab. Like handle, it runs on an event loop and must not block.
+func (n *navTracker) handleBrowser(ev any) {
+	var info *target.Info
+	switch e := ev.(type) {
+	case *target.EventTargetCreated:
+		info = e.TargetInfo
+	case *target.EventTargetInfoChanged:
+		info = e.TargetInfo
+	default:
+		return
+	}
+	if info == nil || info.Type != "page" || info.OpenerID != n.tab {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.seen[info.TargetID] {
+		n.seen[info.TargetID] = true
+		n.popups++
+	}
+	n.popup = popupInfo{id: info.TargetID, url: info.URL}
+	close(n.wake)
+	n.wake = make(chan struct{})
+}
+
+// prune forgets the lifecycle of old documents.
+func (n *navTracker) prune() {
+	if len(n.lifecycle) <= 8 {
+		return
+	}
+	for id := range n.lifecycle {
+		if id != n.loader && id != n.pending {
+			delete(n.lifecycle, id)
+		}
+	}
+}
+
+func (n *navTracker) state() navState {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.stateLocked()
+}
+
+func (n *navTracker) stateLocked() navState {
+	return navState{
+		started:   n.started,
+		committed: n.committed,
+		pending:   n.pending,
+		loader:    n.loader,
+		url:       n.url,
+		lifecycle: n.lifecycle[n.loader],
+		popups:    n.popups,
+		popup:     n.popup,
+	}
+}
+
+// wait blocks until cond holds, ctx ends (its error is returned), or limit
+// passes (a limit of zero means no limit). It reports whether cond held.
+// Conditions that depend on time are re-checked when limit passes and at
+// the load settle deadline.
+func (n *navTracker) wait(ctx context.Context, limit time.Duration, cond func(navState) bool) (bool, error) {
+	var timeout <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		timeout = t.C
+	}
+	for {
+		n.mu.Lock()
+		s, wake := n.stateLocked(), n.wake
+		n.mu.Unlock()
+		if cond(s) {
+			return true, nil
+		}
+		var tick *time.Timer
+		var tickC <-chan time.Time
+		if s.dcl && !s.load {
+			// loadSettled turns true by itself when the settle time passes.
+			tick = time.NewTimer(time.Until(s.dclAt.Add(settleLoad)) + time.Millisecond)
+			tickC = tick.C
+		}
+		select {
+		case <-wake:
+		case <-tickC:
+		case <-ctx.Done():
+			stopTimer(tick)
+			return false, ctx.Err()
+		case <-timeout:
+			stopTimer(tick)
+			return cond(n.state()), nil
+		}
+		stopTimer(tick)
+	}
+}
+
+// settle waits, after a navigation was seen, until the new document is
+// ready and then briefly for its load event. The brief wait never fails.
+func (n *navTracker) settle(ctx context.Context) error {
+	if _, err := n.wait(ctx, 0, navState.ready); err != nil {
+		return err
+	}
+	_, err := n.wait(ctx, 0, func(s navState) bool { return s.loadSettled(time.Now()) })
+	return err
+}
+
+func stopTimer(t *time.Timer) {
+	if t != nil {
+		t.Stop()
+	}
+}
