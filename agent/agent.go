@@ -74,6 +74,9 @@ func New(b Browser, m Model, opts ...Option) (*Agent, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if _, ok := b.(Screenshotter); cfg.vision && !ok {
+		return nil, errors.New("agent: vision needs a browser that can take screenshots (agent.Screenshotter)")
+	}
 	for _, w := range cfg.warnings() {
 		cfg.logger.Warn().Msg(w)
 	}
@@ -95,6 +98,7 @@ type run struct {
 	asks    *asks
 	msgs    []Message
 	obsIdx  []int // indexes of observation messages, to trim old ones
+	imgIdx  []int // indexes of messages with screenshots, shown once
 	notes   []string
 	res     *Result
 	started time.Time
@@ -118,7 +122,7 @@ type repeat struct {
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
 	r := &run{
 		a: a, task: task, sec: newSecrets(task.Secrets),
-		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout),
+		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout, a.cfg.vision),
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
 		repeats: map[string]repeat{},
@@ -326,6 +330,7 @@ type iterOut struct {
 	page      string // fingerprint of the page the actions were taken on
 	assistant Message
 	results   []Message // one per tool call, aligned with step.Actions
+	images    [][]byte  // screenshots taken, shown to the model next
 	step      Step
 	done      *string
 	fail      *string
@@ -372,6 +377,16 @@ func (r *run) apply(out *iterOut) (Code, error) {
 	r.obsIdx = append(r.obsIdx[:0], len(r.msgs))
 	r.msgs = append(r.msgs, out.obs, out.assistant)
 	r.msgs = append(r.msgs, out.results...)
+	// A screenshot is shown once: the model has seen the previous ones.
+	for _, i := range r.imgIdx {
+		r.msgs[i].Images = nil
+		r.msgs[i].Content = "(screenshot omitted: an older view of the page)"
+	}
+	r.imgIdx = r.imgIdx[:0]
+	if len(out.images) > 0 {
+		r.imgIdx = append(r.imgIdx, len(r.msgs))
+		r.msgs = append(r.msgs, Message{Role: RoleUser, Content: "The screenshot you asked for:", Images: out.images})
+	}
 	if out.noTool {
 		r.msgs = append(r.msgs, Message{Role: RoleUser, Content: reminder})
 	}
@@ -510,7 +525,7 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	if err := ctx.Err(); err != nil {
 		return outcome{}, err
 	}
-	text, err := r.dispatch(ctx, c)
+	text, err := r.dispatch(ctx, c, out)
 	var te *watchdog.TimeoutError
 	var ae *ActionError
 	switch {
@@ -520,6 +535,12 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 		return outcome{}, err
 	case errors.As(err, &te) && tc.Name == ToolAskHuman:
 		return outcome{text: pendingResult(c.question)}, nil
+	case errors.As(err, &te) && tc.Name == ActWaitFor && te.Budget == c.budget:
+		what := fmt.Sprintf("the text %q", c.action.Text)
+		if c.action.Text == "" {
+			what = "element " + c.action.Ref
+		}
+		return outcome{text: fmt.Sprintf("error: %s did not appear within %d ms", what, c.budget.Milliseconds()), failed: true}, nil
 	case errors.As(err, &te):
 		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true}, nil
 	case errors.As(err, &ae):
@@ -533,16 +554,24 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 // under the backstop above all budgets. Work that ignores its context is
 // abandoned when either fires; its context is cancelled and its late result
 // dropped.
-func (r *run) dispatch(ctx context.Context, c call) (string, error) {
+func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (string, error) {
 	name := c.tool.def.Name
 	do := func(ctx context.Context) (string, error) {
-		if name == ToolAskHuman {
+		switch name {
+		case ToolAskHuman:
 			return r.asks.ask(ctx, c.question)
+		case ToolScreenshot:
+			png, err := r.a.browser.(Screenshotter).Screenshot(ctx)
+			if err != nil {
+				return "", err
+			}
+			out.images = append(out.images, png)
+			return "screenshot taken; it is shown to you with the next observation", nil
 		}
 		return r.a.browser.Do(ctx, r.sec.fillAction(c.action))
 	}
 	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (string, error) {
-		return watchdog.Run(ctx, name, c.tool.budget, do)
+		return watchdog.Run(ctx, name, c.budget, do)
 	})
 }
 

@@ -42,26 +42,62 @@ type Snapshot struct {
 
 // Action names. Each tool offered to the model for the page maps to one.
 const (
-	ActGoto   = "goto"
-	ActClick  = "click"
-	ActType   = "type"
-	ActSelect = "select"
-	ActPress  = "press"
-	ActScroll = "scroll"
-	ActBack   = "back"
+	ActGoto    = "goto"
+	ActClick   = "click"
+	ActType    = "type"
+	ActSelect  = "select"
+	ActCheck   = "check"
+	ActUncheck = "uncheck"
+	ActPress   = "press"
+	ActHover   = "hover"
+	ActScroll  = "scroll"
+	ActDrag    = "drag"
+	ActUpload  = "upload"
+	ActBack    = "back"
+	ActForward = "forward"
+	ActTabs    = "tabs"
+	ActWaitFor = "wait_for"
+	ActExtract = "extract"
+)
+
+// Tab operations of ActTabs.
+const (
+	TabsList   = "list"
+	TabsSwitch = "switch"
+	TabsClose  = "close"
 )
 
 // Action is one browser action requested by the model. Name is one of the
 // Act constants; the other fields are used as the action needs them.
 type Action struct {
-	Name      string `json:"name"`
-	Ref       string `json:"ref,omitempty"`       // click, type, select
-	URL       string `json:"url,omitempty"`       // goto
-	Text      string `json:"text,omitempty"`      // type
-	Submit    bool   `json:"submit,omitempty"`    // type: press Enter afterwards
-	Option    string `json:"option,omitempty"`    // select: option label or value
-	Key       string `json:"key,omitempty"`       // press: "Enter", "Tab", "Control+A"
-	Direction string `json:"direction,omitempty"` // scroll: up, down, left, right
+	Name      string   `json:"name"`
+	Ref       string   `json:"ref,omitempty"`       // click, type, select, check, uncheck, hover, scroll (into view), drag (source), upload, wait_for
+	URL       string   `json:"url,omitempty"`       // goto
+	Text      string   `json:"text,omitempty"`      // type; wait_for: text to wait for
+	Submit    bool     `json:"submit,omitempty"`    // type: press Enter afterwards
+	Option    string   `json:"option,omitempty"`    // select: option label or value (native select, ARIA listbox/combobox)
+	Key       string   `json:"key,omitempty"`       // press: "Enter", "Tab", "Control+A"
+	Direction string   `json:"direction,omitempty"` // scroll: up, down, left, right
+	ToRef     string   `json:"to_ref,omitempty"`    // drag: target element
+	DX        int      `json:"dx,omitempty"`        // drag: offset in CSS pixels when ToRef is empty
+	DY        int      `json:"dy,omitempty"`
+	Files     []string `json:"files,omitempty"` // upload: file names inside the allowed folder
+	Op        string   `json:"op,omitempty"`    // tabs: list, switch, close
+	Tab       string   `json:"tab,omitempty"`   // tabs: the tab's id from the list
+}
+
+// Screenshotter is implemented by browsers that can capture the viewport.
+// The loop uses it for the screenshot tool (offered with vision) and the
+// eval harness for reports.
+type Screenshotter interface {
+	Screenshot(ctx context.Context) ([]byte, error) // PNG
+}
+
+// Evaluator is implemented by browsers that can evaluate a JavaScript
+// expression in the page and return its JSON value. The eval harness uses it
+// for page checks; the loop does not offer it to the model.
+type Evaluator interface {
+	Eval(ctx context.Context, expr string) (any, error)
 }
 
 // ActionError is an action failure the model can correct. Its message is

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -18,27 +19,36 @@ func TestParseCall(t *testing.T) {
 		{"type", `{"ref":"e3","text":"hi","submit":"true"}`, Action{Name: ActType, Ref: "e3", Text: "hi", Submit: true}, ""},
 		{"back", ``, Action{Name: ActBack}, ""},
 		{"scroll", `{"direction":"sideways"}`, Action{}, `"sideways" is not one of`},
+		{"scroll", `{}`, Action{}, `scroll needs a direction`},
+		{"scroll", `{"ref":"e4"}`, Action{Name: ActScroll, Ref: "e4"}, ""},
+		{"drag", `{"ref":"e1","dx":40,"dy":-5}`, Action{Name: ActDrag, Ref: "e1", DX: 40, DY: -5}, ""},
+		{"drag", `{"ref":"e1"}`, Action{}, "drag needs to_ref"},
+		{"drag", `{"ref":"e1","dx":1.5}`, Action{}, "must be a whole number"},
+		{"tabs", `{"op":"switch"}`, Action{}, "needs the tab's id"},
+		{"tabs", `{"op":"list"}`, Action{Name: ActTabs, Op: "list"}, ""},
+		{"wait_for", `{}`, Action{}, "needs a text or a ref"},
+		{"click", `{"ref":"e1","force":true}`, Action{}, `no argument "force"`},
 		{"click", `{}`, Action{}, `click needs the argument "ref"`},
 		{"click", `{"ref": 12}`, Action{}, `must be a string`},
 		{"click", `{"ref": `, Action{}, "not a valid JSON object"},
 		{"teleport", `{}`, Action{}, `unknown tool "teleport"`},
 	}
 	for _, c := range cases {
-		got, err := newToolset(false, 0).parse(ToolCall{Name: c.name, Arguments: c.args})
+		got, err := newToolset(false, 0, false).parse(ToolCall{Name: c.name, Arguments: c.args})
 		if c.errHas != "" {
 			if err == nil || !strings.Contains(err.Error(), c.errHas) {
 				t.Errorf("%s %s: err %v, want %q", c.name, c.args, err, c.errHas)
 			}
 			continue
 		}
-		if err != nil || got.action != c.want {
+		if err != nil || !reflect.DeepEqual(got.action, c.want) {
 			t.Errorf("%s %s: got %+v, %v; want %+v", c.name, c.args, got.action, err, c.want)
 		}
 	}
 }
 
 func TestToolSchemasAreValidJSON(t *testing.T) {
-	for _, d := range newToolset(true, time.Second).defs {
+	for _, d := range newToolset(true, time.Second, true).defs {
 		var v map[string]any
 		if err := json.Unmarshal(d.Parameters, &v); err != nil || v["type"] != "object" {
 			t.Errorf("%s: bad schema %s", d.Name, d.Parameters)

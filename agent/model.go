@@ -41,6 +41,8 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Images are PNG screenshots shown with a user message (vision).
+	Images [][]byte `json:"-"`
 }
 
 // ToolCall is one function call requested by the model. Arguments is the raw

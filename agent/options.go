@@ -55,6 +55,7 @@ type config struct {
 	maxErrors        int
 	human            Human
 	humanTimeout     time.Duration
+	vision           bool
 	logger           zerolog.Logger
 	observer         Observer
 }
@@ -173,6 +174,10 @@ func WithErrorBudget(consecutive, total int) Option {
 func WithHuman(h Human, timeout time.Duration) Option {
 	return func(c *config) { c.human, c.humanTimeout = h, timeout }
 }
+
+// WithVision offers the model a screenshot tool: the page as an image, for
+// models that accept images. The browser must implement Screenshotter.
+func WithVision(on bool) Option { return func(c *config) { c.vision = on } }
 
 // WithLogger sets a logger for the loop's diagnostics (silent by default).
 // Secrets and typed text are never logged.

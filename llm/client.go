@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -122,6 +123,17 @@ func (c *Client) chatRequest(req agent.Request) (openai.ChatCompletionRequest, e
 		om := openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
 		if m.Role == agent.RoleTool && m.Content == "" {
 			om.Content = "(no output)" // servers reject a tool message without content
+		}
+		if len(m.Images) > 0 {
+			// Vision: text and images as content parts (data URLs).
+			om.Content = ""
+			om.MultiContent = []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: m.Content}}
+			for _, png := range m.Images {
+				om.MultiContent = append(om.MultiContent, openai.ChatMessagePart{
+					Type:     openai.ChatMessagePartTypeImageURL,
+					ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(png), Detail: openai.ImageURLDetailAuto},
+				})
+			}
 		}
 		for _, tc := range m.ToolCalls {
 			args := tc.Arguments

@@ -26,6 +26,8 @@ type Message struct {
 	Content    string
 	ToolCalls  []MessageCall
 	ToolCallID string
+	// Images counts the image parts of the message (vision).
+	Images int
 }
 
 // MessageCall is a tool call carried by an assistant message of a request.
@@ -115,11 +117,11 @@ func decodeChatRequest(body []byte) (*ChatRequest, error) {
 	req.IncludeUsage = w.StreamOptions != nil && w.StreamOptions.IncludeUsage
 	req.Temperature = w.Temperature
 	for i, m := range w.Messages {
-		content, err := decodeContent(m.Content)
+		content, images, err := decodeContent(m.Content)
 		if err != nil {
 			return req, fmt.Errorf("message %d: %w", i, err)
 		}
-		msg := Message{Role: m.Role, Content: content, ToolCallID: m.ToolCallID}
+		msg := Message{Role: m.Role, Content: content, ToolCallID: m.ToolCallID, Images: images}
 		for _, c := range m.ToolCalls {
 			msg.ToolCalls = append(msg.ToolCalls, MessageCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 		}
@@ -133,26 +135,30 @@ func decodeChatRequest(body []byte) (*ChatRequest, error) {
 
 // decodeContent accepts a string, null, or an array of content parts (whose
 // text parts are joined).
-func decodeContent(raw json.RawMessage) (string, error) {
+func decodeContent(raw json.RawMessage) (string, int, error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+		return "", 0, nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, nil
+		return s, 0, nil
 	}
 	var parts []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", fmt.Errorf("content is neither a string nor a list of parts: %w", err)
+		return "", 0, fmt.Errorf("content is neither a string nor a list of parts: %w", err)
 	}
 	var b strings.Builder
+	images := 0
 	for _, p := range parts {
-		if p.Type == "text" {
+		switch p.Type {
+		case "text":
 			b.WriteString(p.Text)
+		case "image_url":
+			images++
 		}
 	}
-	return b.String(), nil
+	return b.String(), images, nil
 }
