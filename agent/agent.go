@@ -472,6 +472,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 
 	t2 := time.Now()
 	stop := ""
+	done := 0 // calls of this reply that ran
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
@@ -484,11 +485,19 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 			}
 			rec.Outcome, rec.Error = r.sec.mask(res.text), res.failed
 			switch {
+			case res.stale && done > 0:
+				// The page changed under a later call of the batch: not
+				// the model's error.
+				rec.Outcome, rec.Error, rec.Skipped = "not run: "+strings.TrimPrefix(rec.Outcome, "error: "), false, true
+				stop = "not run: the page changed; look at the new snapshot"
 			case res.failed:
 				stop = "not run: an earlier call in this reply failed"
 			case res.terminal:
 				stop = "not run: the task already ended"
+			case strings.Contains(res.text, navigatedPhrase):
+				stop = "not run: the page navigated; look at the new snapshot first"
 			}
+			done++
 		}
 		rec.MS = ms(time.Since(ta))
 		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: rec.Outcome})
@@ -504,7 +513,17 @@ type outcome struct {
 	text     string
 	failed   bool
 	terminal bool
+	stale    bool // the call named an element that is gone
 }
+
+// navigatedPhrase is how a browser's outcome says an action loaded a new
+// document; the rest of the reply's calls are then not run.
+const navigatedPhrase = "navigated to "
+
+// ErrStaleRef is wrapped by an *ActionError for a ref whose element is no
+// longer on the page. In a reply with several calls, the loop stops the
+// batch there instead of counting an error.
+var ErrStaleRef = errors.New("stale ref")
 
 // execute runs one tool call. Its error is only for failures that end the
 // iteration (the iteration's context ended, the browser broke).
@@ -544,7 +563,7 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	case errors.As(err, &te):
 		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true}, nil
 	case errors.As(err, &ae):
-		return outcome{text: "error: " + ae.Msg, failed: true}, nil
+		return outcome{text: "error: " + ae.Msg, failed: true, stale: errors.Is(err, ErrStaleRef)}, nil
 	default:
 		return outcome{}, &browserError{fmt.Errorf("%s: %w", tc.Name, err)}
 	}

@@ -101,12 +101,17 @@ type Evaluator interface {
 }
 
 // ActionError is an action failure the model can correct. Its message is
-// shown to the model as the tool's result.
+// shown to the model as the tool's result. Err, when set, classifies it
+// (ErrStaleRef).
 type ActionError struct {
 	Msg string
+	Err error
 }
 
 func (e *ActionError) Error() string { return e.Msg }
+
+// Unwrap returns the classifying error, if any.
+func (e *ActionError) Unwrap() error { return e.Err }
 
 // ActionErrorf formats an *ActionError.
 func ActionErrorf(format string, args ...any) *ActionError {

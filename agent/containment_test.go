@@ -315,3 +315,51 @@ func TestHumanTimeoutMustBeBelowBounds(t *testing.T) {
 		t.Fatal("an unknown policy was accepted")
 	}
 }
+
+// A reply with several calls runs them in order, and stops the batch when
+// the page navigates: the later calls named elements of the old page.
+func TestBatchStopsWhenPageNavigates(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/next" {
+			w.Write([]byte(`<!doctype html><title>Next</title><p>second page</p>`))
+			return
+		}
+		w.Write([]byte(`<!doctype html><title>First</title><input aria-label="Name"><a href="/next">Go on</a><button>Stay</button>`))
+	}))
+	defer s.Close()
+	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+		obs := req.LastUser()
+		if strings.Contains(obs, "second page") {
+			return done("there")
+		}
+		name, _ := llmtest.FindRef(obs, "textbox", "Name")
+		link, _ := llmtest.FindRef(obs, "link", "Go on")
+		stay, _ := llmtest.FindRef(obs, "button", "Stay")
+		return llmtest.Turn{ToolCalls: []llmtest.Call{
+			llmtest.ToolCall("type", map[string]any{"ref": name, "text": "Ann"}),
+			llmtest.ToolCall("click", map[string]any{"ref": link}),
+			llmtest.ToolCall("click", map[string]any{"ref": stay}),
+		}}
+	}))
+	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: s.URL, Instruction: "go on"})
+	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
+		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
+	}
+	acts := res.Steps[0].Actions
+	if len(acts) != 3 || acts[0].Skipped || acts[1].Skipped || !acts[2].Skipped || acts[2].Error {
+		t.Fatalf("actions %+v: want the third skipped, not failed", acts)
+	}
+	if !strings.Contains(acts[2].Outcome, "the page navigated") {
+		t.Fatalf("skipped call says %q", acts[2].Outcome)
+	}
+	// The model is told, in the tool result of the skipped call.
+	var results []string
+	for _, m := range srv.Requests()[1].Req.Messages {
+		if m.Role == "tool" {
+			results = append(results, m.Content)
+		}
+	}
+	if len(results) != 3 || !strings.Contains(results[2], "not run") {
+		t.Fatalf("tool results %q", results)
+	}
+}
