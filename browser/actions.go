@@ -17,29 +17,49 @@ import (
 )
 
 // Do performs one action and returns a short description of what happened,
-// such as `clicked link "Pricing" [e7]; navigated to https://x.org/pricing
-// ("Pricing")`.
+// such as `clicked link "Pricing" [ref=e7]; navigated to
+// https://x.org/pricing ("Pricing")`. Every outcome of an action that loaded
+// a new document or changed the main frame's URL contains "navigated to "
+// followed by the URL.
 //
 //   - goto loads a URL (one without a scheme gets https://) and waits for
 //     DOMContentLoaded, then up to 1.5 s for load.
-//   - click scrolls the element into view and clicks the centre of its
-//     visible part with mouse events. A navigation it starts is waited for
-//     like goto's; a new tab it opens is closed and its page loaded in this
-//     tab instead.
+//   - click scrolls the element into view, waits a few animation frames for
+//     it to stop moving and be enabled, checks that nothing covers the point
+//     it will click (else it does not click and says what covers it), and
+//     clicks with mouse events. A navigation it starts is waited for like
+//     goto's.
 //   - type clicks the field, selects and deletes its text with the keyboard
 //     and types the new text key by key (Input.insertText for characters no
 //     key types), then presses Enter if Submit is set. Date, time, colour and
 //     range inputs get their value set directly.
 //   - select picks the option of a native <select> whose label or value
-//     matches, exactly or else ignoring case, and fires input and change.
+//     matches, exactly or else ignoring case, and fires input and change. For
+//     an ARIA listbox or combobox it opens the popup with a click (or types
+//     the option's text into an editable combobox) and clicks the option.
+//   - check and uncheck click a checkbox, radio button or switch (or the
+//     label of a hidden styled one) unless it is already in that state.
 //   - press sends a key or chord ("Enter", "Shift+Tab", "Control+A") to the
 //     focused element.
+//   - hover moves the mouse over the element.
 //   - scroll turns the mouse wheel at the viewport's centre by about a
-//     viewport in a direction (up, down, left, right).
-//   - back goes one step back in the tab's history.
+//     viewport in a direction (up, down, left, right), or brings the element
+//     of Ref into view.
+//   - drag presses the mouse on the element, moves it in steps onto the
+//     element of ToRef (or by DX, DY) and releases it; HTML5 drag and drop
+//     is carried out with drag events.
+//   - upload sets the files of a file input; the files must lie inside
+//     Options.UploadDir.
+//   - back and forward move in the tab's history.
+//   - wait_for waits until Text is shown on the page (also in same-origin
+//     frames and open shadow roots) or the element of Ref is visible, for as
+//     long as ctx allows.
+//   - extract returns the page's main content as Markdown, 8,000 characters
+//     at a time.
 //
-// Unknown actions, refs and keys, stale refs, elements that are hidden or
-// cannot take the action, and URLs that do not load are *agent.ActionError.
+// Unknown actions, refs and keys, stale refs, elements that are hidden,
+// covered or cannot take the action, and URLs that do not load are
+// *agent.ActionError.
 func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 	o, err := b.begin(ctx)
 	if err != nil {
@@ -56,14 +76,36 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 		out, err = b.doType(o, a.Ref, a.Text, a.Submit)
 	case agent.ActSelect:
 		out, err = b.doSelect(o, a.Ref, a.Option)
+	case agent.ActCheck:
+		out, err = b.doCheck(o, a.Ref, true)
+	case agent.ActUncheck:
+		out, err = b.doCheck(o, a.Ref, false)
 	case agent.ActPress:
 		out, err = b.doPress(o, a.Key)
+	case agent.ActHover:
+		out, err = b.doHover(o, a.Ref)
 	case agent.ActScroll:
-		out, err = b.doScroll(o, a.Direction)
+		if strings.TrimSpace(a.Ref) != "" {
+			out, err = b.doScrollTo(o, a.Ref)
+		} else {
+			out, err = b.doScroll(o, a.Direction)
+		}
+	case agent.ActDrag:
+		out, err = b.doDrag(o, a)
+	case agent.ActUpload:
+		out, err = b.doUpload(o, a.Ref, a.Files)
 	case agent.ActBack:
 		out, err = b.doBack(o)
+	case agent.ActForward:
+		out, err = b.doForward(o)
+	case agent.ActTabs:
+		out, err = b.doTabs(o, a)
+	case agent.ActWaitFor:
+		out, err = b.doWaitFor(o, a.Text, a.Ref)
+	case agent.ActExtract:
+		out, err = b.doExtract(o)
 	default:
-		return "", agent.ActionErrorf("unknown action %q: use goto, click, type, select, press, scroll or back", a.Name)
+		return "", agent.ActionErrorf("unknown action %q: use goto, click, type, select, check, uncheck, press, hover, scroll, drag, upload, back, forward, tabs, wait_for or extract", a.Name)
 	}
 	if err != nil {
 		return "", o.fail(a.Name, err)
@@ -76,9 +118,10 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 
 // element is a page element resolved from a ref.
 type element struct {
-	ref  string
-	id   runtime.RemoteObjectID
-	desc string // role and name, as in the snapshot
+	ref   string
+	id    runtime.RemoteObjectID
+	desc  string // role and name, as in the snapshot, and the ref
+	frame *oopif // the cross-origin frame it is in; nil for the page's
 }
 
 var refPattern = regexp.MustCompile(`^\[?(?:ref\s*=\s*)?(e\d+)\]?$`)
@@ -100,6 +143,13 @@ func (b *Browser) resolve(o *op, ref string) (element, error) {
 		return element{}, agent.ActionErrorf("%q is not a ref: give a ref such as e12 from the latest snapshot", ref)
 	}
 	ref = m[1]
+	if fe, ok, err := b.resolveFrameRef(o, ref); ok || err != nil {
+		if err != nil {
+			return element{}, err
+		}
+		desc := strings.TrimSuffix(strings.TrimSuffix(fe.desc, " [ref="+ref+"]"), " ["+ref+"]")
+		return element{ref: ref, id: fe.id, frame: fe.frame, desc: desc + " [ref=" + ref + "]"}, nil
+	}
 	r, err := b.eval(o, runtime.EvaluateParams{Expression: fmt.Sprintf(resolveJS, strconv.Quote(ref)), ObjectGroup: o.objectGroup()})
 	if err != nil {
 		return element{}, err
@@ -108,38 +158,54 @@ func (b *Browser) resolve(o *op, ref string) (element, error) {
 		var code string
 		_ = json.Unmarshal(r.Value, &code)
 		if code == "stale" {
-			return element{}, agent.ActionErrorf("ref %s is not on the page any more; take the new snapshot's refs", ref)
+			return element{}, &agent.ActionError{
+				Msg: fmt.Sprintf("ref %s is not on the page any more; take the new snapshot's refs", ref),
+				Err: agent.ErrStaleRef,
+			}
 		}
 		return element{}, agent.ActionErrorf("ref %s is not on this page; use a ref from the latest snapshot", ref)
 	}
 	el := element{ref: ref, id: r.ObjectID}
-	if err := b.callOn(o, el.id, describeJS, &el.desc); err != nil {
+	if err := b.callEl(o, el, describeJS, &el.desc); err != nil {
 		return element{}, err
 	}
-	el.desc += " [" + ref + "]"
+	el.desc += " [ref=" + ref + "]"
 	return el, nil
 }
 
 // point scrolls el into view and returns the centre of its visible part in
-// main-viewport CSS pixels, also for elements in same-origin iframes.
-func (b *Browser) point(o *op, el element) (x, y float64, err error) {
-	notVisible := agent.ActionErrorf("%s is not visible, so it cannot be clicked; take a new snapshot", el.desc)
-	if _, err := cdp.Call(o.ctx, b.target, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
+// main-viewport CSS pixels, also for elements in same-origin iframes, with
+// that part's box.
+func (b *Browser) point(o *op, el element) (x, y float64, box [4]float64, err error) {
+	notVisible := agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
+	if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
 		if isProtocolError(err) {
-			return 0, 0, notVisible
+			return 0, 0, box, notVisible
 		}
-		return 0, 0, err
+		return 0, 0, box, err
 	}
-	quads, err := cdp.Call(o.ctx, b.target, dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: el.id})
+	return b.visiblePart(o, el, notVisible)
+}
+
+// visiblePart returns the centre and box of the largest part of el inside
+// the viewport, without scrolling; notVisible when there is none.
+func (b *Browser) visiblePart(o *op, el element, notVisible error) (x, y float64, box [4]float64, err error) {
+	quads, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: el.id})
 	if err != nil {
 		if isProtocolError(err) {
-			return 0, 0, notVisible
+			return 0, 0, box, notVisible
 		}
-		return 0, 0, err
+		return 0, 0, box, err
+	}
+	var dx, dy float64 // a cross-origin frame's quads are in its own viewport
+	if el.frame != nil {
+		if dx, dy, err = b.frameOffset(o, el.frame); err != nil {
+			return 0, 0, box, err
+		}
 	}
 	lm, err := cdp.Call(o.ctx, b.target, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, box, err
 	}
 	vw, vh := float64(b.width), float64(b.height)
 	if v := lm.CSSLayoutViewport; v != nil && v.ClientWidth > 0 {
@@ -150,18 +216,268 @@ func (b *Browser) point(o *op, el element) (x, y float64, err error) {
 		if len(q) != 8 {
 			continue
 		}
-		x0, x1 := min(q[0], q[2], q[4], q[6]), max(q[0], q[2], q[4], q[6])
-		y0, y1 := min(q[1], q[3], q[5], q[7]), max(q[1], q[3], q[5], q[7])
+		x0, x1 := min(q[0], q[2], q[4], q[6])+dx, max(q[0], q[2], q[4], q[6])+dx
+		y0, y1 := min(q[1], q[3], q[5], q[7])+dy, max(q[1], q[3], q[5], q[7])+dy
 		// The part inside the viewport.
 		x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, vw), min(y1, vh)
 		if a := (x1 - x0) * (y1 - y0); x1 > x0 && y1 > y0 && a > best {
 			best, x, y = a, (x0+x1)/2, (y0+y1)/2
+			box = [4]float64{x0, y0, x1, y1}
 		}
 	}
 	if best == 0 {
-		return 0, 0, notVisible
+		return 0, 0, box, notVisible
 	}
-	return x, y, nil
+	return x, y, box, nil
+}
+
+// settleJS waits a few animation frames for the element to stop moving (an
+// opening animation, a layout shift) and, if enabled is set, to be enabled.
+// It gives up after about 20 frames and reports what it saw.
+const settleJS = `async function (enabled) {
+  const el = this, win = el.ownerDocument.defaultView;
+  const ctl = el.localName === 'label' && el.control ? el.control : el;
+  const disabled = () => ctl.matches(':disabled') || el.getAttribute('aria-disabled') === 'true';
+  // Positions are compared across rendered frames, so that an animation
+  // has advanced between two samples. A page that renders no frames (a
+  // hidden one, a throttled frame) gets a timer instead, whose ticks count
+  // as frames only in a hidden page.
+  const frame = () => new Promise((resolve) => {
+    let done = false;
+    const f = (rendered) => { if (!done) { done = true; resolve(rendered); } };
+    win.requestAnimationFrame(() => f(true));
+    win.setTimeout(() => f(el.ownerDocument.visibilityState === 'hidden'), 100);
+  });
+  let last = '', same = 0, rendered = true;
+  for (let i = 0; i < 20; i++) {
+    if (rendered) {
+      const r = el.getBoundingClientRect();
+      const k = [r.x, r.y, r.width, r.height].join();
+      same = k === last ? same + 1 : 0;
+      last = k;
+    }
+    if (same >= 1 && (!enabled || !disabled())) break;
+    rendered = await frame();
+  }
+  return {stable: same >= 1, disabled: disabled()};
+}`
+
+// hitJS hit-tests the candidate points (CSS pixels in the viewport of the
+// element's top document) in every frame from that document down to the
+// element's: it returns for each point whether a click there reaches the
+// element (or a part or label of it), and unless the first point does, a
+// description of what covers the element there.
+const hitJS = `function (points) {
+  const el = this;
+  const chain = [];
+  for (let d = el.ownerDocument; d !== document;) {
+    let fe = null;
+    try { fe = d.defaultView && d.defaultView.frameElement; } catch (e) { /* cross-origin */ }
+    if (!fe) break;
+    chain.unshift(fe);
+    d = fe.ownerDocument;
+  }
+  const deepHit = (doc, x, y) => {
+    let h = doc.elementFromPoint(x, y);
+    while (h && h.shadowRoot) {
+      const s = h.shadowRoot.elementFromPoint(x, y);
+      if (!s || s === h) break;
+      h = s;
+    }
+    return h;
+  };
+  const within = (a, b) => { for (let n = a; n; n = n.parentNode || n.host) if (n === b) return true; return false; };
+  const reaches = (hit) => within(hit, el) || within(el, hit) ||
+    (el.labels && Array.from(el.labels).some((l) => within(hit, l))) ||
+    (el.localName === 'label' && el.control && within(hit, el.control));
+  // hitAt returns null when the click at (x, y) reaches el, else what it hits.
+  const hitAt = (x, y) => {
+    let doc = chain.length ? chain[0].ownerDocument : el.ownerDocument;
+    for (const fe of chain) {
+      const h = deepHit(doc, x, y);
+      if (h !== fe) return h || doc.documentElement;
+      const r = fe.getBoundingClientRect(), st = fe.ownerDocument.defaultView.getComputedStyle(fe);
+      x -= r.left + fe.clientLeft + parseFloat(st.paddingLeft);
+      y -= r.top + fe.clientTop + parseFloat(st.paddingTop);
+      doc = fe.contentDocument;
+    }
+    const h = deepHit(doc, x, y);
+    return h && reaches(h) ? null : (h || doc.documentElement);
+  };
+  let first = null;
+  const ok = points.map(([x, y]) => {
+    const h = hitAt(x, y);
+    if (h && !first) first = h;
+    return !h;
+  });
+  if (ok[0] || !first) return {ok: ok};
+  // Describe the covering layer: the outermost ancestor of the hit element
+  // that does not contain the element, and the controls in it.
+  const top = window;
+  const reg = top[Symbol.for('webagent.refs')];
+  const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const cut = (s, n) => s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s;
+  let layer = first;
+  for (let n = first; n && n.nodeType === 1; n = n.parentElement || (n.parentNode && n.parentNode.host)) {
+    if (within(el, n) || n === n.ownerDocument.body || n === n.ownerDocument.documentElement) break;
+    layer = n;
+  }
+  const nameOf = (n) => {
+    const al = clean(n.getAttribute('aria-label'));
+    if (al) return al;
+    const lb = n.getAttribute('aria-labelledby');
+    if (lb) {
+      const t = clean(lb.split(/\s+/).map((id) => { const e = n.ownerDocument.getElementById(id); return e ? e.textContent : ''; }).join(' '));
+      if (t) return t;
+    }
+    const h = n.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
+    if (h && clean(h.textContent)) return clean(h.textContent);
+    return clean(n.innerText || n.textContent);
+  };
+  const describe = (n) => {
+    let d = reg && reg.describe ? reg.describe(n) : '';
+    if (!d || d.startsWith(n.localName + ' ') || d === n.localName) {
+      const role = (n.getAttribute('role') || '').split(/\s+/)[0] || n.localName;
+      d = role + ' ' + JSON.stringify(cut(nameOf(n), 40));
+    }
+    const r = reg && reg.byEl ? reg.byEl.get(n) : null;
+    return r ? d + ' [ref=' + r + ']' : d;
+  };
+  const controls = [];
+  const sel = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=switch],[role=tab],[role=menuitem]';
+  const cand = layer.matches(sel) ? [layer] : Array.from(layer.querySelectorAll(sel));
+  for (const c of cand) {
+    if (controls.length >= 3) break;
+    if (c === layer || !c.checkVisibility({checkVisibilityCSS: true})) continue;
+    const r = c.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) controls.push(describe(c));
+  }
+  return {ok: ok, cover: describe(layer), controls: controls};
+}`
+
+// hitResult is the answer of hitJS.
+type hitResult struct {
+	OK       []bool
+	Cover    string
+	Controls []string
+}
+
+// aim prepares a mouse action on el: it scrolls it into view, waits
+// briefly for it to be stable (and enabled, if enabled is set) and returns
+// a point of its visible part where the mouse reaches it. When something
+// else covers it, the ActionError says what, and that the action was not
+// done.
+func (b *Browser) aim(o *op, el element, verb string, enabled bool) (x, y float64, err error) {
+	if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
+		if isProtocolError(err) {
+			return 0, 0, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
+		}
+		return 0, 0, err
+	}
+	var st struct{ Stable, Disabled bool }
+	if err := b.callEl(o, el, settleJS, &st, enabled); err != nil {
+		return 0, 0, err
+	}
+	if enabled && st.Disabled {
+		return 0, 0, agent.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
+	}
+	x, y, box, err := b.visiblePart(o, el, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
+	if err != nil {
+		return 0, 0, err
+	}
+	return b.hitTest(o, el, verb, x, y, box)
+}
+
+// hitTest checks that the mouse at (x, y), or else at another point of box,
+// reaches el: in el's document, and for an element in a cross-origin frame,
+// also at the frame's element in each document around it.
+func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]float64) (float64, float64, error) {
+	w, h := box[2]-box[0], box[3]-box[1]
+	points := [][2]float64{{x, y}}
+	for _, f := range [][2]float64{{.25, .25}, {.75, .25}, {.25, .75}, {.75, .75}, {.5, .15}, {.5, .85}, {.1, .5}, {.9, .5}} {
+		points = append(points, [2]float64{box[0] + w*f[0], box[1] + h*f[1]})
+	}
+	// The levels to test, innermost first: the element in its frame, then
+	// each cross-origin frame's element in the frame around it.
+	type level struct {
+		el     element
+		dx, dy float64 // where the level's viewport starts in the main viewport
+	}
+	var levels []level
+	for cur, fr := el, el.frame; ; fr = fr.owner {
+		var dx, dy float64
+		if fr != nil {
+			var err error
+			if dx, dy, err = b.frameOffset(o, fr); err != nil {
+				return 0, 0, err
+			}
+		}
+		levels = append(levels, level{cur, dx, dy})
+		if fr == nil {
+			break
+		}
+		owner, err := b.frameOwner(o, fr)
+		if err != nil {
+			return 0, 0, err
+		}
+		cur = owner
+	}
+	okAll := make([]bool, len(points))
+	for i := range okAll {
+		okAll[i] = true
+	}
+	var blocked *hitResult
+	for _, lv := range levels {
+		pts := make([][2]float64, len(points))
+		for i, p := range points {
+			pts[i] = [2]float64{p[0] - lv.dx, p[1] - lv.dy}
+		}
+		var hit hitResult
+		if err := b.callEl(o, lv.el, hitJS, &hit, pts); err != nil {
+			return 0, 0, err
+		}
+		for i := range okAll {
+			okAll[i] = okAll[i] && i < len(hit.OK) && hit.OK[i]
+		}
+		if hit.Cover != "" {
+			blocked = &hit // the outermost cover is named
+		}
+	}
+	for i, ok := range okAll {
+		if ok {
+			return points[i][0], points[i][1], nil
+		}
+	}
+	if blocked == nil {
+		return 0, 0, agent.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)
+	}
+	msg := fmt.Sprintf("%s %s not done: it is covered by %s", verb, el.desc, blocked.Cover)
+	if len(blocked.Controls) > 0 {
+		msg += " with " + strings.Join(blocked.Controls, ", ")
+	}
+	msg += "; close or answer what covers it first (or scroll it out of the way), then retry"
+	for _, c := range blocked.Controls {
+		if !strings.Contains(c, "[ref=") {
+			msg += "; take a new snapshot for the refs of what covers it"
+			break
+		}
+	}
+	return 0, 0, agent.ActionErrorf("%s", msg)
+}
+
+// frameOwner returns the element of a cross-origin frame in the document
+// around it.
+func (b *Browser) frameOwner(o *op, fr *oopif) (element, error) {
+	t := b.targetOf(fr.owner)
+	owner, err := cdp.Call(o.ctx, t, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: fr.id})
+	if err != nil {
+		return element{}, err
+	}
+	r, err := cdp.Call(o.ctx, t, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: owner.BackendNodeID, ObjectGroup: o.objectGroup()})
+	if err != nil {
+		return element{}, err
+	}
+	return element{id: r.Object.ObjectID, desc: "iframe", frame: fr.owner}, nil
 }
 
 func (b *Browser) doClick(o *op, ref string) (string, error) {
@@ -169,59 +485,26 @@ func (b *Browser) doClick(o *op, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	x, y, err := b.point(o, el)
+	nav, err := b.clickElement(o, el, "click on")
 	if err != nil {
 		return "", err
 	}
-	var cover string
-	if err := b.callOn(o, el.id, coverJS, &cover, x, y); err != nil {
+	return "clicked " + el.desc + nav, nil
+}
+
+// clickElement clicks el after the checks of target and waits for a
+// navigation the click started; it returns that navigation's description.
+func (b *Browser) clickElement(o *op, el element, verb string) (string, error) {
+	x, y, err := b.aim(o, el, verb, true)
+	if err != nil {
 		return "", err
 	}
 	s0 := b.nav.state()
 	if err := b.click(o.ctx, x, y); err != nil {
 		return "", err
 	}
-	nav, err := b.afterInput(o, s0, inputGrace)
-	if err != nil {
-		return "", err
-	}
-	out := "clicked " + el.desc
-	if cover != "" {
-		out += " (but " + cover + " covers it there and got the click)"
-	}
-	return out + nav, nil
+	return b.afterInput(o, s0, inputGrace)
 }
-
-// coverJS names the element at (x, y), main-viewport coordinates, if it is
-// not this element, a part of it, or one of its labels: the element a click
-// there reaches instead.
-const coverJS = `function (x, y) {
-  const el = this, doc = el.ownerDocument;
-  let d = doc;
-  while (d !== document && d.defaultView && d.defaultView.frameElement) {
-    const fe = d.defaultView.frameElement, r = fe.getBoundingClientRect();
-    const st = fe.ownerDocument.defaultView.getComputedStyle(fe);
-    x -= r.left + fe.clientLeft + parseFloat(st.paddingLeft);
-    y -= r.top + fe.clientTop + parseFloat(st.paddingTop);
-    d = fe.ownerDocument;
-  }
-  let hit = doc.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const h = hit.shadowRoot.elementFromPoint(x, y);
-    if (!h || h === hit) break;
-    hit = h;
-  }
-  if (!hit) return '';
-  const within = (a, b) => { for (let n = a; n; n = n.parentNode || n.host) if (n === b) return true; return false; };
-  if (within(hit, el) || within(el, hit)) return '';
-  if (el.labels && Array.from(el.labels).some((l) => within(hit, l))) return '';
-  let name = hit.localName + (hit.id ? '#' + hit.id : '');
-  const cls = typeof hit.className === 'string' ? hit.className.trim().split(/\s+/)[0] : '';
-  if (cls) name += '.' + cls;
-  const text = (hit.innerText || '').replace(/\s+/g, ' ').trim();
-  if (text) name += ' ' + JSON.stringify(text.length > 40 ? text.slice(0, 39) + '…' : text);
-  return name;
-}`
 
 const typeKindJS = `function () {
   const el = this, tag = el.localName;
@@ -292,7 +575,7 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 		Kind, Type, Why string
 		Secret          bool
 	}
-	if err := b.callOn(o, el.id, typeKindJS, &kind); err != nil {
+	if err := b.callEl(o, el, typeKindJS, &kind); err != nil {
 		return "", err
 	}
 	switch kind.Kind {
@@ -301,7 +584,7 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 	case "value":
 		// Pickers take their value in a fixed format, not keystrokes.
 		var res struct{ OK bool }
-		if err := b.callOn(o, el.id, setValueJS, &res, text); err != nil {
+		if err := b.callEl(o, el, setValueJS, &res, text); err != nil {
 			return "", err
 		}
 		if !res.OK {
@@ -337,7 +620,7 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 // focusAndClear clicks el to focus it, then selects its text and deletes it
 // with the keyboard, as a user replacing a value would.
 func (b *Browser) focusAndClear(o *op, el element) error {
-	x, y, err := b.point(o, el)
+	x, y, err := b.aim(o, el, "typing into", true)
 	if err != nil {
 		return err
 	}
@@ -345,14 +628,14 @@ func (b *Browser) focusAndClear(o *op, el element) error {
 		return err
 	}
 	var focused bool
-	if err := b.callOn(o, el.id, focusJS, &focused); err != nil {
+	if err := b.callEl(o, el, focusJS, &focused); err != nil {
 		return err
 	}
 	if !focused {
 		return agent.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
 	}
 	var cur string
-	if err := b.callOn(o, el.id, valueJS, &cur); err != nil {
+	if err := b.callEl(o, el, valueJS, &cur); err != nil {
 		return err
 	}
 	if cur == "" {
@@ -365,12 +648,12 @@ func (b *Browser) focusAndClear(o *op, el element) error {
 	if err := b.press(o.ctx, chord{key: namedKeys["backspace"]}); err != nil {
 		return err
 	}
-	if err := b.callOn(o, el.id, valueJS, &cur); err != nil {
+	if err := b.callEl(o, el, valueJS, &cur); err != nil {
 		return err
 	}
 	if cur != "" {
 		// The page kept the text (a key handler); clear it directly.
-		return b.callOn(o, el.id, clearJS, nil)
+		return b.callEl(o, el, clearJS, nil)
 	}
 	return nil
 }
@@ -405,13 +688,13 @@ func (b *Browser) doSelect(o *op, ref, option string) (string, error) {
 		Options       []string
 	}
 	s0 := b.nav.state()
-	if err := b.callOn(o, el.id, selectJS, &res, option); err != nil {
+	if err := b.callEl(o, el, selectJS, &res, option); err != nil {
 		return "", err
 	}
 	switch res.Error {
 	case "":
 	case "notselect":
-		return "", agent.ActionErrorf("%s is not a native select: click it, then click the option you want", el.desc)
+		return b.selectARIA(o, el, option)
 	case "disabled":
 		return "", agent.ActionErrorf("%s is disabled", el.desc)
 	case "optdisabled":
@@ -547,4 +830,49 @@ func (b *Browser) doScroll(o *op, direction string) (string, error) {
 		out += "; reached the " + edge
 	}
 	return out, nil
+}
+
+// doScrollTo brings the element of ref into view (centred when it was out
+// of view), scrolling every scrollable area around it as needed.
+func (b *Browser) doScrollTo(o *op, ref string) (string, error) {
+	el, err := b.resolve(o, ref)
+	if err != nil {
+		return "", err
+	}
+	if _, _, _, err := b.point(o, el); err != nil {
+		return "", err
+	}
+	// Let scroll handlers (lazy loading, sticky headers) run.
+	var st struct{ Stable, Disabled bool }
+	if err := b.callEl(o, el, settleJS, &st, false); err != nil {
+		return "", err
+	}
+	return "scrolled " + el.desc + " into view", nil
+}
+
+func (b *Browser) doForward(o *op) (string, error) {
+	h, err := cdp.Call(o.ctx, b.target, page.GetNavigationHistory, cdp.Empty{})
+	if err != nil {
+		return "", err
+	}
+	i := int(h.CurrentIndex)
+	if i < 0 || i+1 >= len(h.Entries) {
+		return "", agent.ActionErrorf("there is no next page to go forward to")
+	}
+	s0 := b.nav.state()
+	if _, err := cdp.Call(o.ctx, b.target, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i+1].ID}); err != nil {
+		return "", err
+	}
+	nav, err := b.afterInput(o, s0, settleLoad)
+	if err != nil {
+		return "", err
+	}
+	if nav == "" {
+		n, err := b.navigated(o)
+		if err != nil {
+			return "", err
+		}
+		nav = "; " + n
+	}
+	return "went forward" + nav, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,8 +29,17 @@ type Options struct {
 	// CDPURL attaches to a running browser instead of launching one: its
 	// DevTools address, ws://host:port/devtools/browser/<id> or
 	// http://host:port. The Browser opens a tab of its own and Close closes
-	// only that tab.
+	// only the tabs of this Browser.
 	CDPURL string
+	// Isolated opens the Browser's tabs in a browser context of their own
+	// (like an incognito window: own cookies and storage), disposed of on
+	// Close. It works when launching and when attaching.
+	Isolated bool
+	// DownloadDir is where downloads are saved; each finished one is
+	// reported in the next snapshot's notices. If empty, a temporary folder
+	// removed on Close. A browser attached to without Isolated keeps its own
+	// download settings unless DownloadDir is set.
+	DownloadDir string
 	// Headful shows a browser window (it needs a display).
 	Headful bool
 	// Logger receives the browser's diagnostics. The zero value logs nothing.
@@ -37,6 +47,17 @@ type Options struct {
 	// Width and Height are the viewport size in CSS pixels; 1280x900 if not
 	// set.
 	Width, Height int
+	// SnapshotTokens is the snapshot's size budget in (estimated) tokens;
+	// DefaultSnapshotTokens if 0. Past it, the snapshot keeps every
+	// actionable element and what is in and near the viewport, and
+	// summarises the rest with the way to reach it.
+	SnapshotTokens int
+	// BlockNonLoopback refuses every request whose host is not loopback
+	// (for benchmarks and tests on saved pages without network).
+	BlockNonLoopback bool
+	// UploadDir is the folder the upload action takes files from; the
+	// model names files relative to it. Uploads are refused when empty.
+	UploadDir string
 }
 
 // Errors returned by this package. Only ErrChromeNotFound comes from Launch;
@@ -46,7 +67,9 @@ var (
 	ErrChromeNotFound = errors.New("browser: Chromium not found: install it with `apt-get install chromium`, or pass --chrome or set CHROME_PATH to the browser binary")
 	// ErrClosed: the Browser was closed.
 	ErrClosed = errors.New("browser: closed")
-	// ErrCrashed: the tab's renderer crashed.
+	// ErrCrashed: the tab's renderer crashed. A call that meets it brings
+	// the tab back (a new tab at its last URL) and returns an
+	// *agent.ActionError that says so.
 	ErrCrashed = errors.New("browser: the tab crashed")
 	// ErrDisconnected: the connection to Chromium was lost, or the tab was
 	// closed from outside.
@@ -58,28 +81,39 @@ type Browser struct {
 	log           zerolog.Logger
 	width, height int
 
-	// The chromedp contexts. tabCtx is long-lived: it was used for the first
-	// chromedp call on the tab, so it bounds the life of the browser (in
-	// launch mode) and of the tab's event loop. Calls use the caller's ctx
-	// for their own deadline only.
-	allocCtx    context.Context
-	allocCancel context.CancelFunc
-	tabCtx      context.Context
-	tabCancel   context.CancelFunc
-	target      *chromedp.Target
-	cdpBrowser  *chromedp.Browser
+	opts Options
+
+	// The browser connection and the tabs; changed only by a caller that
+	// holds sem. The Browser acts in the current tab, cur: target and nav
+	// are its own. Calls use the caller's ctx for their own deadline only.
+	sess      *session
+	tabs      []*tab
+	cur       *tab
+	tabSeq    int
+	relaunchs int // browsers relaunched after the first died
+	// What a relaunch reopens: the current tab's id and URL when its
+	// browser died.
+	reopenURL, reopenID string
+
+	target     guarded
+	tabCtx     context.Context // the current tab's chromedp context
+	cdpBrowser *chromedp.Browser
 
 	attached   bool        // attached to a browser we did not start
 	profileDir string      // temporary profile of a launched browser
 	process    *os.Process // the launched browser, nil when attached
+	pidMu      sync.Mutex
+	pid        *os.Process // process, for PID
 
-	nav     *navTracker
-	notices notices
+	downloads downloads
+	nav       *navTracker
+	notices   notices
 
 	// sem serializes calls; a call holds it until what it left running in
 	// Chromium is undone.
 	sem chan struct{}
-	// broken ends when the tab becomes unusable; its cause says why.
+	// broken ends when the Browser becomes unusable (closed, or its
+	// browser died twice); its cause says why.
 	broken context.Context
 	breakf context.CancelCauseFunc
 
@@ -88,8 +122,11 @@ type Browser struct {
 	closeErr  error
 	wg        sync.WaitGroup // goroutines that must end before Close returns
 
-	maxRef int // highest ref number handed out; guarded by sem
-	ops    int // ops that made an object group; guarded by sem
+	uploadDir string // Options.UploadDir (actions: upload)
+
+	maxRef int       // highest ref number handed out; guarded by sem
+	snap   snapState // the snapshot's settings and memory (snapshot.go); guarded by sem
+	ops    int       // ops that made an object group; guarded by sem
 }
 
 var _ agent.Browser = (*Browser)(nil)
@@ -117,6 +154,9 @@ type op struct {
 	stopLoading bool // a navigation may still be pending
 	evaluating  bool // a script may still run
 	noticeMark  int  // notices.total when the op began
+
+	tab  *tab     // the current tab when the op began
+	sess *session // the browser connection when the op began
 
 	group string // the object group of the remote objects the op made
 }
@@ -150,9 +190,40 @@ func (b *Browser) begin(ctx context.Context) (*op, error) {
 		<-b.sem
 		return nil, context.Cause(b.broken)
 	}
+	mark := b.notices.mark()
+	// A tab that crashed or a browser that died since the last call is
+	// brought back first; the call reports it in its notices.
+	if what, err := b.revive(ctx); err != nil {
+		<-b.sem
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("browser: recovering: %w", ctx.Err())
+		}
+		return nil, err
+	} else if what != "" {
+		b.notices.add(what)
+	}
+	o := b.opFor(ctx)
+	o.noticeMark = mark
+	return o, nil
+}
+
+// opFor starts an op on the current tab; the caller holds sem.
+func (b *Browser) opFor(ctx context.Context) *op {
 	octx, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(b.broken, func() { cancel(context.Cause(b.broken)) })
-	return &op{b: b, caller: ctx, ctx: octx, cancel: cancel, stop: stop, noticeMark: b.notices.mark()}, nil
+	t, s := b.cur, b.sess
+	stops := []func() bool{
+		context.AfterFunc(b.broken, func() { cancel(context.Cause(b.broken)) }),
+		context.AfterFunc(s.lost, func() { cancel(ErrDisconnected) }),
+		context.AfterFunc(t.dead, func() { cancel(context.Cause(t.dead)) }),
+	}
+	stop := func() bool {
+		ok := true
+		for _, f := range stops {
+			ok = f() && ok
+		}
+		return ok
+	}
+	return &op{b: b, caller: ctx, ctx: octx, cancel: cancel, stop: stop, noticeMark: b.notices.mark(), tab: t, sess: s}
 }
 
 // end finishes the op. If the caller's context ended while Chromium still
@@ -162,56 +233,61 @@ func (o *op) end() {
 	o.stop()
 	o.cancel(nil)
 	b := o.b
-	if o.group != "" && b.broken.Err() == nil {
+	if o.group != "" && b.broken.Err() == nil && o.tab.dead.Err() == nil {
 		// In the background: a page that hangs after the action (a loop
 		// its click started) must not hold up the result.
-		group := o.group
+		group, target, dead := o.group, o.tab.target, o.tab.dead
 		b.wg.Go(func() {
-			ctx, cancel := context.WithTimeout(b.broken, cleanupTimeout)
+			ctx, cancel := context.WithTimeout(dead, cleanupTimeout)
 			defer cancel()
-			_, _ = cdp.Call(ctx, b.target, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+			_, _ = cdp.Call(ctx, target, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 		})
 	}
-	if o.caller.Err() == nil || (!o.stopLoading && !o.evaluating) || b.broken.Err() != nil {
+	if o.caller.Err() == nil || (!o.stopLoading && !o.evaluating) || b.broken.Err() != nil || b.cur.dead.Err() != nil {
 		<-b.sem
 		return
 	}
+	t := b.cur
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
 		defer func() { <-b.sem }()
-		b.cleanup(o.stopLoading, o.evaluating)
+		b.cleanup(t, o.stopLoading, o.evaluating)
 	}()
 }
 
-// cleanup undoes what an abandoned call left running: it stops a pending
-// navigation, or terminates a script that still runs (a hung page or a
-// snapshot of a huge one) so that the next call is not stuck behind it.
-func (b *Browser) cleanup(stopLoading, evaluating bool) {
-	ctx, cancel := context.WithTimeout(b.broken, cleanupTimeout)
+// cleanup undoes what an abandoned call left running in the tab: it stops a
+// pending navigation, or terminates a script that still runs (a hung page or
+// a snapshot of a huge one) so that the next call is not stuck behind it.
+func (b *Browser) cleanup(t *tab, stopLoading, evaluating bool) {
+	ctx, cancel := context.WithTimeout(t.dead, cleanupTimeout)
 	defer cancel()
-	if stopLoading || b.nav.state().pending != "" {
-		if _, err := cdp.Call(ctx, b.target, page.StopLoading, cdp.Empty{}); err != nil {
+	stop := context.AfterFunc(b.broken, cancel)
+	defer stop()
+	if stopLoading || t.nav.state().pending != "" {
+		if _, err := cdp.Call(ctx, t.target, page.StopLoading, cdp.Empty{}); err != nil {
 			b.log.Debug().Err(err).Msg("stopping the page load")
 		}
 		return
 	}
 	if evaluating {
-		if _, err := cdp.Call(ctx, b.target, runtime.TerminateExecution, cdp.Empty{}); err != nil {
+		if _, err := cdp.Call(ctx, t.target, runtime.TerminateExecution, cdp.Empty{}); err != nil {
 			b.log.Debug().Err(err).Msg("terminating the page's script")
 			return
 		}
 		// TerminateExecution also ends the next script when none runs now;
 		// let that be this probe rather than the page's own code.
-		_, err := cdp.Call(ctx, b.target, runtime.Evaluate, runtime.EvaluateParams{Expression: "0", Silent: new(true)})
+		_, err := cdp.Call(ctx, t.target, runtime.Evaluate, runtime.EvaluateParams{Expression: "0", Silent: new(true)})
 		b.log.Debug().Err(err).Msg("terminated the script left running by an abandoned call")
 	}
 }
 
 // fail turns an error met during the op into what the caller gets: the
-// caller's context error when it ended, the reason when the tab became
+// caller's context error when it ended, the reason when the Browser became
 // unusable, else err wrapped with what was being done. ActionErrors pass
-// through unchanged.
+// through unchanged. When the tab crashed or the browser process died
+// during the call, the tab is brought back (see Recover) and the caller
+// gets an *agent.ActionError that says so: the model can go on.
 func (o *op) fail(what string, err error) error {
 	if err == nil {
 		return nil
@@ -220,17 +296,32 @@ func (o *op) fail(what string, err error) error {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	b := o.b
 	if cerr := o.caller.Err(); cerr != nil {
 		return fmt.Errorf("browser: %s: %w", what, cerr)
 	}
-	if o.b.broken.Err() != nil {
-		return fmt.Errorf("%s: %w", what, context.Cause(o.b.broken))
+	if b.broken.Err() != nil {
+		return fmt.Errorf("%s: %w", what, context.Cause(b.broken))
 	}
-	if errors.Is(err, chromedp.ErrTargetDetached) {
-		o.b.breakf(ErrDisconnected)
-		return fmt.Errorf("%s: %w: %w", what, ErrDisconnected, err)
+	if errors.Is(err, chromedp.ErrTargetDetached) && o.sess.alive() {
+		o.tab.kill(ErrDisconnected)
 	}
-	return fmt.Errorf("browser: %s: %w", what, err)
+	var cause error
+	switch {
+	case !o.sess.alive():
+		cause = errors.New("the browser process died")
+	case o.tab.dead.Err() != nil && errors.Is(context.Cause(o.tab.dead), ErrCrashed):
+		cause = errors.New("the tab crashed")
+	case o.tab.dead.Err() != nil:
+		cause = errors.New("the tab was closed")
+	default:
+		return fmt.Errorf("browser: %s: %w", what, err)
+	}
+	done, rerr := b.revive(o.caller)
+	if rerr != nil {
+		return fmt.Errorf("browser: %s: %v; recovering: %w", what, cause, rerr)
+	}
+	return agent.ActionErrorf("%s failed: %v. %s. Take a new snapshot.", what, cause, strings.TrimSuffix(done, "."))
 }
 
 // isProtocolError reports whether err is an error answer of Chromium to a

@@ -52,9 +52,9 @@ func (n *notices) since(mark int) []string {
 
 // answerDialogs accepts every JavaScript dialog of the tab as it opens, so
 // that none blocks the page or a call, and records a notice for it. It runs
-// for the life of the tab; events is subscribed before the tab can open a
-// dialog.
-func (b *Browser) answerDialogs(ctx context.Context, events iter.Seq2[page.EventJavascriptDialogOpening, error]) {
+// for the life of the tab (every tab has one); events is subscribed before
+// the tab can open a dialog.
+func (b *Browser) answerDialogs(ctx context.Context, target guarded, events iter.Seq2[page.EventJavascriptDialogOpening, error]) {
 	for ev, err := range events {
 		if err != nil {
 			return
@@ -62,7 +62,7 @@ func (b *Browser) answerDialogs(ctx context.Context, events iter.Seq2[page.Event
 		// Record first: the call that opened the dialog resumes only once
 		// it is answered, and it reports the notices added meanwhile.
 		b.notices.add(dialogNotice(ev))
-		_, err := cdp.Call(ctx, b.target, page.HandleJavaScriptDialog,
+		_, err := cdp.Call(ctx, target, page.HandleJavaScriptDialog,
 			page.HandleJavaScriptDialogParams{Accept: true, PromptText: ev.DefaultPrompt})
 		if err != nil && ctx.Err() == nil {
 			b.log.Warn().Err(err).Str("type", string(ev.Type)).Msg("answering a JavaScript dialog")

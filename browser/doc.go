@@ -2,8 +2,12 @@
 // agent loop. It implements agent.Browser.
 //
 // Launch starts a headless Chromium with a fresh temporary profile, or
-// attaches to a running browser (Options.CDPURL) and opens a tab of its own.
-// The Browser then works in that one tab:
+// attaches to a running browser (Options.CDPURL) and opens a tab of its own;
+// with Options.Isolated its tabs live in a browser context of their own (own
+// cookies and storage), disposed of on Close. The Browser works in its
+// current tab; tabs the page opens (popups, target=_blank) become tabs of
+// the Browser, and the current one, and the tabs action lists, switches and
+// closes them:
 //
 //   - Snapshot describes the visible page as an indented outline, produced by
 //     one script injected into the page. Every element the model can act on
@@ -15,12 +19,28 @@
 //     also when other parts of the page change. Refs are never reused within
 //     one Browser, so a ref from a page that was left is unknown.
 //
-//   - Do performs one action (goto, click, type, select, press, scroll,
-//     back) with real input events: mouse and key events dispatched through
-//     the protocol, not element.click() from a script.
+//   - Do performs one action (goto, click, type, select, check, uncheck,
+//     press, hover, scroll, drag, upload, back, forward, tabs, wait_for,
+//     extract) with real input events: mouse and key events dispatched
+//     through the protocol, not element.click() from a script. Mouse actions
+//     first check that nothing covers the element, and say what does
+//     instead of clicking it.
 //
-// JavaScript dialogs (alert, confirm, prompt, beforeunload) never block: they
-// are accepted at once and reported in the next Snapshot's Notices.
+//   - Eval evaluates an expression in the page (agent.Evaluator) and
+//     Screenshot captures the viewport (agent.Screenshotter).
+//
+// JavaScript dialogs (alert, confirm, prompt, beforeunload) never block, in
+// any tab: they are accepted at once and reported in the next Snapshot's
+// Notices. Downloads are saved to Options.DownloadDir (a temporary folder by
+// default) and reported there when complete.
+//
+// Faults are recovered where possible: a crashed tab is replaced by a new
+// tab at its last URL, and a browser process that dies is relaunched once
+// (fresh profile, last URL reopened); the next call does it and its notices
+// say so. Recover (agent.Recoverer) also stops a navigation that never
+// arrives and terminates a script that froze the page, or replaces the tab.
+// Nothing an abandoned call does reaches the page after its context ended:
+// no command is sent on an ended context.
 //
 // The caller owns every deadline. Snapshot and Do wait only as long as their
 // context allows, except for short settling pauses that never fail (such as
@@ -29,9 +49,11 @@
 // undo what they left running in Chromium (a pending navigation is stopped,
 // a script that still runs is terminated) before the next call starts.
 //
-// Errors the model can correct are *agent.ActionError. Any other error means
-// the browser is unusable: ErrCrashed, ErrDisconnected, ErrClosed, or the
-// caller's context error.
+// Errors the model can correct are *agent.ActionError (also an action
+// during which the tab crashed or the browser died and was brought back).
+// Any other error means the browser is unusable: ErrDisconnected (the
+// browser died again after its relaunch, or the attached browser went away),
+// ErrClosed, or the caller's context error.
 //
 // A Browser is safe for concurrent use; calls are served one at a time.
 package browser

@@ -12,12 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 	"github.com/rs/zerolog"
 )
 
@@ -42,30 +37,39 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		closed: make(chan struct{}),
 	}
 	b.broken, b.breakf = context.WithCancelCause(context.Background())
+	b.uploadDir = opts.UploadDir // actions: upload
 
-	var err error
-	if opts.CDPURL != "" {
-		err = b.attach(ctx, opts)
-	} else {
-		err = b.launch(ctx, opts)
-	}
+	b.opts = opts
+	b.downloads.init(b)
+
+	sess, err := b.startSession(ctx)
 	if err != nil {
 		b.shutdown()
 		return nil, err
 	}
-	if err := b.setup(ctx); err != nil {
+	b.sess = sess
+	b.syncSession()
+	t, err := b.newTab(ctx, sess, b.nextTabID())
+	if err != nil {
 		b.shutdown()
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("browser: starting: %w", ctx.Err())
 		}
 		return nil, fmt.Errorf("browser: setting up the tab: %w", err)
 	}
+	b.tabs = []*tab{t}
+	b.setCurrent(t)
+	b.closeStrays(ctx)
+	if err := b.setupSnapshot(ctx, opts); err != nil { // snapshot.go
+		b.shutdown()
+		return nil, fmt.Errorf("browser: setting up the snapshot: %w", err)
+	}
 	return b, nil
 }
 
-// launch starts a headless Chromium with a fresh profile and takes its
-// first tab.
-func (b *Browser) launch(ctx context.Context, opts Options) error {
+// launchProcess starts a headless Chromium with a fresh profile.
+func (b *Browser) launchProcess(ctx context.Context, s *session) error {
+	opts := b.opts
 	path, err := findChrome(opts.ChromePath)
 	if err != nil {
 		return err
@@ -74,7 +78,7 @@ func (b *Browser) launch(ctx context.Context, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("browser: creating the profile: %w", err)
 	}
-	b.profileDir = dir
+	s.profileDir = dir
 
 	// DefaultExecAllocatorOptions gives headless mode and Puppeteer's quiet
 	// defaults; the flags below keep Chromium off the network on a machine
@@ -101,101 +105,71 @@ func (b *Browser) launch(ctx context.Context, opts Options) error {
 	if opts.Headful {
 		allocOpts = append(allocOpts, chromedp.VisibleWindow)
 	}
-	b.allocCtx, b.allocCancel = chromedp.NewExecAllocator(context.Background(), allocOpts...)
-	if err := b.startTab(ctx); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("browser: starting %s: %w", path, ctx.Err())
-		}
+	s.allocCtx, s.allocCancel = chromedp.NewExecAllocator(context.Background(), allocOpts...)
+	if err := b.connect(ctx, s); err != nil {
 		return fmt.Errorf("browser: starting %s: %w", path, err)
 	}
-	b.process = b.cdpBrowser.Process()
+	s.process = s.browser.Process()
+	// The connection may outlive a killed browser for a while (helper
+	// processes can hold the pipe open); its exit is what tells.
+	b.wg.Go(func() { watchProcess(s) })
 	return nil
 }
 
-// attach connects to a running browser and opens a new tab in it.
-func (b *Browser) attach(ctx context.Context, opts Options) error {
-	b.attached = true
-	b.allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), opts.CDPURL)
-	if err := b.startTab(ctx); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("browser: attaching to %s: %w", opts.CDPURL, ctx.Err())
-		}
-		return fmt.Errorf("browser: attaching to %s: %w", opts.CDPURL, err)
-	}
-	return nil
-}
-
-// startTab starts the browser (or the connection) and attaches the tab. The
-// first chromedp call binds the life of the browser and of the tab to its
-// context, so it runs with the long-lived tabCtx; ctx only cancels it.
-func (b *Browser) startTab(ctx context.Context) error {
-	log := b.log
-	tabCtx, cancel := chromedp.NewContext(b.allocCtx, chromedp.WithBrowserOption(
-		chromedp.WithBrowserLogf(func(f string, a ...any) { log.Debug().Msgf("chromedp: "+f, a...) }),
-		chromedp.WithBrowserErrorf(func(f string, a ...any) { log.Warn().Msgf("chromedp: "+f, a...) }),
-	))
-	// chromedp's cancel func must run once: a second call can wait for
-	// ever when the browser never started.
-	b.tabCtx, b.tabCancel = tabCtx, sync.OnceFunc(cancel)
-	stop := context.AfterFunc(ctx, b.tabCancel)
-	err := chromedp.Do(b.tabCtx)
-	if !stop() && err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return err
-	}
-	c := chromedp.FromContext(b.tabCtx)
-	b.target, b.cdpBrowser = c.Target, c.Browser
-	return nil
-}
-
-// setup starts following the tab's events and sets the viewport.
-func (b *Browser) setup(ctx context.Context) error {
-	tree, err := cdp.Call(ctx, b.target, page.GetFrameTree, cdp.Empty{})
-	if err != nil {
-		return err
-	}
-	main := tree.FrameTree.Frame
-	b.nav = newNavTracker(b.target.TargetID, main.ID, main.LoaderID, main.URL, b.breakf)
-	if err := chromedp.Listen(b.tabCtx, b.nav.handle); err != nil {
-		return err
-	}
-	if err := chromedp.ListenBrowser(b.tabCtx, b.nav.handleBrowser); err != nil {
-		return err
-	}
-	// Subscribe before anything can open a dialog; range in the goroutine.
-	dialogs := chromedp.Events(b.tabCtx, page.JavascriptDialogOpening)
-	b.wg.Go(func() { b.answerDialogs(b.tabCtx, dialogs) })
-	lost := b.cdpBrowser.LostConnection
-	b.wg.Go(func() {
+// watchProcess marks the session lost when its browser process exits. It
+// polls: chromedp owns the process's Wait, which also waits for the output
+// pipes that dying helper processes may hold open.
+func watchProcess(s *session) {
+	pid := s.process.Pid
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
 		select {
-		case <-lost:
-			b.breakf(ErrDisconnected)
-		case <-b.closed:
+		case <-s.done:
+			return
+		case <-s.lost.Done():
+			return
+		case <-tick.C:
 		}
-	})
-
-	if _, err := cdp.Call(ctx, b.target, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: int64(b.width), Height: int64(b.height), DeviceScaleFactor: 1,
-	}); err != nil {
-		return err
-	}
-	if !b.attached {
-		// Downloads would land in the user's directory; the agent cannot
-		// use them. A browser we attach to keeps its own settings.
-		if _, err := cdp.Call(ctx, b.cdpBrowser, cdpbrowser.SetDownloadBehavior,
-			cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny}); err != nil {
-			return err
+		if !processRunning(pid) {
+			s.loseOnce()
+			return
 		}
 	}
-	return nil
 }
 
-// Close closes the tab and, for a launched browser, stops Chromium, waits
-// for it to exit and removes its profile. A browser attached to with
-// Options.CDPURL keeps running; only the tab opened by Launch is closed.
-// Close is idempotent; calls still running fail with ErrClosed.
+// processRunning reports whether the process exists and is not a zombie.
+func processRunning(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) {
+		return true
+	}
+	return stat[i+2] != 'Z' && stat[i+2] != 'X'
+}
+
+// syncSession copies the current session's fields that other files and
+// tests read. The caller holds sem (or is Launch).
+func (b *Browser) syncSession() {
+	b.cdpBrowser = b.sess.browser
+	b.process = b.sess.process
+	b.pidMu.Lock()
+	b.pid = b.sess.process
+	b.pidMu.Unlock()
+	b.profileDir = b.sess.profileDir
+	b.attached = b.sess.attached
+}
+
+// Close closes the Browser's tabs and, for a launched browser, stops
+// Chromium, waits for it to exit and removes its profile. A browser
+// attached to with Options.CDPURL keeps running; only the tabs of this
+// Browser are closed (with Options.Isolated, its browser context is
+// disposed of). Close is idempotent; calls still running fail with
+// ErrClosed.
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
 		b.breakf(ErrClosed)
@@ -211,34 +185,23 @@ func (b *Browser) Close() error {
 // shutdown releases everything Launch acquired, also after a failed start.
 func (b *Browser) shutdown() error {
 	var errs []error
-	if b.tabCtx != nil {
-		if !b.attached && b.target != nil {
-			// A graceful close lets Chromium stop its helper processes.
-			ctx, cancel := context.WithTimeout(b.tabCtx, 5*time.Second)
-			if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-				b.log.Debug().Err(err).Msg("closing the browser gracefully")
+	if b.sess != nil {
+		b.closeSession(b.sess, b.tabs)
+		if b.sess.profileDir != "" {
+			if _, err := os.Stat(b.sess.profileDir); err == nil {
+				errs = append(errs, fmt.Errorf("browser: removing the profile: %s is still there", b.sess.profileDir))
 			}
-			cancel()
 		}
-		// Closes our tab (attached) or kills the browser and waits for it
-		// to exit (launched).
-		b.tabCancel()
 	}
-	if b.allocCancel != nil {
-		b.allocCancel()
-		if c := chromedp.FromContext(b.allocCtx); c != nil && c.Allocator != nil {
-			c.Allocator.Wait()
-		}
+	for _, t := range b.tabs {
+		t.cancel()
 	}
 	if b.broken != nil {
 		b.breakf(ErrClosed)
 	}
 	b.wg.Wait()
-	if b.profileDir != "" {
-		killLeftovers(b.profileDir)
-		if err := removeAll(b.profileDir); err != nil {
-			errs = append(errs, fmt.Errorf("browser: removing the profile: %w", err))
-		}
+	if err := b.downloads.close(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

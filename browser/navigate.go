@@ -44,7 +44,7 @@ func (b *Browser) navigate(o *op, u string) (string, error) {
 	case err != nil:
 		return "", err
 	case res.IsDownload:
-		return "", agent.ActionErrorf("%s is a file download, which this browser does not support", u)
+		return fmt.Sprintf("%s is a file download: it is saved to %s and reported when complete", u, b.downloads.folder()), nil
 	case res.ErrorText != "":
 		return "", agent.ActionErrorf("could not load %s: %s", u, res.ErrorText)
 	}
@@ -99,8 +99,7 @@ func (b *Browser) navigated(o *op) (string, error) {
 
 // afterInput waits, after a click or key press, for a navigation that it
 // started: up to grace to see one start, then for its document. A new tab
-// it opened is closed and its page loaded in this tab instead, since the
-// Browser works in one tab.
+// it opened becomes a tab of the Browser, and the current one.
 func (b *Browser) afterInput(o *op, s0 navState, grace time.Duration) (string, error) {
 	moved, err := b.nav.wait(o.ctx, grace, func(s navState) bool { return s.moved(s0) || s.opened(s0) })
 	if err != nil || !moved {
@@ -120,7 +119,8 @@ func (b *Browser) afterInput(o *op, s0 navState, grace time.Duration) (string, e
 	return "; " + nav, nil
 }
 
-// followPopup closes the new tab the tab opened and loads its URL here.
+// followPopup takes in the new tab the current tab opened, switches to it
+// and waits for its page.
 func (b *Browser) followPopup(o *op) (string, error) {
 	// window.open starts at about:blank and then navigates; give it a moment.
 	hasURL := func(s navState) bool { return s.popup.url != "" && s.popup.url != "about:blank" }
@@ -128,17 +128,47 @@ func (b *Browser) followPopup(o *op) (string, error) {
 		return "", err
 	}
 	p := b.nav.state().popup
-	if _, err := cdp.Call(o.ctx, b.cdpBrowser, target.CloseTarget, target.CloseTargetParams{TargetID: p.id}); err != nil && !isProtocolError(err) {
+	if t := b.tabByTarget(p.id); t != nil {
+		return "; it opened tab " + t.id + ", which was open already", nil
+	}
+	t, err := b.adopt(o.ctx, b.sess, p.id, b.nextTabID())
+	if err != nil {
+		if o.ctx.Err() != nil {
+			return "", err
+		}
+		return "; it opened a new tab, which could not be attached: " + err.Error(), nil
+	}
+	b.tabs = append(b.tabs, t)
+	b.setCurrent(t)
+	out := fmt.Sprintf("; it opened a new tab %s; switched to it (tabs lists the tabs, and switches back)", t.id)
+	if p.url == "" || p.url == "about:blank" {
+		return out + ": an empty page", nil
+	}
+	// The tab may have been attached before its page committed.
+	loaded := func(s navState) bool { return s.url != "" && s.url != "about:blank" && s.ready() }
+	if _, err := t.nav.wait(o.ctx, 2*settleLoad, loaded); err != nil {
+		o.stopLoading = true
 		return "", err
 	}
-	if p.url == "" || p.url == "about:blank" {
-		return "; it opened an empty new tab, which was closed", nil
+	if err := t.nav.settle(o.ctx); err != nil {
+		o.stopLoading = true
+		return "", err
 	}
-	nav, err := b.navigate(o, p.url)
+	nav, err := b.navigated(o)
 	if err != nil {
 		return "", err
 	}
-	return "; it opened a new tab, which was closed and its page loaded in this tab instead: " + nav, nil
+	return out + ": " + nav, nil
+}
+
+// tabByTarget returns our tab of the target, or nil.
+func (b *Browser) tabByTarget(id target.ID) *tab {
+	for _, t := range b.tabs {
+		if t.target.TargetID == id {
+			return t
+		}
+	}
+	return nil
 }
 
 func (b *Browser) doBack(o *op) (string, error) {

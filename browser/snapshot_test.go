@@ -1,8 +1,15 @@
 package browser
 
 import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/webagent/webagent/agent"
 )
@@ -83,13 +90,14 @@ func TestSnapshotSkipsInvisible(t *testing.T) {
 <p>shown text</p>
 <p style="display:none">display none</p>
 <p style="visibility:hidden">visibility hidden</p>
-<div aria-hidden="true"><button>aria hidden button</button></div>
+<div aria-hidden="true"><p>decoration</p><button>aria hidden button</button></div>
 <button style="width:0;height:0;padding:0;border:0;overflow:hidden">zero size</button>
-<div style="height:0;overflow:hidden"><a href="/x">clipped link</a></div>
+<div style="height:0;overflow:hidden"><p>clipped text</p><a href="/x">clipped link</a></div>
 <input type=hidden name=token value=secret>
-<details><summary>More</summary><p>inside closed details</p></details>
+<details><summary>More</summary><p>inside closed details</p><button>closed button</button></details>
+<p>, | ·</p>
 <button>shown button</button>`))
-	for _, gone := range []string{"display none", "visibility hidden", "aria hidden", "zero size", "clipped link", "secret", "inside closed details"} {
+	for _, gone := range []string{"display none", "visibility hidden", "decoration", "zero size", "clipped text", "secret", "inside closed details", "closed button", "·"} {
 		if strings.Contains(s.Text, gone) {
 			t.Errorf("snapshot shows %q:\n%s", gone, s.Text)
 		}
@@ -97,6 +105,11 @@ func TestSnapshotSkipsInvisible(t *testing.T) {
 	wantLine(t, s, "shown text")
 	refOf(t, s, `button "shown button"`)
 	wantLine(t, s, `button "More" collapsed [ref=`+refOf(t, s, `button "More"`)+`]`)
+	// Controls that are drawn, though hidden from assistive technology or
+	// clipped to nothing by their container (a visually hidden skip link),
+	// keep their refs: a user can reach them.
+	refOf(t, s, `button "aria hidden button"`)
+	refOf(t, s, `link "clipped link"`)
 }
 
 func TestSnapshotIframeAndShadowRoot(t *testing.T) {
@@ -124,7 +137,7 @@ customElements.define('my-widget', class extends HTMLElement {
 		t.Errorf("the iframe's content is not under it:\n%s", s.Text)
 	}
 
-	if out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Frame button"`)}); out != `clicked button "Frame button" [`+refOf(t, s, `button "Frame button"`)+`]` {
+	if out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Frame button"`)}); out != `clicked button "Frame button" [ref=`+refOf(t, s, `button "Frame button"`)+`]` {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := evalPage[string](t, shared, "document.getElementById('log').textContent"); got != "frame clicked" {
@@ -169,5 +182,176 @@ func TestSnapshotRefsStable(t *testing.T) {
 	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: item1})
 	if !isActionError(err) || !strings.Contains(err.Error(), "not on the page any more") {
 		t.Errorf("click on a removed element: %v", err)
+	}
+}
+
+// o200k counts the o200k_base tokens of s.
+func o200k(t *testing.T, s string) int {
+	t.Helper()
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding(tiktoken.MODEL_O200K_BASE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(enc.Encode(s, nil, nil))
+}
+
+// withBudget sets the shared browser's snapshot budget for the test.
+func withBudget(t *testing.T, tokens int) {
+	t.Helper()
+	old := shared.snap.tokens
+	shared.snap.tokens = tokens
+	t.Cleanup(func() { shared.snap.tokens = old })
+}
+
+func TestSnapshotCrossOriginFrame(t *testing.T) {
+	frame := serve(t, map[string]string{"/": `<title>Frame</title><p>frame text</p>
+<button onclick="parent.postMessage('clicked', '*')">Frame button</button>
+<input aria-label="Frame field" oninput="parent.postMessage('typed:' + this.value, '*')">`})
+	// The same server under another host name is another site: Chromium
+	// runs the frame in its own process, as a target of its own.
+	frameURL := strings.Replace(frame, "127.0.0.1", "localhost", 1) + "/"
+	s := open(t, shared, servePage(t, `<title>Outer</title><p>outer text</p>
+<iframe title="Other site" src="`+frameURL+`" width=500 height=300></iframe>
+<p id=log>none</p>
+<script>addEventListener('message', (e) => { document.getElementById('log').textContent = e.data; });</script>`))
+	if !strings.Contains(s.Text, "iframe \"Other site\"\n  frame text\n  button \"Frame button\" [ref=") {
+		t.Fatalf("the frame's content is not under it:\n%s", s.Text)
+	}
+	btn, field := refOf(t, s, `button "Frame button"`), refOf(t, s, `textbox "Frame field"`)
+	if out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: btn}); !strings.HasPrefix(out, `clicked button "Frame button"`) {
+		t.Errorf("outcome = %q", out)
+	}
+	if got := waitLog(t, "clicked"); got != "clicked" {
+		t.Errorf("after clicking the frame's button, log = %q", got)
+	}
+	do(t, shared, agent.Action{Name: agent.ActType, Ref: field, Text: "hello"})
+	if got := waitLog(t, "typed:hello"); got != "typed:hello" {
+		t.Errorf("after typing in the frame's field, log = %q", got)
+	}
+	// The refs stay across snapshots, and the frame's field shows its value.
+	s2 := snapshot(t, shared)
+	if got := refOf(t, s2, `button "Frame button"`); got != btn {
+		t.Errorf("the frame button's ref changed from %s to %s", btn, got)
+	}
+	wantLine(t, s2, `textbox "Frame field" value="hello" focused [ref=`+field+`]`)
+	t.Logf("snapshot:\n%s", s2.Text)
+}
+
+// waitLog waits (up to 5 s) for the text of the shared page's #log to be
+// want, as messages from a frame arrive after the action that sent them,
+// and returns the text.
+func waitLog(t *testing.T, want string) string {
+	t.Helper()
+	v, err := shared.Eval(tctx(t), `new Promise((resolve) => {
+  const el = document.getElementById('log'), want = `+strconv.Quote(want)+`;
+  if (el.textContent === want) { resolve(want); return; }
+  const mo = new MutationObserver(() => { if (el.textContent === want) { mo.disconnect(); resolve(want); } });
+  mo.observe(el, {childList: true, characterData: true, subtree: true});
+  setTimeout(() => { mo.disconnect(); resolve(el.textContent); }, 5000);
+})`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := v.(string)
+	return s
+}
+
+// longPage has n paragraphs of about 25 words, a button after every tenth,
+// and a table of rows rows.
+func longPage(n, rows int) string {
+	var b strings.Builder
+	b.WriteString("<title>Long</title><h1>A long page</h1>")
+	for i := range n {
+		fmt.Fprintf(&b, "<p>Paragraph %d says a number of things in plain words, enough of them to fill a line or two of the page when it is shown.</p>\n", i)
+		if i%10 == 9 {
+			fmt.Fprintf(&b, "<button>Button %d</button>\n", i)
+		}
+	}
+	if rows > 0 {
+		b.WriteString("<table><caption>Orders</caption><tr><th>Order</th><th>Total</th></tr>")
+		for i := range rows {
+			fmt.Fprintf(&b, "<tr><td>Order %d</td><td>$%d.00</td></tr>", i, i*3)
+		}
+		b.WriteString("</table>")
+	}
+	b.WriteString("<footer><a href=/about>About us</a></footer>")
+	return b.String()
+}
+
+func TestSnapshotBudget(t *testing.T) {
+	const budget = 1500
+	withBudget(t, budget)
+	s := open(t, shared, servePage(t, longPage(400, 0)))
+	if n := o200k(t, s.Text); n > budget {
+		t.Errorf("the snapshot has %d tokens, over the budget of %d", n, budget)
+	}
+	// Every actionable element is kept.
+	for i := 9; i < 400; i += 10 {
+		refOf(t, s, fmt.Sprintf(`button "Button %d"`, i))
+	}
+	refOf(t, s, `link "About us"`)
+	// What is in the viewport is kept; the rest is summarised with the way
+	// to reach it.
+	wantLine(t, s, `heading "A long page" [level=1]`)
+	if !strings.Contains(s.Text, "Paragraph 0 says") {
+		t.Errorf("the first paragraph, in the viewport, is missing:\n%s", s.Text)
+	}
+	if !regexp.MustCompile(`(?m)^… \d+ lines of text \(\d+ words\) below not shown \(scroll down or extract to read\)$`).MatchString(s.Text) {
+		t.Errorf("no summary line for the text left out:\n%s", s.Text)
+	}
+	// Without a budget problem, the page is shown whole.
+	withBudget(t, 1_000_000)
+	full := snapshot(t, shared)
+	if !strings.Contains(full.Text, "Paragraph 399 says") || strings.Contains(full.Text, "not shown") {
+		t.Errorf("with a large budget the page is cut:\n%.2000s", full.Text)
+	}
+}
+
+func TestSnapshotCollapsesRepeated(t *testing.T) {
+	withBudget(t, 1200)
+	s := open(t, shared, servePage(t, longPage(10, 300)))
+	m := regexp.MustCompile(`(?m)^  … (\d+) more rows of table "Orders" below, text not shown \(scroll down or extract to read them\)$`).FindStringSubmatch(s.Text)
+	if m == nil {
+		t.Fatalf("no line for the rows left out:\n%s", s.Text)
+	}
+	shown := len(regexp.MustCompile(`\| Order \d+ \|`).FindAllString(s.Text, -1))
+	if n, _ := strconv.Atoi(m[1]); n+shown != 300 {
+		t.Errorf("%d rows shown and %d more said: not the table's 300", shown, n)
+	}
+	wantLine(t, s, "| Order 0 | $0.00 |")
+	if n := o200k(t, s.Text); n > 1200 {
+		t.Errorf("the snapshot has %d tokens, over the budget", n)
+	}
+}
+
+func TestSnapshotNoticesWhatChanged(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Changes</title>
+<div id=box><button id=gone>Gone soon</button></div>
+<button onclick="document.getElementById('gone').remove(); for (const n of ['A', 'B', 'C']) { const b = document.createElement('button'); b.textContent = n; document.getElementById('box').append(b); }">Change</button>
+<button onclick="document.getElementById('dlg').showModal()">Open dialog</button>
+<button onclick="history.pushState({}, '', '/next')">Route</button>
+<dialog id=dlg aria-label="Confirm"><p>Sure?</p><button>OK</button></dialog>`))
+	if len(s.Notices) == 0 || !strings.HasPrefix(s.Notices[len(s.Notices)-1], "the URL changed from ") {
+		t.Errorf("after goto, notices = %q", s.Notices)
+	}
+	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Change"`)})
+	s = snapshot(t, shared)
+	if want := []string{"3 elements appeared and 1 element disappeared since the last snapshot"}; !slices.Equal(s.Notices, want) {
+		t.Errorf("after the change, notices = %q, want %q", s.Notices, want)
+	}
+	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Open dialog"`)})
+	s = snapshot(t, shared)
+	if want := []string{`a dialog opened in the page: dialog "Confirm"`, "1 element appeared and 0 elements disappeared since the last snapshot"}; !slices.Equal(s.Notices, want) {
+		t.Errorf("after opening the dialog, notices = %q, want %q", s.Notices, want)
+	}
+	// The dialog is modal: route from the page by script.
+	evalPage[any](t, shared, "document.getElementById('dlg').close(), history.pushState({}, '', '/next'), null")
+	s = snapshot(t, shared)
+	if len(s.Notices) != 1 || !strings.HasPrefix(s.Notices[0], "the URL changed from http://127.0.0.1:") || !strings.HasSuffix(s.Notices[0], "/next") {
+		t.Errorf("after the route change, notices = %q", s.Notices)
+	}
+	if s = snapshot(t, shared); len(s.Notices) != 0 {
+		t.Errorf("nothing changed, yet notices = %q", s.Notices)
 	}
 }

@@ -1,6 +1,3 @@
-// Package eval benchmarks webagent on task suites. Today it holds the
-// built-in demo: a local site and a scripted model that together exercise
-// the whole stack offline (HTTP model protocol, the loop, real Chromium).
 package eval
 
 import (

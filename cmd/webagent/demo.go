@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,12 +25,7 @@ func demoFlags() (*flag.FlagSet, *common) {
 
 func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs, c := demoFlags()
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return exitOK, nil
-	}
+	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return exitUsage, err
 	}

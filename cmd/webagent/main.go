@@ -3,6 +3,7 @@
 //
 //	webagent run --url URL [flags] "task"
 //	webagent demo
+//	webagent eval [flags] [TASK_FILES_OR_DIRS...]
 //
 // Exit status: 0 success, 1 the task ended unsuccessfully, 2 bad usage or
 // configuration, 130 interrupted (SIGINT/SIGTERM).
@@ -11,6 +12,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +33,9 @@ const usage = `webagent drives a real Chromium with a language model to do a tas
 Usage:
   webagent run --url URL [flags] "task in plain words"
   webagent demo [flags]            run a built-in task offline (local site, bundled model server)
+  webagent bench snapshot DIR      measure the page snapshot on DIR's .html pages (CSV)
+  webagent eval [flags] [FILES]    run task suites (the built-in ones offline by default) and write reports
+  webagent eval compare OLD NEW    list regressions and improvements between two report.json
   webagent help [command]
 
 Run 'webagent help run' for the flags.
@@ -67,6 +72,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdRun(ctx, args[1:], stdout, stderr)
 	case "demo":
 		code, err = cmdDemo(ctx, args[1:], stdout, stderr)
+	case "bench":
+		code, err = cmdBench(ctx, args[1:], stdout, stderr)
+	case "eval":
+		code, err = cmdEval(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return help(args[1], stdout)
@@ -74,10 +83,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q; the commands are run, demo and help", args[0])
+		err = usagef("unknown command %q; the commands are run, demo, bench, eval and help", args[0])
 	}
 	var ue *usageError
 	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "webagent: %s\n", ue.msg)
 		return exitUsage
@@ -98,6 +109,14 @@ func help(cmd string, w io.Writer) int {
 		fs.Usage()
 	case "demo":
 		fs, _ := demoFlags()
+		fs.SetOutput(w)
+		fs.Usage()
+	case "bench":
+		fs, _ := benchFlags()
+		fs.SetOutput(w)
+		fs.Usage()
+	case "eval":
+		fs, _ := evalFlags()
 		fs.SetOutput(w)
 		fs.Usage()
 	default:

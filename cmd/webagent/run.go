@@ -33,6 +33,10 @@ type common struct {
 	headful          bool
 	json             bool
 	logLevel         string
+	snapshotTokens   int
+	uploadDir        string
+	downloadDir      string
+	vision           bool
 	// human answers ask_human; set only when stdin is a terminal.
 	human agent.Human
 }
@@ -50,6 +54,10 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
 	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
+	fs.StringVar(&c.uploadDir, "upload-dir", "", "folder whose files the agent may upload; without it, uploads are refused")
+	fs.StringVar(&c.downloadDir, "download-dir", "", "folder for files the pages download (default a temporary folder, removed at the end)")
+	fs.BoolVar(&c.vision, "vision", false, "offer the model a screenshot tool (for models that accept images)")
+	fs.IntVar(&c.snapshotTokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "size budget of a page snapshot in (estimated) tokens: past it, text far from the viewport is summarised; every actionable element is kept")
 }
 
 func (c *common) validate() error {
@@ -70,6 +78,17 @@ func (c *common) validate() error {
 	}
 	if c.maxTimeouts < 1 {
 		return usagef("--max-iteration-timeouts is %d; it must be at least 1", c.maxTimeouts)
+	}
+	for _, d := range []struct{ flag, path string }{{"--upload-dir", c.uploadDir}, {"--download-dir", c.downloadDir}} {
+		if d.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(d.path); err != nil || !fi.IsDir() {
+			return usagef("%s %q is not a folder; create it first or pass an existing one", d.flag, d.path)
+		}
+	}
+	if c.snapshotTokens < 1 {
+		return usagef("--snapshot-tokens is %d; it must be positive (the default is %d)", c.snapshotTokens, browser.DefaultSnapshotTokens)
 	}
 	if c.humanTimeout <= 0 {
 		return usagef("--human-timeout is %s; use a positive duration such as 1m", c.humanTimeout)
@@ -93,11 +112,8 @@ func (c *common) logger(stderr io.Writer) zerolog.Logger {
 
 type runOpts struct {
 	common
-	url     string
-	model   string
-	baseURL string
-	apiKey  string
-	idle    time.Duration
+	url string
+	modelFlags
 	secrets secretFlag
 }
 
@@ -105,10 +121,8 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	o := &runOpts{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.StringVar(&o.url, "url", "", "the page to start on (http, https or file URL)")
-	fs.StringVar(&o.model, "model", "", "model name (default $WEBAGENT_MODEL)")
-	fs.StringVar(&o.baseURL, "base-url", "", "OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
-	fs.StringVar(&o.apiKey, "api-key", "", "API key (default $OPENAI_API_KEY; local servers need none)")
-	fs.DurationVar(&o.idle, "stream-idle-timeout", llm.DefaultInactivity, "end a model response that sends nothing for this long (raise it for a slow local model's first load); 0 disables")
+	o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
+		"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
 	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs; VALUE env:VAR reads it from the environment (repeatable)")
 	o.common.register(fs)
 	fs.Usage = func() {
@@ -138,10 +152,14 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+// parseFlags parses a command's flags. On -h it prints the command's help
+// to stdout and returns flag.ErrHelp, which realMain turns into exit 0.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
 		return nil, err
 	}
 	if err != nil {
@@ -174,12 +192,7 @@ func checkStartURL(raw string) error {
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs, o := runFlags()
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return exitOK, nil
-	}
+	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -193,8 +206,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := o.common.validate(); err != nil {
 		return exitUsage, err
 	}
-	if o.idle < 0 {
-		return exitUsage, usagef("--stream-idle-timeout is %s; use a positive duration such as 2m, or 0 to disable it", o.idle)
+	if err := o.modelFlags.validate(); err != nil {
+		return exitUsage, err
 	}
 	if stdinIsTerminal() {
 		o.human = newTerminalHuman(os.Stdin, stderr)
@@ -205,18 +218,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	log := o.logger(stderr)
 
-	cfg := llm.ConfigFromEnv()
-	if o.model != "" {
-		cfg.Model = o.model
-	}
-	if o.baseURL != "" {
-		cfg.BaseURL = o.baseURL
-	}
-	if o.apiKey != "" {
-		cfg.APIKey = o.apiKey
-	}
-	cfg.Logger = log
-	cfg.Inactivity = o.idle
+	cfg := o.modelFlags.config(log)
 	model, err := newModel(ctx, cfg)
 	if err != nil {
 		return exitUsage, err
@@ -260,7 +262,10 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 func execute(ctx context.Context, c common, model agent.Model, task agent.Task, stdout, stderr io.Writer) (int, error) {
 	log := c.logger(stderr)
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	b, err := browser.Launch(lctx, browser.Options{ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log})
+	b, err := browser.Launch(lctx, browser.Options{
+		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
+		SnapshotTokens: c.snapshotTokens, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
+	})
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -279,6 +284,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		agent.WithTaskTimeout(c.taskTimeout),
 		agent.WithOperationTimeout(c.operationTimeout),
 		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(c.timeoutPolicy), c.maxTimeouts),
+		agent.WithVision(c.vision),
 		agent.WithLogger(log),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { printStep(stderr, s) })),
 	}

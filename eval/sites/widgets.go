@@ -27,7 +27,10 @@ type Contact struct {
 // accordion, a menu that opens on hover, a date picker with month paging, an
 // autocomplete driven by key events, a slider, a modal dialog, a form in a
 // same-origin iframe, a button in an open shadow root, an infinitely
-// scrolling feed and a contenteditable editor.
+// scrolling feed, a contenteditable editor, a file upload, drag and drop (a
+// board with HTML5 drag and drop and a handle dragged with the mouse), an
+// ARIA listbox and select-only combobox, a cookie banner that covers the
+// page, and settings with a hidden styled checkbox, a switch and radios.
 //
 // When the user achieves something on a page, the page reports it with
 // POST /api/result {"widget": NAME, "value": VALUE} (or the server records it
@@ -56,6 +59,11 @@ var widgetPages = []struct{ Path, Link string }{
 	{"/shadow", "Shadow DOM card"},
 	{"/feed", "Infinite feed"},
 	{"/editor", "Rich text editor"},
+	{"/upload", "File upload"},
+	{"/drag", "Drag and drop"},
+	{"/listbox", "Listbox and select-only combobox"},
+	{"/cookies", "Shop with a cookie banner"},
+	{"/settings", "Settings with switches"},
 }
 
 // FeedPosts is the number of posts in the infinite feed; FeedPageSize are
@@ -280,12 +288,25 @@ const widgetCSS = `
 .menubar ul{position:absolute;top:100%;left:0;list-style:none;margin:0;padding:.3em;background:#fff;border:1px solid #999;min-width:10em;display:none}
 .menubar li.open>ul{display:block}
 .cal{border:1px solid #999;background:#fff;padding:.6em;display:inline-block}
+.cal[hidden]{display:none}
 .cal table td{border:none;padding:0}.cal button.day{width:2.4em}
 [role=listbox]{list-style:none;margin:0;padding:0;border:1px solid #999;background:#fff;max-width:20em}
 [role=option]{padding:.2em .5em;cursor:pointer}[role=option][aria-selected=true]{background:#cde}
 dialog::backdrop{background:rgba(0,0,0,.4)}
 .post{background:#fff;border:1px solid #ddd;padding:.6em;margin:.6em 0;height:7em}
 .editor{border:1px solid #999;background:#fff;min-height:6em;padding:.5em}
+.board{display:flex;gap:1em}.column{border:2px dashed #999;background:#fff;min-height:10em;width:14em;padding:.5em}
+.column.over{border-color:#36c}.card{border:1px solid #666;background:#ffd;padding:.4em;margin:.3em 0;cursor:grab}
+.track{position:relative;width:320px;height:40px;background:#ddd;border-radius:20px;margin:.5em 0}
+.handle{position:absolute;left:0;top:0;width:40px;height:40px;border-radius:20px;background:#36c;cursor:grab}
+.combo-pop{position:absolute;z-index:5;box-shadow:0 2px 6px rgba(0,0,0,.3)}.combo-wrap{position:relative;display:inline-block}
+.cookie-banner{position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:flex-end;justify-content:center}
+.cookie-banner>div{background:#fff;padding:1em 2em;margin-bottom:0;width:100%}
+.switch{position:relative}.switch input{position:absolute;opacity:0;z-index:-1;width:1em;height:1em;margin:0}
+.switch span.track2{display:inline-block;width:40px;height:20px;border-radius:10px;background:#ccc;vertical-align:middle}
+.switch input:checked+span.track2{background:#3a3}
+[role=switch]{display:inline-block;width:40px;height:20px;border-radius:10px;background:#ccc;vertical-align:middle}
+[role=switch][aria-checked=true]{background:#3a3}
 `
 
 // widgetBodies holds each widget page's body.
@@ -598,6 +619,165 @@ document.getElementById('save').addEventListener('click', () => {
   const text = note.innerText.trim();
   document.getElementById('status').textContent = text ? 'Note saved.' : 'The note is empty.';
   if (text) report('editor', text);
+});
+</script>`,
+	"/upload": `<h1>Your profile photo</h1>
+<form id="f" novalidate>
+<div class="field"><label for="photo">Profile photo</label> <input type="file" id="photo" accept="image/*,.txt"></div>
+<div class="field"><span id="docs-label">Documents</span> <input type="file" id="docs" multiple hidden aria-labelledby="docs-label">
+<button type="button" id="docs-button" aria-describedby="docs-label">Choose documents</button> <span id="docs-list">No documents chosen.</span></div>
+<button type="submit">Save profile</button>
+</form>
+<p id="status" role="status"></p>
+<script>
+const photo = document.getElementById('photo'), docs = document.getElementById('docs');
+document.getElementById('docs-button').addEventListener('click', () => docs.click());
+const describe = (files) => Array.from(files).map(f => f.name + ' (' + f.size + ' bytes)').join(', ');
+docs.addEventListener('change', () => { document.getElementById('docs-list').textContent = describe(docs.files) || 'No documents chosen.'; });
+photo.addEventListener('change', () => { document.getElementById('status').textContent = photo.files.length ? 'Photo chosen: ' + describe(photo.files) + '.' : ''; });
+document.getElementById('f').addEventListener('submit', async e => {
+  e.preventDefault();
+  const s = document.getElementById('status');
+  if (!photo.files.length) { s.textContent = 'Choose a photo first.'; return; }
+  const text = await photo.files[0].text();
+  s.textContent = 'Profile saved with ' + photo.files[0].name + '.';
+  report('upload', photo.files[0].name + ':' + text.trim());
+  if (docs.files.length) report('upload_docs', Array.from(docs.files).map(f => f.name).join(','));
+});
+</script>`,
+
+	"/drag": `<h1>Sprint board</h1>
+<p>Drag a card to the column where it belongs.</p>
+<div class="board">
+<section class="column" id="todo" aria-label="To do"><h2>To do</h2>
+<div class="card" draggable="true" id="card-login" role="button" aria-roledescription="draggable card">Fix the login page</div>
+<div class="card" draggable="true" id="card-docs" role="button" aria-roledescription="draggable card">Write the docs</div>
+<button type="button" class="add" aria-label="Add a card to To do">Add a card</button></section>
+<section class="column" id="done" aria-label="Done"><h2>Done</h2>
+<button type="button" class="add" aria-label="Add a card to Done">Add a card</button></section>
+</div>
+<h2>Confirm the order</h2>
+<p>Slide the handle all the way to the right.</p>
+<div class="track" id="track"><div class="handle" id="handle" role="slider" aria-label="Slide to confirm" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0" tabindex="0"></div></div>
+<p id="status" role="status"></p>
+<script>
+// The board uses HTML5 drag and drop: dragstart/dragover/drop.
+for (const c of document.querySelectorAll('.card')) {
+  c.addEventListener('dragstart', e => { e.dataTransfer.setData('text/plain', c.id); e.dataTransfer.effectAllowed = 'move'; });
+}
+for (const col of document.querySelectorAll('.column')) {
+  col.addEventListener('dragover', e => { e.preventDefault(); col.classList.add('over'); });
+  col.addEventListener('dragleave', () => col.classList.remove('over'));
+  col.addEventListener('drop', e => {
+    e.preventDefault();
+    col.classList.remove('over');
+    const card = document.getElementById(e.dataTransfer.getData('text/plain'));
+    if (!card) return;
+    col.insertBefore(card, col.querySelector('.add'));
+    document.getElementById('status').textContent = '“' + card.textContent + '” moved to ' + col.getAttribute('aria-label') + '.';
+    report('drag', card.textContent + ' -> ' + col.getAttribute('aria-label'));
+  });
+}
+// The handle follows the mouse while the button is held (mouse events only).
+const handle = document.getElementById('handle'), track = document.getElementById('track');
+let startX = null, startLeft = 0;
+const maxLeft = () => track.clientWidth - handle.offsetWidth;
+handle.addEventListener('mousedown', e => { startX = e.clientX; startLeft = handle.offsetLeft; e.preventDefault(); });
+document.addEventListener('mousemove', e => {
+  if (startX === null) return;
+  const left = Math.max(0, Math.min(maxLeft(), startLeft + e.clientX - startX));
+  handle.style.left = left + 'px';
+  handle.setAttribute('aria-valuenow', Math.round(100 * left / maxLeft()));
+});
+document.addEventListener('mouseup', () => {
+  if (startX === null) return;
+  startX = null;
+  if (handle.offsetLeft >= maxLeft() - 2) {
+    document.getElementById('status').textContent = 'Order confirmed.';
+    report('slide', 'confirmed');
+  } else {
+    handle.style.left = '0px';
+    handle.setAttribute('aria-valuenow', 0);
+  }
+});
+</script>`,
+
+	"/listbox": `<h1>Delivery options</h1>
+<div class="field"><span id="ship-label">Shipping method</span>
+<div class="combo-wrap"><button type="button" id="ship" role="combobox" aria-haspopup="listbox" aria-expanded="false" aria-controls="ship-list" aria-labelledby="ship-label ship">Choose a method</button>
+<ul id="ship-list" role="listbox" class="combo-pop" aria-label="Shipping methods" hidden>
+<li role="option" id="s-std" aria-selected="false">Standard (3-5 days)</li>
+<li role="option" id="s-exp" aria-selected="false">Express (next day)</li>
+<li role="option" id="s-pick" aria-selected="false">Pick up in store</li>
+</ul></div></div>
+<div class="field"><span id="contact-label">Preferred contact</span>
+<ul role="listbox" id="contact" aria-labelledby="contact-label" tabindex="0">
+<li role="option" aria-selected="true">Email</li><li role="option" aria-selected="false">Phone</li><li role="option" aria-selected="false">Text message</li>
+</ul></div>
+<p id="status" role="status"></p>
+<script>
+const ship = document.getElementById('ship'), list = document.getElementById('ship-list');
+function setOpen(open) { list.hidden = !open; ship.setAttribute('aria-expanded', open); }
+ship.addEventListener('click', () => setOpen(list.hidden));
+for (const o of list.querySelectorAll('[role=option]')) {
+  o.addEventListener('click', () => {
+    for (const x of list.children) x.setAttribute('aria-selected', x === o);
+    ship.textContent = o.textContent;
+    setOpen(false);
+    document.getElementById('status').textContent = 'Shipping: ' + o.textContent + '.';
+    report('listbox_combo', o.textContent);
+  });
+}
+document.addEventListener('click', e => { if (!ship.contains(e.target) && !list.contains(e.target)) setOpen(false); });
+const contact = document.getElementById('contact');
+for (const o of contact.querySelectorAll('[role=option]')) {
+  o.addEventListener('click', () => {
+    for (const x of contact.children) x.setAttribute('aria-selected', x === o);
+    report('listbox', o.textContent);
+  });
+}
+</script>`,
+
+	"/cookies": `<h1>Aurora headphones</h1>
+<p>Wireless over-ear headphones. Price: €199.</p>
+<button type="button" id="buy">Buy now</button>
+<p id="status" role="status"></p>
+<div class="cookie-banner" id="banner" aria-label="Cookie consent"><div>
+<p>We use cookies to improve your experience.</p>
+<button type="button" id="accept">Accept all cookies</button> <button type="button" id="reject">Reject</button>
+</div></div>
+<script>
+const banner = document.getElementById('banner');
+document.getElementById('accept').addEventListener('click', () => { banner.remove(); report('cookies', 'accepted'); });
+document.getElementById('reject').addEventListener('click', () => { banner.remove(); report('cookies', 'rejected'); });
+document.getElementById('buy').addEventListener('click', () => {
+  document.getElementById('status').textContent = 'Added to your basket.';
+  report('buy', 'bought');
+});
+</script>`,
+
+	"/settings": `<h1>Account settings</h1>
+<form id="f">
+<p><label><input type="checkbox" id="offers" checked> Email me offers</label></p>
+<p><label class="switch"><input type="checkbox" id="dark"><span class="track2"></span> Dark mode</label></p>
+<p><span id="notif-label">Notifications</span> <span role="switch" id="notif" aria-checked="false" aria-labelledby="notif-label" tabindex="0"></span></p>
+<fieldset><legend>Plan</legend>
+<label><input type="radio" name="plan" value="free" checked> Free</label>
+<label><input type="radio" name="plan" value="pro"> Pro</label></fieldset>
+<p><button type="submit">Save settings</button></p>
+</form>
+<p id="status" role="status"></p>
+<script>
+const notif = document.getElementById('notif');
+const toggle = () => notif.setAttribute('aria-checked', notif.getAttribute('aria-checked') !== 'true');
+notif.addEventListener('click', toggle);
+notif.addEventListener('keydown', e => { if (e.key === ' ' || e.key === 'Enter') { toggle(); e.preventDefault(); } });
+document.getElementById('f').addEventListener('submit', e => {
+  e.preventDefault();
+  const v = 'offers=' + document.getElementById('offers').checked + ' dark=' + document.getElementById('dark').checked +
+    ' notifications=' + (notif.getAttribute('aria-checked') === 'true') + ' plan=' + document.querySelector('[name=plan]:checked').value;
+  document.getElementById('status').textContent = 'Settings saved.';
+  report('settings', v);
 });
 </script>`,
 }

@@ -32,10 +32,18 @@ func TestWidgetPages(t *testing.T) {
 		"/shadow":       "attachShadow({mode: 'open'})",
 		"/feed":         "/api/feed?page=",
 		"/editor":       `contenteditable="true"`,
+		"/upload":       `type="file" id="photo"`,
+		"/drag":         `draggable="true"`,
+		"/listbox":      `aria-haspopup="listbox"`,
+		"/cookies":      `class="cookie-banner"`,
+		"/settings":     `role="switch"`,
 	} {
 		_, page := c.get(path)
 		mustContain(t, path, page, want)
 	}
+	// The calendar's display must not override its hidden attribute.
+	_, page := c.get("/datepicker")
+	mustContain(t, "/datepicker", page, ".cal[hidden]{display:none}")
 }
 
 func TestWidgetResults(t *testing.T) {

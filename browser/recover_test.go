@@ -1,0 +1,253 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// within fails the test unless elapsed is in [bound, bound+slack].
+func within(t *testing.T, what string, elapsed, bound, slack time.Duration) {
+	t.Helper()
+	if elapsed < bound || elapsed > bound+slack {
+		t.Errorf("%s took %v; want between %v and %v", what, elapsed, bound, bound+slack)
+	} else {
+		t.Logf("%s took %v (bound %v)", what, elapsed, bound)
+	}
+}
+
+func TestRecoverResponsivePage(t *testing.T) {
+	url := servePage(t, `<title>Fine</title><p>fine</p>`)
+	open(t, shared, url)
+	start := time.Now()
+	what, err := shared.Recover(tctx(t))
+	if err != nil || !strings.Contains(what, "The page is responsive") || !strings.Contains(what, url) {
+		t.Fatalf("Recover: %q, %v", what, err)
+	}
+	if e := time.Since(start); e > 300*time.Millisecond {
+		t.Errorf("Recover of a working page took %v", e)
+	}
+}
+
+// A loop started by a click (in the handler itself, so that the click's
+// input events hang) or by a timer: the call ends at its deadline, Recover
+// terminates the script, and the next snapshot works.
+func TestRecoverFrozenPage(t *testing.T) {
+	for _, c := range []struct{ name, html string }{
+		{"click", `<title>Frozen</title><p id=p>ok</p><button onclick="for (;;) {}">Freeze</button>`},
+		{"timer", `<title>Frozen</title><p id=p>ok</p><button onclick="setTimeout(() => { for (;;) {} }, 50)">Freeze</button>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := launch(t, Options{})
+			url := servePage(t, c.html)
+			s := open(t, b, url)
+			const bound = 700 * time.Millisecond
+			ctx, cancel := context.WithTimeout(context.Background(), bound)
+			start := time.Now()
+			_, err := b.Do(ctx, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Freeze"`)})
+			cancel()
+			if c.name == "click" {
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Fatalf("click on the freezing page: %v", err)
+				}
+				within(t, "the click on the frozen page", time.Since(start), bound, 100*time.Millisecond)
+			} else if err != nil {
+				// The timer's loop starts after the click returned (a
+				// snapshot now would hang; its own clean-up would end the
+				// script, so no call is made before Recover).
+				t.Fatalf("click: %v", err)
+			}
+			waitFor(t, "the page to freeze", 5*time.Second, func() bool { return !b.responsive(tctx(t), b.cur) })
+
+			start = time.Now()
+			what, err := b.Recover(tctx(t))
+			if err != nil || !strings.Contains(what, "terminated") {
+				t.Fatalf("Recover: %q, %v", what, err)
+			}
+			t.Logf("Recover took %v: %s", time.Since(start), what)
+			if e := time.Since(start); e > 3*time.Second {
+				t.Errorf("Recover took %v", e)
+			}
+			s = snapshot(t, b)
+			wantLine(t, s, "ok")
+			do(t, b, agent.Action{Name: agent.ActScroll, Direction: "down"})
+		})
+	}
+}
+
+// A navigation whose document never arrives: the call ends at its
+// deadline, Recover stops the navigation and says where the page is.
+func TestRecoverPendingNavigation(t *testing.T) {
+	hang := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`<title>Start</title><p>start page</p><a href="/hang">Hang</a>`))
+	})
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	defer close(hang)
+	b := launch(t, Options{})
+	open(t, b, srv.URL+"/")
+	const bound = 500 * time.Millisecond
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	// The dispatcher abandons the call: Do runs on, ignored, and the
+	// caller moves on at the deadline (as the agent's watchdog does).
+	errc := make(chan error, 1)
+	go func() {
+		_, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/hang"})
+		errc <- err
+	}()
+	err := <-errc
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("goto a page that never answers: %v", err)
+	}
+	within(t, "the goto", time.Since(start), bound, 100*time.Millisecond)
+	start = time.Now()
+	what, err := b.Recover(tctx(t))
+	if err != nil || !strings.Contains(what, srv.URL+"/") {
+		t.Fatalf("Recover: %q, %v", what, err)
+	}
+	t.Logf("Recover took %v: %s", time.Since(start), what)
+	if s := snapshot(t, b); !hasLine(s, "start page") {
+		t.Errorf("snapshot after Recover:\n%s", s.Text)
+	}
+
+	// A navigation left pending by something else than an abandoned call
+	// (whose own clean-up stops it): Recover stops it.
+	nctx, ncancel := context.WithCancel(context.Background())
+	navDone := make(chan struct{})
+	go func() {
+		defer close(navDone)
+		_, _ = cdp.Call(nctx, b.target, page.Navigate, page.NavigateParams{URL: srv.URL + "/hang"})
+	}()
+	defer func() { ncancel(); <-navDone }()
+	waitFor(t, "the navigation to start", 5*time.Second, func() bool { return b.nav.state().pending != "" })
+	what, err = b.Recover(tctx(t))
+	if err != nil || !strings.Contains(what, "A navigation that had not arrived was stopped") || !strings.Contains(what, srv.URL+"/") {
+		t.Fatalf("Recover: %q, %v", what, err)
+	}
+	if s := snapshot(t, b); !hasLine(s, "start page") {
+		t.Errorf("snapshot after Recover:\n%s", s.Text)
+	}
+}
+
+// Nothing an abandoned call does reaches the page after its context ended:
+// input events with an ended context are never sent (chromedp alone sends
+// some of them: its select picks at random between the send and the ended
+// context).
+func TestNoInputAfterContextEnded(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Late</title><button onmousedown="window.downs=(window.downs||0)+1" onclick="window.clicks=(window.clicks||0)+1" style="position:fixed;left:0;top:0;width:200px;height:100px">Target</button>`))
+	refOf(t, s, `button "Target"`)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 50 {
+		if err := shared.click(ctx, 100, 50); !errors.Is(err, context.Canceled) {
+			t.Fatalf("click with an ended context: %v", err)
+		}
+	}
+	if n := evalPage[int](t, shared, "(window.downs||0) + (window.clicks||0)"); n != 0 {
+		t.Fatalf("%d mouse events reached the page after the context ended", n)
+	}
+	// The guard covers navigations too.
+	o, err := shared.begin(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.cancel(context.Canceled)
+	_, err = shared.navigate(o, "about:blank")
+	o.end()
+	if err == nil {
+		t.Fatal("navigate with an ended context succeeded")
+	}
+	if got := snapshot(t, shared); got.Title != "Late" {
+		t.Fatalf("the page navigated after the context ended: %s", got.URL)
+	}
+}
+
+// A click whose element becomes clickable only after the deadline never
+// lands: the page is busy until after the deadline (a loop started by a
+// timer), the call is abandoned at its deadline, and when the page is free
+// again no click arrives.
+func TestAbandonedClickNeverLands(t *testing.T) {
+	b := launch(t, Options{})
+	s := open(t, b, servePage(t, `<title>Busy</title>
+<button onclick="window.clicks=(window.clicks||0)+1">Target</button>
+<button onclick="setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end) {} }, 20)">Busy</button>`))
+	do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Busy"`)})
+	const bound = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	start := time.Now()
+	_, err := b.Do(ctx, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Target"`)})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("click on a busy page: %v", err)
+	}
+	within(t, "the abandoned click", time.Since(start), bound, 100*time.Millisecond)
+	// The page is free again after 1.5 s; give a late click time to land.
+	deadline := time.Now().Add(2500 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if n := evalPage[int](t, b, "window.clicks||0"); n != 0 {
+			t.Fatalf("the abandoned click landed %v after its deadline", time.Since(start)-bound)
+		}
+	}
+}
+
+// A renderer that a terminated script does not free (it waits in a
+// synchronous request that never answers): Recover replaces the tab and
+// reopens its URL.
+func TestRecoverReplacesStuckTab(t *testing.T) {
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang" {
+			select {
+			case <-hang:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.Write([]byte(`<title>Stuck</title><p>fresh page</p><button onclick="const x = new XMLHttpRequest(); x.open('GET', '/hang', false); x.send()">Stick</button>`))
+	}))
+	defer srv.Close()
+	defer close(hang)
+	b := launch(t, Options{})
+	url := srv.URL + "/"
+	s := open(t, b, url)
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	_, err := b.Do(ctx, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Stick"`)})
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("click that sticks the page: %v", err)
+	}
+	within(t, "the click", time.Since(start), 500*time.Millisecond, 100*time.Millisecond)
+	start = time.Now()
+	what, err := b.Recover(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Recover took %v: %s", time.Since(start), what)
+	if !strings.Contains(what, "was replaced by a new tab") {
+		t.Errorf("Recover: %q", what)
+	}
+	if s := snapshot(t, b); !hasLine(s, "fresh page") {
+		t.Errorf("snapshot after Recover:\n%s", s.Text)
+	}
+	waitFor(t, "the old tab to close", 5*time.Second, func() bool { return len(pagesOf(t, b)) == 1 })
+}

@@ -1,0 +1,238 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// session is one connection to a browser: a Chromium this Browser launched
+// (relaunched once if it dies), or one it attached to. Its tabs are
+// children of its context.
+type session struct {
+	allocCtx    context.Context
+	allocCancel context.CancelFunc
+	// ctx is the browser connection's chromedp context: its first call
+	// started the browser (or connected), so it bounds the browser's life.
+	ctx     context.Context
+	cancel  func()
+	browser *chromedp.Browser
+
+	attached   bool
+	profileDir string      // temporary profile of a launched browser
+	process    *os.Process // the launched browser, nil when attached
+	bcID       cdp.BrowserContextID
+
+	// lost ends when the connection to the browser is lost (the process
+	// died, or the browser we attached to went away).
+	lost     context.Context
+	loseOnce func()
+	done     chan struct{} // closed by close
+	doneOnce sync.Once
+}
+
+// alive reports whether the connection to the browser still works.
+func (s *session) alive() bool {
+	if s == nil || s.lost.Err() != nil {
+		return false
+	}
+	if s.browser != nil {
+		select {
+		case <-s.browser.LostConnection:
+			return false
+		default:
+		}
+	}
+	return true
+}
+
+// startSession launches or attaches to a browser and prepares it: our own
+// browser context when isolated, downloads saved to the download folder.
+func (b *Browser) startSession(ctx context.Context) (*session, error) {
+	s := &session{done: make(chan struct{})}
+	lost, lose := context.WithCancel(context.Background())
+	s.lost, s.loseOnce = lost, lose
+	var err error
+	if b.opts.CDPURL != "" {
+		s.attached = true
+		s.allocCtx, s.allocCancel = remote.NewAllocator(context.Background(), b.opts.CDPURL)
+		err = b.connect(ctx, s)
+		if err != nil {
+			err = fmt.Errorf("browser: attaching to %s: %w", b.opts.CDPURL, err)
+		}
+	} else {
+		err = b.launchProcess(ctx, s)
+	}
+	if err == nil {
+		err = b.prepareSession(ctx, s)
+		if err != nil {
+			err = fmt.Errorf("browser: setting up the browser: %w", err)
+		}
+	}
+	if err != nil {
+		b.closeSession(s, nil)
+		return nil, err
+	}
+	return s, nil
+}
+
+// connect makes the session's first call, which starts the browser or
+// connects to it; ctx only cancels it.
+func (b *Browser) connect(ctx context.Context, s *session) error {
+	log := b.log
+	sctx, cancel := chromedp.NewContext(s.allocCtx, chromedp.WithBrowserOption(
+		chromedp.WithBrowserLogf(func(f string, a ...any) { log.Debug().Msgf("chromedp: "+f, a...) }),
+		chromedp.WithBrowserErrorf(func(f string, a ...any) { log.Warn().Msgf("chromedp: "+f, a...) }),
+	))
+	// chromedp's cancel func must run once: a second call can wait for
+	// ever when the browser never started.
+	s.ctx, s.cancel = sctx, sync.OnceFunc(cancel)
+	stop := context.AfterFunc(ctx, s.cancel)
+	_, err := chromedp.Targets(s.ctx)
+	if !stop() && err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	s.browser = chromedp.FromContext(s.ctx).Browser
+	lostCh := s.browser.LostConnection
+	b.wg.Go(func() {
+		select {
+		case <-lostCh:
+			s.loseOnce()
+		case <-s.done:
+		}
+	})
+	return nil
+}
+
+// prepareSession creates the isolated browser context and sets where
+// downloads go.
+func (b *Browser) prepareSession(ctx context.Context, s *session) error {
+	// Target events tell the tabs about the tabs they open.
+	if _, err := cdp.Call(ctx, s.browser, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
+		return fmt.Errorf("following the tabs: %w", err)
+	}
+	if b.opts.Isolated {
+		// Disposed with the connection too, should this process die.
+		res, err := cdp.Call(ctx, s.browser, target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: new(true)})
+		if err != nil {
+			return fmt.Errorf("creating an isolated browser context: %w", err)
+		}
+		s.bcID = res.BrowserContextID
+	}
+	if s.attached && !b.opts.Isolated && b.opts.DownloadDir == "" {
+		// A browser we attach to keeps its own download settings, unless
+		// the tabs are ours alone or the user named a folder.
+		return nil
+	}
+	dir, err := b.downloadDir()
+	if err != nil {
+		return err
+	}
+	if _, err := cdp.Call(ctx, s.browser, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior:         cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName,
+		BrowserContextID: s.bcID,
+		DownloadPath:     dir,
+		EventsEnabled:    new(true),
+	}); err != nil {
+		return fmt.Errorf("setting the download folder: %w", err)
+	}
+	return chromedp.ListenBrowser(s.ctx, b.downloads.handle)
+}
+
+// closeSession releases a session: closes its tabs (or the browser it
+// launched), its browser context, its connection and its profile. It is
+// also used for a session whose browser died.
+// The caller holds sem, or runs it in the background with tabs taken
+// from b.tabs while it held sem.
+func (b *Browser) closeSession(s *session, tabs []*tab) {
+	s.doneOnce.Do(func() { close(s.done) })
+	closeAll := func() {
+		var wg sync.WaitGroup
+		for _, t := range tabs {
+			wg.Go(t.cancel)
+		}
+		wg.Wait()
+	}
+	if s.ctx != nil {
+		switch {
+		case !s.attached && s.browser != nil && s.alive():
+			// A graceful close lets Chromium stop its helper processes.
+			ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+			if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				b.log.Debug().Err(err).Msg("closing the browser gracefully")
+			}
+			cancel()
+			closeAll()
+		case s.bcID != "" && s.alive():
+			// Disposing of our browser context closes all its tabs.
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			if _, err := cdp.Call(ctx, s.browser, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.bcID}); err != nil {
+				b.log.Debug().Err(err).Msg("disposing of the browser context")
+			}
+			cancel()
+			closeAll()
+		default:
+			closeAll()
+		}
+		// Closes the connection (attached) or kills the browser and waits
+		// for it to exit (launched).
+		s.cancel()
+	}
+	if s.allocCancel != nil {
+		s.allocCancel()
+		if c := chromedp.FromContext(s.allocCtx); c != nil && c.Allocator != nil {
+			c.Allocator.Wait()
+		}
+	}
+	s.loseOnce()
+	if s.profileDir != "" {
+		killLeftovers(s.profileDir)
+		if err := removeAll(s.profileDir); err != nil {
+			b.log.Warn().Err(err).Str("dir", s.profileDir).Msg("removing the browser profile")
+		}
+	}
+}
+
+// closeStrays closes the blank tab a launched browser starts with, so that
+// only the Browser's tabs are open. Attached browsers are left alone.
+func (b *Browser) closeStrays(ctx context.Context) {
+	if b.sess.attached {
+		return
+	}
+	res, err := cdp.Call(ctx, b.sess.browser, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return
+	}
+	for _, info := range res.TargetInfos {
+		if info.Type == "page" && info.OpenerID == "" && b.tabByTarget(info.TargetID) == nil {
+			_, _ = cdp.Call(ctx, b.sess.browser, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID})
+		}
+	}
+}
+
+// PID returns the process id of the Chromium this Browser launched (after
+// a relaunch, the new one), or 0 when it attached to a browser. It is for
+// supervisors and fault tests; it takes no lock of the calls.
+func (b *Browser) PID() int {
+	b.pidMu.Lock()
+	defer b.pidMu.Unlock()
+	if b.pid == nil {
+		return 0
+	}
+	return b.pid.Pid
+}

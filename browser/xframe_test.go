@@ -1,0 +1,49 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// A frame of another site runs in its own renderer; its refs come from the
+// frame's own walker, and the actions reach its elements there.
+func TestActionsInCrossOriginFrame(t *testing.T) {
+	inner := serve(t, map[string]string{
+		"/": `<title>Inner</title><p>inner words</p>
+<button onclick="document.getElementById('log').textContent = 'inner clicked'">Inner button</button>
+<input aria-label="Inner field"><label><input type=checkbox id=c> Inner box</label>
+<select aria-label="Inner select"><option>One</option><option>Two</option></select>
+<p id=log></p>`,
+	})
+	// localhost and 127.0.0.1 are different sites.
+	innerURL := strings.Replace(inner, "127.0.0.1", "localhost", 1) + "/"
+	outer := serve(t, map[string]string{
+		"/": `<title>Outer</title><p>outer words</p><iframe src="` + innerURL + `" title="Other site" width=500 height=300></iframe>
+<div id=cover style="position:fixed;left:0;top:0;width:100%;height:100%;display:none;background:rgba(0,0,0,.3)" aria-label="Dimmer"></div>`,
+	})
+	s := open(t, shared, outer+"/")
+	if !strings.Contains(s.Text, "inner words") {
+		t.Skipf("the snapshot does not show the cross-origin frame yet:\n%s", s.Text)
+	}
+	btn := ref(t, s, "button", "Inner button")
+	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: btn})
+	if out != `clicked button "Inner button" [ref=`+btn+`]` {
+		t.Errorf("click outcome = %q", out)
+	}
+	do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Inner field"), Text: "typed across sites"})
+	do(t, shared, agent.Action{Name: agent.ActCheck, Ref: ref(t, s, "checkbox", "Inner box")})
+	do(t, shared, agent.Action{Name: agent.ActSelect, Ref: ref(t, s, "combobox", "Inner select"), Option: "Two"})
+	s = snapshot(t, shared)
+	wantText(t, s, "inner clicked")
+	wantText(t, s, `textbox "Inner field" value="typed across sites"`)
+	wantText(t, s, `checkbox "Inner box" checked`)
+	wantText(t, s, `combobox "Inner select" value="Two"`)
+	// An overlay of the page covers the frame's button.
+	evalPage[any](t, shared, "document.getElementById('cover').style.display = 'block', 0")
+	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: btn})
+	if !isActionError(err) || !strings.Contains(err.Error(), `covered by div "Dimmer"`) {
+		t.Errorf("click under the page's overlay: %v", err)
+	}
+}

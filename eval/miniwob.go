@@ -1,0 +1,237 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/eval/suite"
+)
+
+// DefaultMiniWoBTasks are run when --miniwob-tasks is not given: simple
+// MiniWoB++ tasks of one to a few steps.
+var DefaultMiniWoBTasks = []string{
+	"click-button", "click-link", "click-checkboxes", "click-option", "click-tab",
+	"enter-text", "focus-text", "login-user", "choose-list", "click-dialog",
+}
+
+// MiniWoB serves a MiniWoB++ checkout's miniwob/html folder on 127.0.0.1
+// and makes one job per task and seed.
+type MiniWoB struct {
+	html string
+	srv  *loopback
+}
+
+// NewMiniWoB serves dir/miniwob/html (dir is a checkout of MiniWoB++) on
+// host ("" is 127.0.0.1).
+func NewMiniWoB(dir, host string) (*MiniWoB, error) {
+	html := filepath.Join(dir, "miniwob", "html")
+	if fi, err := os.Stat(filepath.Join(html, "miniwob")); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a MiniWoB++ checkout: %s/miniwob is missing", dir, html)
+	}
+	srv, err := serveOn(host, http.FileServer(http.Dir(html)))
+	if err != nil {
+		return nil, err
+	}
+	return &MiniWoB{html: html, srv: srv}, nil
+}
+
+// URL is where the html folder is served.
+func (m *MiniWoB) URL() string { return m.srv.URL }
+
+// Close stops the server.
+func (m *MiniWoB) Close() { m.srv.Close() }
+
+// Jobs returns one job per task and seed. A task whose page is missing is
+// an error.
+func (m *MiniWoB) Jobs(tasks []string, seeds []int64) ([]Job, error) {
+	var missing []string
+	for _, t := range tasks {
+		if _, err := os.Stat(filepath.Join(m.html, "miniwob", t+".html")); err != nil {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("no such MiniWoB++ task: %s (looked for miniwob/NAME.html in %s)", strings.Join(missing, ", "), m.html)
+	}
+	var jobs []Job
+	for _, t := range tasks {
+		for _, seed := range seeds {
+			run := report.Run{Suite: "miniwob", ID: t, Seed: &seed}
+			jobs = append(jobs, Job{
+				Suite: "miniwob", ID: t, Key: run.Key(), Retry: true,
+				Run: func(ctx context.Context, env *Env) (report.Run, error) { return m.runEpisode(ctx, env, t, seed) },
+			})
+		}
+	}
+	return jobs, nil
+}
+
+// Codes of a MiniWoB++ episode.
+const (
+	// CodeEpisodeFailed: the episode ended with a reward of 0 or less.
+	CodeEpisodeFailed = "EPISODE_FAILED"
+	// CodeEpisodeNotDone: the agent stopped but the episode was not over.
+	CodeEpisodeNotDone = "EPISODE_NOT_DONE"
+)
+
+var errEpisodeDone = errors.New("the MiniWoB++ episode is over")
+
+// wobState is the episode's globals, read after every action.
+type wobState struct {
+	Done   bool    `json:"done"`
+	Reward float64 `json:"reward"`
+	Reason string  `json:"reason"`
+}
+
+const readWob = `({done: !!window.WOB_DONE_GLOBAL, reward: Number(window.WOB_RAW_REWARD_GLOBAL || 0), reason: String(window.WOB_REWARD_REASON == null ? "" : window.WOB_REWARD_REASON)})`
+
+func decodeWob(v any) wobState {
+	m, _ := v.(map[string]any)
+	var s wobState
+	s.Done, _ = m["done"].(bool)
+	s.Reward, _ = m["reward"].(float64)
+	s.Reason, _ = m["reason"].(string)
+	return s
+}
+
+// episode wraps the browser for the agent: after every action it reads the
+// episode's globals, and once the episode is over it ends the run (and
+// refuses any further action, so that the start cover is never clicked
+// again).
+type episode struct {
+	b     *browser.Browser
+	stop  context.CancelCauseFunc
+	mu    sync.Mutex
+	state wobState
+	over  bool
+	reads int
+}
+
+func (e *episode) Snapshot(ctx context.Context) (agent.Snapshot, error) { return e.b.Snapshot(ctx) }
+
+func (e *episode) Do(ctx context.Context, a agent.Action) (string, error) {
+	e.mu.Lock()
+	over := e.over
+	e.mu.Unlock()
+	if over {
+		return "", agent.ActionErrorf("the episode is over; call done")
+	}
+	out, err := e.b.Do(ctx, a)
+	if st, rerr := e.read(ctx); rerr == nil && st.Done {
+		e.stop(errEpisodeDone)
+		out += fmt.Sprintf("; the episode is over (reward %g)", st.Reward)
+	}
+	return out, err
+}
+
+func (e *episode) read(ctx context.Context) (wobState, error) {
+	v, err := evalJS(ctx, e.b, readWob)
+	if err != nil {
+		return wobState{}, err
+	}
+	st := decodeWob(v)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.reads++
+	if !e.over {
+		e.state = st
+		e.over = st.Done
+	}
+	return st, nil
+}
+
+func (m *MiniWoB) runEpisode(ctx context.Context, env *Env, task string, seed int64) (report.Run, error) {
+	start := time.Now()
+	cfg := env.Config
+	run := report.Run{ID: task, Suite: "miniwob", Kind: "miniwob", Seed: &seed, Checks: []suite.CheckResult{}, Steps: []report.Step{}}
+	fail := func(code, msg string, err error) (report.Run, error) {
+		run.Code, run.Message = code, msg
+		run.DurationMS = time.Since(start).Milliseconds()
+		return run, brokenBrowser(err)
+	}
+	if cfg.Model == nil {
+		return fail(report.CodeHarnessError, "MiniWoB++ needs a model: the reference model has no solutions for it", nil)
+	}
+	b := env.Browser
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := b.Do(sctx, agent.Action{Name: agent.ActGoto, URL: m.srv.URL + "/miniwob/" + task + ".html"}); err != nil {
+		return fail(report.CodeHarnessError, "opening the task: "+err.Error(), err)
+	}
+	const waitCover = `new Promise(function (resolve) {
+  (function poll() { if (document.querySelector('#sync-task-cover')) resolve(true); else setTimeout(poll, 20); })();
+})`
+	if _, err := evalJS(sctx, b, waitCover); err != nil {
+		return fail(report.CodeHarnessError, "waiting for #sync-task-cover: "+err.Error(), err)
+	}
+	startJS := fmt.Sprintf("Math.seedrandom(%d); core.setDataMode('train'); core.EPISODE_MAX_TIME = 1000000; core.startEpisodeReal(); true", seed)
+	if _, err := evalJS(sctx, b, startJS); err != nil {
+		return fail(report.CodeHarnessError, "starting the episode: "+err.Error(), err)
+	}
+	u, err := evalJS(sctx, b, `core.getUtterance()`)
+	if err != nil {
+		return fail(report.CodeHarnessError, "reading the utterance: "+err.Error(), err)
+	}
+	utterance := ""
+	switch v := u.(type) {
+	case string:
+		utterance = v
+	case map[string]any:
+		utterance, _ = v["utterance"].(string)
+	}
+	if strings.TrimSpace(utterance) == "" {
+		return fail(report.CodeHarnessError, fmt.Sprintf("core.getUtterance() gave no instruction: %v", u), nil)
+	}
+
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	ep := &episode{b: b, stop: stop}
+	opts := append(append([]agent.Option{agent.WithLogger(cfg.Logger)}, cfg.Options...), agent.WithMaxIterations(15))
+	a, err := agent.New(ep, cfg.Model, opts...)
+	if err != nil {
+		return fail(report.CodeHarnessError, err.Error(), nil)
+	}
+	res := a.Run(runCtx, agent.Task{Instruction: utterance})
+	fillResult(&run, res)
+	run.Answer = res.Answer
+	if ctx.Err() == nil {
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, _ = ep.read(rctx)
+		cancel()
+	}
+	ep.mu.Lock()
+	st, over := ep.state, ep.over
+	ep.mu.Unlock()
+	run.Reward, run.RewardReason = &st.Reward, st.Reason
+	switch {
+	case ctx.Err() != nil:
+		run.Code, run.Success = string(agent.CodeCanceled), false
+	case over && st.Reward > 0:
+		run.Code, run.Success = string(agent.CodeSuccess), true
+		run.Message = fmt.Sprintf("episode over with reward %g", st.Reward)
+	case over:
+		run.Code, run.Success = CodeEpisodeFailed, false
+		run.Message = fmt.Sprintf("episode over with reward %g: %s", st.Reward, st.Reason)
+	case res.Code == agent.CodeSuccess:
+		run.Code, run.Success = CodeEpisodeNotDone, false
+		run.Message = "the agent called done but the episode is not over"
+	default:
+		run.Success = false
+	}
+	if ctx.Err() == nil {
+		run.Screenshot = saveScreenshot(ctx, env)
+	}
+	run.Instruction = utterance
+	run.DurationMS = time.Since(start).Milliseconds()
+	return run, brokenBrowser(res.Err)
+}

@@ -1,0 +1,131 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/llmtest"
+)
+
+var wantRe = regexp.MustCompile(`Click on the "([A-Za-z]+)" button`)
+
+// miniwobPlayer is a scripted model for the stand-in MiniWoB++ page: it
+// clicks the button the utterance names (or, when wrong is set, another
+// one). Asked again, it clicks the START cover if it sees one, which the
+// harness must never let happen: it stops as soon as the episode is done.
+func miniwobPlayer(wrong bool, calls *atomic.Int64) llmtest.Responder {
+	return llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+		calls.Add(1)
+		obs := req.LastUser()
+		if ref, ok := llmtest.FindRef(obs, "button", "START"); ok {
+			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+		}
+		task := ""
+		for _, m := range req.Messages {
+			if m.Role == "user" && strings.HasPrefix(m.Content, "Task: ") {
+				task = m.Content
+				break
+			}
+		}
+		m := wantRe.FindStringSubmatch(task)
+		if m == nil {
+			return failTurn("no instruction in " + task)
+		}
+		name := m[1]
+		if wrong {
+			name = map[string]string{"Alpha": "Bravo", "Bravo": "Charlie", "Charlie": "Delta", "Delta": "Alpha"}[name]
+		}
+		ref, ok := llmtest.FindRef(obs, "button", name)
+		if !ok {
+			return failTurn("no button " + name)
+		}
+		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+	})
+}
+
+func runMiniWoB(t *testing.T, wrong bool, tasks []string, seeds []int64) (*MiniWoB, []Job, *atomic.Int64, Config) {
+	t.Helper()
+	calls := &atomic.Int64{}
+	srv, err := llmtest.Start(miniwobPlayer(wrong, calls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "player"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.CloseIdleConnections)
+	mw, err := NewMiniWoB("testdata/miniwob", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(mw.Close)
+	jobs, err := mw.Jobs(tasks, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.Model, cfg.ModelName = client, "player"
+	return mw, jobs, calls, cfg
+}
+
+func TestMiniWoBEpisodes(t *testing.T) {
+	skipWithoutChrome(t)
+	_, jobs, calls, cfg := runMiniWoB(t, false, []string{"click-test", "click-object"}, []int64{1, 2})
+	rep := NewRunner(cfg).Run(context.Background(), jobs)
+	if len(rep.Runs) != 4 {
+		t.Fatalf("%d runs", len(rep.Runs))
+	}
+	byKey := map[string]string{}
+	for _, r := range rep.Runs {
+		if !r.Success || r.Reward == nil || *r.Reward != 1 || r.RewardReason != "correct" || r.Seed == nil {
+			t.Errorf("%s: %s %s reward %v %q", r.Key(), r.Code, r.Message, r.Reward, r.RewardReason)
+			continue
+		}
+		if !wantRe.MatchString(r.Instruction) {
+			t.Errorf("%s: instruction %q", r.Key(), r.Instruction)
+		}
+		if prev, ok := byKey[fmt.Sprint(*r.Seed)]; ok && prev != r.Instruction {
+			t.Errorf("seed %d gave %q and %q: the episode is not seeded", *r.Seed, prev, r.Instruction)
+		}
+		byKey[fmt.Sprint(*r.Seed)] = r.Instruction
+	}
+	// One model call per episode: the run stopped as soon as the episode
+	// was done, and the START cover was never clicked.
+	if n := calls.Load(); n != 4 {
+		t.Errorf("%d model calls for 4 one-click episodes", n)
+	}
+}
+
+func TestMiniWoBWrongAnswer(t *testing.T) {
+	skipWithoutChrome(t)
+	_, jobs, calls, cfg := runMiniWoB(t, true, []string{"click-test"}, []int64{3})
+	rep := NewRunner(cfg).Run(context.Background(), jobs)
+	r := rep.Runs[0]
+	if r.Success || r.Code != CodeEpisodeFailed || r.Reward == nil || *r.Reward != -1 || !strings.Contains(r.RewardReason, "instead of") {
+		t.Fatalf("%s: %s %s reward %v %q", r.Key(), r.Code, r.Message, r.Reward, r.RewardReason)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d model calls, want 1", n)
+	}
+}
+
+func TestMiniWoBMissingTask(t *testing.T) {
+	mw, err := NewMiniWoB("testdata/miniwob", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mw.Close()
+	if _, err := mw.Jobs([]string{"click-test", "no-such-task"}, []int64{1}); err == nil || !strings.Contains(err.Error(), "no-such-task") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := NewMiniWoB(t.TempDir(), ""); err == nil {
+		t.Fatal("an empty folder was taken for a MiniWoB++ checkout")
+	}
+}

@@ -1,0 +1,169 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html"
+	"html/template"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+//go:embed report.html
+var htmlSource string
+
+var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+	"num": fmtNum,
+	"ms": func(v any) string {
+		switch x := v.(type) {
+		case int64:
+			return fmtMS(float64(x))
+		case float64:
+			return fmtMS(x)
+		}
+		return fmt.Sprint(v)
+	},
+	"deref": func(f *float64) string {
+		if f == nil {
+			return ""
+		}
+		return fmtNum(*f)
+	},
+}).Parse(htmlSource))
+
+type htmlTask struct {
+	Run   Run
+	Label string
+	Shot  template.URL
+}
+
+// HTML renders the self-contained report page. Screenshots named by the
+// runs are read from dir and embedded as data URLs; a missing one is left
+// out.
+func (r *Report) HTML(dir string) ([]byte, error) {
+	stats := r.SuiteStats()
+	all := stats[len(stats)-1]
+	data := struct {
+		R                                   *Report
+		Stats                               []SuiteStats
+		All                                 SuiteStats
+		Started, Took, Rate, MedianTime     string
+		SuiteChart, LatencyChart, TimeChart template.HTML
+		Tasks                               []htmlTask
+	}{
+		R: r, Stats: stats, All: all,
+		Started:      r.Started.UTC().Format("2006-01-02 15:04:05 UTC"),
+		Took:         fmtMS(float64(r.DurationMS)),
+		Rate:         fmt.Sprintf("%.0f%%", all.Rate*100),
+		MedianTime:   fmtMS(all.MedianMS),
+		SuiteChart:   suiteChart(stats[:len(stats)-1]),
+		LatencyChart: latencyChart(r.Latencies()),
+		TimeChart:    timeChart(r.Runs),
+	}
+	for _, run := range r.Runs {
+		t := htmlTask{Run: run, Label: runLabel(run)}
+		if run.Screenshot != "" {
+			if png, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(run.Screenshot))); err == nil {
+				t.Shot = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))
+			}
+		}
+		data.Tasks = append(data.Tasks, t)
+	}
+	var b bytes.Buffer
+	if err := htmlTmpl.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// The charts are inline SVG built here, so the page needs nothing from
+// the network.
+
+const (
+	colPass = "#2e9e5b"
+	colFail = "#d9534f"
+	colP50  = "#4a78c2"
+	colP95  = "#a7bfe8"
+)
+
+func esc(s string) string { return html.EscapeString(s) }
+
+// suiteChart draws one horizontal bar per suite: the share of runs passed.
+func suiteChart(stats []SuiteStats) template.HTML {
+	const rowH, labelW, barW = 24, 110, 260
+	h := rowH*len(stats) + 10
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart-svg" xmlns="http://www.w3.org/2000/svg" width="100%%" viewBox="0 0 %d %d" role="img" aria-label="success by suite">`, labelW+barW+70, h)
+	for i, s := range stats {
+		y := i*rowH + 4
+		w := int(s.Rate * barW)
+		fmt.Fprintf(&b, `<text x="0" y="%d" font-size="12">%s</text>`, y+14, esc(s.Suite))
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="16" fill="%s"><title>%s: %d of %d</title></rect>`, labelW, y, barW, colFail, esc(s.Suite), s.Passed, s.Runs)
+		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="16" fill="%s"></rect>`, labelW, y, w, colPass)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12">%d/%d</text>`, labelW+barW+6, y+13, s.Passed, s.Runs)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// latencyChart draws p50 and p95 bars per phase.
+func latencyChart(ls []Latency) template.HTML {
+	const rowH, labelW, barW = 40, 80, 260
+	max := 1.0
+	for _, l := range ls {
+		if l.P95 > max {
+			max = l.P95
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart-svg" xmlns="http://www.w3.org/2000/svg" width="100%%" viewBox="0 0 %d %d" role="img" aria-label="iteration latency">`, labelW+barW+110, rowH*len(ls)+30)
+	for i, l := range ls {
+		y := i*rowH + 4
+		fmt.Fprintf(&b, `<text x="0" y="%d" font-size="12">%s</text>`, y+16, esc(l.Phase))
+		w50 := int(l.P50 / max * barW)
+		w95 := int(l.P95 / max * barW)
+		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="14" fill="%s"><title>p50 %s</title></rect>`, labelW, y, w50, colP50, fmtMS(l.P50))
+		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="14" fill="%s"><title>p95 %s</title></rect>`, labelW, y+16, w95, colP95, fmtMS(l.P95))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11">p50 %s</text>`, labelW+w50+4, y+11, fmtMS(l.P50))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11">p95 %s</text>`, labelW+w95+4, y+27, fmtMS(l.P95))
+	}
+	fmt.Fprintf(&b, `<text x="0" y="%d" font-size="11" fill="#667085">dark: p50, light: p95, over every iteration</text>`, rowH*len(ls)+20)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// timeChart draws one bar per run, slowest first, green for a pass.
+func timeChart(runs []Run) template.HTML {
+	rs := append([]Run(nil), runs...)
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].DurationMS > rs[j].DurationMS })
+	const rowH, labelW, barW = 14, 170, 200
+	max := int64(1)
+	for _, r := range rs {
+		if r.DurationMS > max {
+			max = r.DurationMS
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart-svg" xmlns="http://www.w3.org/2000/svg" width="100%%" viewBox="0 0 %d %d" role="img" aria-label="time per task">`, labelW+barW+80, rowH*len(rs)+6)
+	for i, r := range rs {
+		y := i*rowH + 2
+		col := colPass
+		if !r.Success {
+			col = colFail
+		}
+		w := int(float64(r.DurationMS) / float64(max) * barW)
+		if w < 1 {
+			w = 1
+		}
+		fmt.Fprintf(&b, `<text x="0" y="%d" font-size="10">%s</text>`, y+10, esc(clip(runLabel(r), 32)))
+		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="11" fill="%s"><title>%s %s</title></rect>`, labelW, y, w, col, esc(r.ID), fmtMS(float64(r.DurationMS)))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">%s</text>`, labelW+w+4, y+10, fmtMS(float64(r.DurationMS)))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
