@@ -363,3 +363,31 @@ func TestBatchStopsWhenPageNavigates(t *testing.T) {
 		t.Fatalf("tool results %q", results)
 	}
 }
+
+// With vision, the model may ask for a screenshot; it is shown to it once,
+// as an image in the next request.
+func TestVisionScreenshot(t *testing.T) {
+	url := page(t, simplePage)
+	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+		for _, m := range req.Messages {
+			if m.Images > 0 {
+				return done("saw it")
+			}
+		}
+		return call("screenshot", nil)
+	}))
+	res := mustAgent(t, shared, model, agent.WithVision(true)).Run(context.Background(), agent.Task{URL: url, Instruction: "look"})
+	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
+		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
+	}
+	if !contains(srv.Requests()[0].Req.ToolNames(), "screenshot") {
+		t.Fatal("screenshot not offered with vision")
+	}
+	images := 0
+	for _, m := range srv.Requests()[1].Req.Messages {
+		images += m.Images
+	}
+	if images != 1 {
+		t.Fatalf("second request carried %d images, want 1", images)
+	}
+}
