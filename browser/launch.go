@@ -19,15 +19,21 @@ import (
 // profilePrefix starts the name of each temporary profile directory.
 const profilePrefix = "webagent-profile-"
 
+// The default viewport, in CSS pixels.
+const (
+	defaultWidth  = 1280
+	defaultHeight = 900
+)
+
 // Launch starts Chromium, or attaches to a running browser when
 // opts.CDPURL is set, and opens the tab the Browser works in. ctx bounds
 // only the start-up; the browser lives until Close.
 func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	if opts.Width <= 0 {
-		opts.Width = 1280
+		opts.Width = defaultWidth
 	}
 	if opts.Height <= 0 {
-		opts.Height = 900
+		opts.Height = defaultHeight
 	}
 	b := &Browser{
 		log:    opts.Logger,

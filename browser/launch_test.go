@@ -164,6 +164,15 @@ const helperEnv = "WEBAGENT_BROWSER_TEST_HELPER"
 func helperMain() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if os.Getenv(helperEnv) == "server" {
+		s, err := StartServer(ctx, Options{})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("profile:", s.dir)
+		select {} // until killed
+	}
 	b, err := Launch(ctx, Options{})
 	if err != nil {
 		fmt.Println("error:", err)
@@ -173,9 +182,17 @@ func helperMain() {
 	select {} // until killed
 }
 
+// Chromium started by Launch, or by StartServer, dies with its parent even
+// when the parent is killed with SIGKILL.
 func TestChromiumDiesWithKilledParent(t *testing.T) {
+	for _, mode := range []string{"launch", "server"} {
+		t.Run(mode, func(t *testing.T) { chromiumDiesWithKilledParent(t, mode) })
+	}
+}
+
+func chromiumDiesWithKilledParent(t *testing.T, mode string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -203,7 +203,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) *report.Report {
 // and the tabs being closed in the background.
 type worker struct {
 	id     int
-	chrome *chromium
+	chrome *browser.Server
 	spare  chan spareTab
 	bg     sync.WaitGroup
 }
@@ -293,7 +293,7 @@ func (r *Runner) attempt(ctx context.Context, wk *worker, slot int, job Job, mor
 			wk.close()
 		}
 		if wk.chrome == nil {
-			c, err := startChromium(lctx, opts)
+			c, err := browser.StartServer(lctx, opts)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fail(string(agent.CodeCanceled), "canceled while starting the browser"), nil

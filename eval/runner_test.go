@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -68,7 +69,7 @@ func skipWithoutChrome(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Chromium")
 	}
-	if _, err := findChromium(""); err != nil {
+	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
 		t.Skip(err)
 	}
 }
@@ -269,7 +270,7 @@ func TestRemoteBrowserPool(t *testing.T) {
 	defer cancel()
 	var urls []string
 	for range 2 {
-		c, err := startChromium(ctx, browser.Options{})
+		c, err := browser.StartServer(ctx, browser.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,12 +298,12 @@ func TestRetryOnDeadBrowser(t *testing.T) {
 	skipWithoutChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	good, err := startChromium(ctx, browser.Options{})
+	good, err := browser.StartServer(ctx, browser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer good.Close()
-	dead, err := startChromium(ctx, browser.Options{})
+	dead, err := browser.StartServer(ctx, browser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,12 +352,12 @@ func TestRetryWhenBrowserDiesMidTask(t *testing.T) {
 	skipWithoutChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	first, err := startChromium(ctx, browser.Options{})
+	first, err := browser.StartServer(ctx, browser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer first.Close()
-	second, err := startChromium(ctx, browser.Options{})
+	second, err := browser.StartServer(ctx, browser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +431,7 @@ func killMainChromium(t *testing.T) int {
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range procs {
 		b, err := os.ReadFile(f)
-		if err != nil || !strings.Contains(string(b), filepath.Join(testTmp, chromiumPrefix)) || !strings.Contains(string(b), "--remote-debugging-port=0") {
+		if err != nil || !strings.Contains(string(b), filepath.Join(testTmp, "webagent-profile-")) || !strings.Contains(string(b), "--remote-debugging-port=0") {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.Split(f, "/")[2])
