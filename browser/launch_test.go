@@ -178,7 +178,7 @@ func helperMain() {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
-	fmt.Println("profile:", b.profileDir)
+	fmt.Println("profile:", b.profileDir, b.downloads.folder())
 	select {} // until killed
 }
 
@@ -201,13 +201,20 @@ func chromiumDiesWithKilledParent(t *testing.T, mode string) {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "profile: ")
+	dirs, ok := strings.CutPrefix(strings.TrimSpace(line), "profile: ")
 	if err != nil || !ok {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		t.Fatalf("helper said %q (%v)", line, err)
 	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	// A process killed with SIGKILL cannot remove its temporary folders
+	// (the profile, the download folder); the test does.
+	dir, _, _ := strings.Cut(dirs, " ")
+	t.Cleanup(func() {
+		for _, d := range strings.Fields(dirs) {
+			_ = os.RemoveAll(d)
+		}
+	})
 	if len(processesUsing(dir)) == 0 {
 		t.Fatalf("no chromium runs with %s", dir)
 	}
