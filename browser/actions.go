@@ -849,30 +849,3 @@ func (b *Browser) doScrollTo(o *op, ref string) (string, error) {
 	}
 	return "scrolled " + el.desc + " into view", nil
 }
-
-func (b *Browser) doForward(o *op) (string, error) {
-	h, err := cdp.Call(o.ctx, b.target, page.GetNavigationHistory, cdp.Empty{})
-	if err != nil {
-		return "", err
-	}
-	i := int(h.CurrentIndex)
-	if i < 0 || i+1 >= len(h.Entries) {
-		return "", agent.ActionErrorf("there is no next page to go forward to")
-	}
-	s0 := b.nav.state()
-	if _, err := cdp.Call(o.ctx, b.target, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i+1].ID}); err != nil {
-		return "", err
-	}
-	nav, err := b.afterInput(o, s0, settleLoad)
-	if err != nil {
-		return "", err
-	}
-	if nav == "" {
-		n, err := b.navigated(o)
-		if err != nil {
-			return "", err
-		}
-		nav = "; " + n
-	}
-	return "went forward" + nav, nil
-}

@@ -398,10 +398,14 @@ func (b *Browser) callIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn string,
 		}
 		p.Arguments = append(p.Arguments, &runtime.CallArgument{Value: raw})
 	}
+	// A script in the page that outlives a cancelled call is terminated by
+	// the clean-up before the next call (browser.go).
+	o.evaluating = fr == nil
 	r, err := cdp.Call(o.ctx, b.targetOf(fr), runtime.CallFunctionOn, p)
 	if err != nil {
 		return err
 	}
+	o.evaluating = false
 	if r.ExceptionDetails != nil {
 		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
 	}

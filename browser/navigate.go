@@ -171,17 +171,26 @@ func (b *Browser) tabByTarget(id target.ID) *tab {
 	return nil
 }
 
-func (b *Browser) doBack(o *op) (string, error) {
+func (b *Browser) doBack(o *op) (string, error) { return b.history(o, -1) }
+
+func (b *Browser) doForward(o *op) (string, error) { return b.history(o, +1) }
+
+// history moves step entries back (-1) or forward (+1) in the tab's
+// history and waits for the page as after any input.
+func (b *Browser) history(o *op, step int) (string, error) {
 	h, err := cdp.Call(o.ctx, b.target, page.GetNavigationHistory, cdp.Empty{})
 	if err != nil {
 		return "", err
 	}
-	i := int(h.CurrentIndex)
-	if i <= 0 || i >= len(h.Entries) || (i == 1 && h.Entries[0].URL == "about:blank") {
+	i, j := int(h.CurrentIndex), int(h.CurrentIndex)+step
+	switch {
+	case step < 0 && (j < 0 || i >= len(h.Entries) || (j == 0 && h.Entries[0].URL == "about:blank")):
 		return "", agent.ActionErrorf("there is no previous page to go back to")
+	case step > 0 && (i < 0 || j >= len(h.Entries)):
+		return "", agent.ActionErrorf("there is no next page to go forward to")
 	}
 	s0 := b.nav.state()
-	if _, err := cdp.Call(o.ctx, b.target, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i-1].ID}); err != nil {
+	if _, err := cdp.Call(o.ctx, b.target, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[j].ID}); err != nil {
 		return "", err
 	}
 	nav, err := b.afterInput(o, s0, settleLoad)
@@ -195,5 +204,8 @@ func (b *Browser) doBack(o *op) (string, error) {
 		}
 		nav = "; " + n
 	}
-	return "went back" + nav, nil
+	if step < 0 {
+		return "went back" + nav, nil
+	}
+	return "went forward" + nav, nil
 }

@@ -321,35 +321,10 @@ func (b *Browser) eval(o *op, p runtime.EvaluateParams) (*runtime.RemoteObject, 
 }
 
 // callOn calls the JavaScript function fn with this bound to the object id
-// and the JSON-encodable args, and decodes its value into v (if not nil).
+// in the page, with the JSON-encodable args, and decodes its value into v
+// (if not nil).
 func (b *Browser) callOn(o *op, id runtime.RemoteObjectID, fn string, v any, args ...any) error {
-	p := runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn,
-		ObjectID:            id,
-		Silent:              new(true),
-		ReturnByValue:       new(true),
-		AwaitPromise:        new(true),
-	}
-	for _, a := range args {
-		raw, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		p.Arguments = append(p.Arguments, &runtime.CallArgument{Value: raw})
-	}
-	o.evaluating = true
-	r, err := cdp.Call(o.ctx, b.target, runtime.CallFunctionOn, p)
-	if err != nil {
-		return err
-	}
-	o.evaluating = false
-	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	if v == nil {
-		return nil
-	}
-	return decodeValue(r.Result, v)
+	return b.callIn(o, nil, id, fn, v, args...)
 }
 
 func decodeValue(r *runtime.RemoteObject, v any) error {
