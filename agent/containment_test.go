@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/llm/llmtest"
@@ -389,5 +392,25 @@ func TestVisionScreenshot(t *testing.T) {
 	}
 	if images != 1 {
 		t.Fatalf("second request carried %d images, want 1", images)
+	}
+}
+
+// A backstop at or below the longest tool budget is allowed but logged.
+func TestLowOperationTimeoutWarns(t *testing.T) {
+	model, _ := newModel(t, llmtest.Script())
+	var buf bytes.Buffer
+	log := zerolog.New(&buf)
+	if _, err := agent.New(shared, model, agent.WithOperationTimeout(10*time.Second), agent.WithLogger(log)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "at or below the longest tool budget (30s)") {
+		t.Fatalf("no warning; log: %s", buf.String())
+	}
+	buf.Reset()
+	if _, err := agent.New(shared, model, agent.WithLogger(log)); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() != 0 {
+		t.Fatalf("the defaults logged: %s", buf.String())
 	}
 }
