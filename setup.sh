@@ -31,4 +31,4 @@ echo "setup: downloading Go modules" >&2
 go mod download
 echo "setup: building bin/webagent" >&2
 go build -o bin/webagent ./cmd/webagent
-echo "setup: done; try: bin/webagent demo" >&2
+echo "setup: done; try: bin/webagent eval (or bin/webagent demo)" >&2

@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -425,10 +427,13 @@ func TestLocalChromiumDiesMidTask(t *testing.T) {
 	}
 }
 
-// killMainChromium kills the process group of the harness's Chromium (its
-// main process has --remote-debugging-port) and returns its pid.
+// killMainChromium kills the process group of the harness's newest
+// Chromium server (its main process has --remote-debugging-port), the one
+// the running worker uses, and returns its pid. An earlier test's server
+// may still be shutting down.
 func killMainChromium(t *testing.T) int {
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	newest, newestStart := 0, uint64(0)
 	for _, f := range procs {
 		b, err := os.ReadFile(f)
 		if err != nil || !strings.Contains(string(b), filepath.Join(testTmp, "webagent-profile-")) || !strings.Contains(string(b), "--remote-debugging-port=0") {
@@ -438,9 +443,41 @@ func killMainChromium(t *testing.T) int {
 		if err != nil {
 			continue
 		}
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		return pid
+		// The server leads its own process group; its helpers carry
+		// the same switches but are not group leaders.
+		start, pgrp := processStart(pid)
+		if pgrp != pid {
+			continue
+		}
+		if newest == 0 || start > newestStart {
+			newest, newestStart = pid, start
+		}
 	}
-	t.Error("no harness Chromium found")
-	return 0
+	if newest == 0 {
+		t.Error("no harness Chromium found")
+		return 0
+	}
+	_ = syscall.Kill(-newest, syscall.SIGKILL)
+	return newest
+}
+
+// processStart returns a process's start time in clock ticks since boot
+// and its process group (fields 22 and 5 of /proc/PID/stat); 0s if unknown.
+func processStart(pid int) (start uint64, pgrp int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0
+	}
+	// The command name, field 2, is in parentheses and may hold spaces.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, 0
+	}
+	f := strings.Fields(string(b[i+1:])) // f[0] is field 3
+	if len(f) < 20 {
+		return 0, 0
+	}
+	start, _ = strconv.ParseUint(f[19], 10, 64)
+	pgrp, _ = strconv.Atoi(f[2])
+	return start, pgrp
 }
