@@ -365,25 +365,12 @@ func TestRetryWhenBrowserDiesMidTask(t *testing.T) {
 	}
 	defer second.Close()
 	task := builtin(t, "bank-balance")[0]
-	ref := suite.ReferencePolicy(task, "")
 	var killed atomic.Bool
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	cfg := referenceConfig(t, task, func() {
 		if !killed.Swap(true) {
 			first.Close()
 		}
-		return ref.Respond(req)
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "reference"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.CloseIdleConnections()
-	cfg := testConfig(t)
-	cfg.Workers, cfg.Model = 1, client
+	})
 	cfg.CDPURLs = []string{first.URL, second.URL}
 	rep := NewRunner(cfg).Run(context.Background(), TaskJobs([]*suite.Task{task}))
 	r := rep.Runs[0]
@@ -398,25 +385,12 @@ func TestRetryWhenBrowserDiesMidTask(t *testing.T) {
 func TestLocalChromiumDiesMidTask(t *testing.T) {
 	skipWithoutChrome(t)
 	task := builtin(t, "bank-balance")[0]
-	ref := suite.ReferencePolicy(task, "")
 	var killed atomic.Int64
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	cfg := referenceConfig(t, task, func() {
 		if killed.Load() == 0 {
 			killed.Store(int64(killMainChromium(t)))
 		}
-		return ref.Respond(req)
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "reference"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.CloseIdleConnections()
-	cfg := testConfig(t)
-	cfg.Workers, cfg.Model = 1, client
+	})
 	rep := NewRunner(cfg).Run(context.Background(), TaskJobs([]*suite.Task{task}))
 	r := rep.Runs[0]
 	if killed.Load() == 0 {
@@ -425,6 +399,29 @@ func TestLocalChromiumDiesMidTask(t *testing.T) {
 	if !r.Success || r.Attempts != 2 {
 		t.Fatalf("run %s %s after %d attempts", r.Code, r.Message, r.Attempts)
 	}
+}
+
+// referenceConfig is a one-worker configuration whose model plays the
+// task's reference solution over HTTP, calling hook before each reply.
+func referenceConfig(t *testing.T, task *suite.Task, hook func()) Config {
+	t.Helper()
+	ref := suite.ReferencePolicy(task, "")
+	srv, err := llmtest.Start(llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+		hook()
+		return ref.Respond(req)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "reference"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.CloseIdleConnections)
+	cfg := testConfig(t)
+	cfg.Workers, cfg.Model = 1, client
+	return cfg
 }
 
 // killMainChromium kills the process group of the harness's newest
