@@ -58,6 +58,10 @@ type Options struct {
 	// UploadDir is the folder the upload action takes files from; the
 	// model names files relative to it. Uploads are refused when empty.
 	UploadDir string
+	// CPUThrottle slows every page and frame down by this factor (CDP CPU
+	// throttling), to reproduce a slow or busy machine; 0 or 1 is none,
+	// at most MaxCPUThrottle.
+	CPUThrottle float64
 }
 
 // Errors returned by this package. Only ErrChromeNotFound comes from Launch;

@@ -89,6 +89,9 @@ func (b *Browser) attachFrame(o *op, id cdp.FrameID, owner *oopif, targets map[t
 			b.log.Debug().Err(err).Msg("blocking requests in a frame")
 		}
 	}
+	if err := b.throttle(o.ctx, fr.target); err != nil {
+		b.log.Debug().Err(err).Msg("throttling a frame")
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.m == nil {

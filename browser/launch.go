@@ -29,6 +29,9 @@ const (
 // opts.CDPURL is set, and opens the tab the Browser works in. ctx bounds
 // only the start-up; the browser lives until Close.
 func Launch(ctx context.Context, opts Options) (*Browser, error) {
+	if err := checkThrottle(opts.CPUThrottle); err != nil {
+		return nil, err
+	}
 	if opts.Width <= 0 {
 		opts.Width = defaultWidth
 	}

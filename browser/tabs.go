@@ -121,7 +121,7 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 			return err
 		}
 	}
-	return nil
+	return b.throttle(ctx, t.target) // throttle.go
 }
 
 // setCurrent makes t the tab Snapshot and Do act in. The caller holds sem.

@@ -210,7 +210,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	bar := eval.NewBar(stderr, len(jobs), tty)
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
-		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens},
+		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle},
 		Options: []agent.Option{
 			agent.WithMaxIterations(o.maxIterations),
 			agent.WithIterationTimeout(o.iterationTimeout),

@@ -34,6 +34,7 @@ type common struct {
 	json             bool
 	logLevel         string
 	snapshotTokens   int
+	cpuThrottle      float64
 	uploadDir        string
 	downloadDir      string
 	vision           bool
@@ -58,6 +59,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.downloadDir, "download-dir", "", "folder for files the pages download (default a temporary folder, removed at the end)")
 	fs.BoolVar(&c.vision, "vision", false, "offer the model a screenshot tool (for models that accept images)")
 	fs.IntVar(&c.snapshotTokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "size budget of a page snapshot in (estimated) tokens: past it, text far from the viewport is summarised; every actionable element is kept")
+	fs.Float64Var(&c.cpuThrottle, "cpu-throttle", 0, fmt.Sprintf("slow every page and frame down N times (CDP CPU throttling), to reproduce a slow or busy machine; 1 to %d, 0 for none", browser.MaxCPUThrottle))
 }
 
 func (c *common) validate() error {
@@ -89,6 +91,9 @@ func (c *common) validate() error {
 	}
 	if c.snapshotTokens < 1 {
 		return usagef("--snapshot-tokens is %d; it must be positive (the default is %d)", c.snapshotTokens, browser.DefaultSnapshotTokens)
+	}
+	if c.cpuThrottle != 0 && !(c.cpuThrottle >= 1 && c.cpuThrottle <= browser.MaxCPUThrottle) {
+		return usagef("--cpu-throttle is %g; use a factor from 1 (none) to %d, e.g. 6 for a busy machine, or 0 for none", c.cpuThrottle, browser.MaxCPUThrottle)
 	}
 	if c.humanTimeout <= 0 {
 		return usagef("--human-timeout is %s; use a positive duration such as 1m", c.humanTimeout)
@@ -264,7 +269,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	b, err := browser.Launch(lctx, browser.Options{
 		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
-		SnapshotTokens: c.snapshotTokens, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
+		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
 	})
 	cancel()
 	if err != nil {
