@@ -57,6 +57,11 @@ import (
 //   - extract returns the page's main content as Markdown, 8,000 characters
 //     at a time.
 //
+// An action whose element or document goes away in a navigation (the page
+// navigated while it ran) waits for the new document and returns an
+// outcome that says "the page navigated to URL (title) during ACTION",
+// not an error.
+//
 // Unknown actions, refs and keys, stale refs, elements that are hidden,
 // covered or cannot take the action, and URLs that do not load are
 // *agent.ActionError.
@@ -66,6 +71,7 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 		return "", err
 	}
 	defer o.end()
+	s0 := b.nav.state()
 	var out string
 	switch a.Name {
 	case agent.ActGoto:
@@ -108,6 +114,9 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 		return "", agent.ActionErrorf("unknown action %q: use goto, click, type, select, check, uncheck, press, hover, scroll, drag, upload, back, forward, tabs, wait_for or extract", a.Name)
 	}
 	if err != nil {
+		if nav, ok := b.navigatedDuring(o, a, s0, err); ok {
+			return nav, nil
+		}
 		return "", o.fail(a.Name, err)
 	}
 	if notes := b.notices.since(o.noticeMark); len(notes) > 0 {

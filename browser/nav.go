@@ -31,7 +31,34 @@ type navTracker struct {
 	popups    int       // new tabs the tab opened
 	popup     popupInfo // the latest of them
 	seen      map[target.ID]bool
+
+	// A navigation of the main frame that the page asked for (a link, a
+	// form, location.href) and the browser has not started yet. Under load
+	// the start can come long after the request; until requestGrace has
+	// passed, the document is not taken as ready.
+	requested int       // navigations requested in the main frame
+	reqAt     time.Time // when the latest request came; zero when none waits
+	reqURL    string
+	// Child frames (in the tab's own process) whose navigation was
+	// requested or started and whose new document is not ready yet.
+	frames    map[cdp.FrameID]frameLoad
+	frameNavs int // child frame navigations asked for or started
 }
+
+// frameLoad is a child frame's navigation in flight.
+type frameLoad struct {
+	url   string
+	since time.Time
+}
+
+// requestGrace is how long a requested navigation may take to start before
+// the old document is taken as the page again (the request may have been
+// cancelled). frameGrace is how long a snapshot waits for a child frame's
+// new document; a frame still loading then is reported as such.
+const (
+	requestGrace = 5 * time.Second
+	frameGrace   = 5 * time.Second
+)
 
 // popupInfo is a new tab opened by the tab (a link with target=_blank,
 // window.open).
@@ -54,11 +81,60 @@ type navState struct {
 	lifecycle
 	popups int
 	popup  popupInfo
+
+	requested int
+	reqAt     time.Time
+	reqURL    string
+	frames    []frameLoad // child frames loading
+	frameNavs int
+	now       time.Time // when the state was read
 }
 
 // ready reports whether the main document is usable: no navigation is
-// pending and DOMContentLoaded fired.
-func (s navState) ready() bool { return s.pending == "" && s.dcl }
+// pending or recently requested, and DOMContentLoaded fired.
+func (s navState) ready() bool { return s.pending == "" && s.dcl && !s.requesting() }
+
+// requesting reports whether a navigation was requested in the main frame
+// and may still start.
+func (s navState) requesting() bool {
+	return !s.reqAt.IsZero() && s.now.Sub(s.reqAt) < requestGrace
+}
+
+// framesSettled reports whether no child frame waits for its new document,
+// or every one that does has had frameGrace.
+func (s navState) framesSettled() bool {
+	for _, f := range s.frames {
+		if s.now.Sub(f.since) < frameGrace {
+			return false
+		}
+	}
+	return true
+}
+
+// nextChange is the earliest time a time-dependent condition on s may turn
+// (the load wait, a request's or a frame's grace); zero when none.
+func (s navState) nextChange() time.Time {
+	var t time.Time
+	earliest := func(c time.Time) {
+		if c.After(s.now) && (t.IsZero() || c.Before(t)) {
+			t = c
+		}
+	}
+	if s.dcl && !s.load {
+		earliest(s.dclAt.Add(settleLoad))
+	}
+	if !s.reqAt.IsZero() {
+		earliest(s.reqAt.Add(requestGrace))
+	}
+	for _, f := range s.frames {
+		earliest(f.since.Add(frameGrace))
+	}
+	return t
+}
+
+// requestedSince reports whether a navigation was requested in the main
+// frame since s0.
+func (s navState) requestedSince(s0 navState) bool { return s.requested > s0.requested }
 
 // loadSettled reports whether the short wait for the load event is over.
 func (s navState) loadSettled(now time.Time) bool {
@@ -83,6 +159,7 @@ func newNavTracker(tab target.ID, frame cdp.FrameID, loader cdp.LoaderID, url st
 		url:       url,
 		lifecycle: map[cdp.LoaderID]lifecycle{},
 		seen:      map[target.ID]bool{},
+		frames:    map[cdp.FrameID]frameLoad{},
 	}
 	// The document present at start-up has loaded (a new tab's about:blank).
 	n.lifecycle[loader] = lifecycle{dcl: true, load: true}
@@ -95,22 +172,42 @@ func (n *navTracker) handle(ev any) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	switch e := ev.(type) {
-	case *page.EventFrameStartedNavigating:
-		if e.FrameID != n.frame {
+	case *page.EventFrameRequestedNavigation:
+		if e.Disposition != page.ClientNavigationDispositionCurrentTab {
 			return
 		}
+		if e.FrameID != n.frame {
+			n.frameLoading(e.FrameID, e.URL)
+			break
+		}
+		n.requested++
+		n.reqAt, n.reqURL = time.Now(), e.URL
+	case *page.EventFrameStartedNavigating:
+		sameDoc := e.NavigationType == page.FrameStartedNavigatingNavigationTypeSameDocument ||
+			e.NavigationType == page.FrameStartedNavigatingNavigationTypeHistorySameDocument
+		if e.FrameID != n.frame {
+			if sameDoc {
+				return
+			}
+			n.frameLoading(e.FrameID, e.URL)
+			break
+		}
 		n.started++
-		switch e.NavigationType {
-		case page.FrameStartedNavigatingNavigationTypeSameDocument,
-			page.FrameStartedNavigatingNavigationTypeHistorySameDocument:
-		default:
+		n.reqAt = time.Time{}
+		if !sameDoc {
 			n.pending = e.LoaderID
 		}
+	case *page.EventFrameDetached:
+		if _, ok := n.frames[e.FrameID]; !ok {
+			return
+		}
+		delete(n.frames, e.FrameID)
 	case *page.EventFrameNavigated:
 		if e.Frame.ID != n.frame {
 			return
 		}
 		n.committed++
+		n.reqAt = time.Time{}
 		n.loader = e.Frame.LoaderID
 		n.url = e.Frame.URL + e.Frame.URLFragment
 		n.pending = ""
@@ -122,13 +219,23 @@ func (n *navTracker) handle(ev any) {
 		n.prune()
 	case *page.EventNavigatedWithinDocument:
 		if e.FrameID != n.frame {
-			return
+			if _, ok := n.frames[e.FrameID]; !ok {
+				return
+			}
+			delete(n.frames, e.FrameID)
+			break
 		}
 		n.committed++
+		n.reqAt = time.Time{}
 		n.url = e.URL
 	case *page.EventLifecycleEvent:
 		if e.FrameID != n.frame {
-			return
+			// A child frame's new document is ready for a snapshot.
+			if _, ok := n.frames[e.FrameID]; !ok || e.Name != "DOMContentLoaded" {
+				return
+			}
+			delete(n.frames, e.FrameID)
+			break
 		}
 		lc := n.lifecycle[e.LoaderID]
 		switch e.Name {
@@ -142,12 +249,17 @@ func (n *navTracker) handle(ev any) {
 		n.lifecycle[e.LoaderID] = lc
 	case *page.EventFrameStoppedLoading:
 		if e.FrameID != n.frame {
-			return
+			if _, ok := n.frames[e.FrameID]; !ok {
+				return
+			}
+			delete(n.frames, e.FrameID)
+			break
 		}
 		// A navigation that ends without a commit (a download, a 204, a
 		// stop) leaves the old document in place. A frame that stopped
 		// loading has loaded, whatever lifecycle events were seen.
 		n.pending = ""
+		n.reqAt = time.Time{}
 		lc := n.lifecycle[n.loader]
 		if !lc.dcl {
 			lc.dcl, lc.dclAt = true, time.Now()
@@ -191,6 +303,19 @@ func (n *navTracker) handleBrowser(ev any) {
 	n.wake = make(chan struct{})
 }
 
+// frameLoading records that a child frame navigates; the caller holds mu.
+func (n *navTracker) frameLoading(id cdp.FrameID, url string) {
+	f, ok := n.frames[id]
+	if !ok {
+		f.since = time.Now()
+		n.frameNavs++
+	}
+	if url != "" {
+		f.url = url
+	}
+	n.frames[id] = f
+}
+
 // prune forgets the lifecycle of old documents.
 func (n *navTracker) prune() {
 	if len(n.lifecycle) <= 8 {
@@ -210,7 +335,7 @@ func (n *navTracker) state() navState {
 }
 
 func (n *navTracker) stateLocked() navState {
-	return navState{
+	s := navState{
 		started:   n.started,
 		committed: n.committed,
 		pending:   n.pending,
@@ -219,7 +344,16 @@ func (n *navTracker) stateLocked() navState {
 		lifecycle: n.lifecycle[n.loader],
 		popups:    n.popups,
 		popup:     n.popup,
+		requested: n.requested,
+		reqAt:     n.reqAt,
+		reqURL:    n.reqURL,
+		frameNavs: n.frameNavs,
+		now:       time.Now(),
 	}
+	for _, f := range n.frames {
+		s.frames = append(s.frames, f)
+	}
+	return s
 }
 
 // wait blocks until cond holds, ctx ends (its error is returned), or limit
@@ -242,9 +376,10 @@ func (n *navTracker) wait(ctx context.Context, limit time.Duration, cond func(na
 		}
 		var tick *time.Timer
 		var tickC <-chan time.Time
-		if s.dcl && !s.load {
-			// loadSettled turns true by itself when the settle time passes.
-			tick = time.NewTimer(time.Until(s.dclAt.Add(settleLoad)) + time.Millisecond)
+		if at := s.nextChange(); !at.IsZero() {
+			// A condition that depends on time (the load wait, a grace)
+			// may turn true by itself then.
+			tick = time.NewTimer(time.Until(at) + time.Millisecond)
 			tickC = tick.C
 		}
 		select {
@@ -267,8 +402,25 @@ func (n *navTracker) settle(ctx context.Context) error {
 	if _, err := n.wait(ctx, 0, navState.ready); err != nil {
 		return err
 	}
-	_, err := n.wait(ctx, 0, func(s navState) bool { return s.loadSettled(time.Now()) })
+	_, err := n.wait(ctx, 0, func(s navState) bool { return s.loadSettled(s.now) })
 	return err
+}
+
+// settleFrames waits until the main document is ready (as settle) and the
+// child frames that navigate have their new documents, each for at most
+// frameGrace. It returns the URLs of the frames still loading then.
+func (n *navTracker) settleFrames(ctx context.Context) ([]string, error) {
+	if err := n.settle(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := n.wait(ctx, 0, func(s navState) bool { return s.ready() && s.framesSettled() }); err != nil {
+		return nil, err
+	}
+	var loading []string
+	for _, f := range n.state().frames {
+		loading = append(loading, f.url)
+	}
+	return loading, nil
 }
 
 func stopTimer(t *time.Timer) {

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/webagent/webagent/agent"
@@ -17,10 +19,16 @@ import (
 // The actions that load pages, and the waits for the navigations that other
 // actions cause.
 
-// inputGrace is how long after a click or key press a navigation may still
-// start and be waited for. It never fails: most clicks navigate at once or
-// not at all.
-const inputGrace = 100 * time.Millisecond
+// inputGrace bounds the wait, after a click or key press, for the page to
+// run what the input queued (a form submission asks for its navigation in
+// a task of its own). The page answers at once unless its main thread is
+// busy; the wait never fails, and a navigation asked for later is still
+// seen by the next snapshot.
+const inputGrace = time.Second
+
+// inputProbe is evaluated in the page after an input: it resolves once the
+// tasks the input queued, and the ones they queued, have run.
+const inputProbe = `new Promise(r => setTimeout(() => setTimeout(r, 0), 0))`
 
 func (b *Browser) doGoto(o *op, raw string) (string, error) {
 	u, err := normalizeURL(raw)
@@ -97,13 +105,69 @@ func (b *Browser) navigated(o *op) (string, error) {
 	return fmt.Sprintf("navigated to %s (%s)", v[0], strconv.Quote(v[1])), nil
 }
 
-// afterInput waits, after a click or key press, for a navigation that it
-// started: up to grace to see one start, then for its document. A new tab
-// it opened becomes a tab of the Browser, and the current one.
+// afterInput waits, after a click or key press, for a navigation or new
+// tab that it caused: it waits, up to grace, until the page has run the
+// tasks the input queued, or a navigation is asked for, starts or commits,
+// or a tab opens. A navigation asked for is then waited for until it starts
+// (at most requestGrace) and its document is ready. A new tab it opened
+// becomes a tab of the Browser, and the current one. Nothing is waited for
+// when nothing happened but the page's answer.
 func (b *Browser) afterInput(o *op, s0 navState, grace time.Duration) (string, error) {
-	moved, err := b.nav.wait(o.ctx, grace, func(s navState) bool { return s.moved(s0) || s.opened(s0) })
-	if err != nil || !moved {
-		return "", err
+	changed := func(s navState) bool { return s.moved(s0) || s.opened(s0) || s.requestedSince(s0) }
+	if !changed(b.nav.state()) {
+		if err := b.probeInput(o, grace, changed); err != nil {
+			return "", err
+		}
+	}
+	s := b.nav.state()
+	if s.requestedSince(s0) && !s.moved(s0) && !s.opened(s0) {
+		// Asked for, not started yet: wait for the start, or for the
+		// request to lapse (it was cancelled).
+		if _, err := b.nav.wait(o.ctx, 0, func(s navState) bool { return s.moved(s0) || s.opened(s0) || !s.requesting() }); err != nil {
+			return "", err
+		}
+	}
+	return b.followNavigation(o, s0, 0)
+}
+
+// probeInput waits until the page has run the tasks an input queued, or
+// changed holds, or grace passed, whichever is first. A page that does not
+// answer (busy, or navigating) is left alone.
+func (b *Browser) probeInput(o *op, grace time.Duration, changed func(navState) bool) error {
+	pctx, cancel := context.WithTimeout(o.ctx, grace)
+	defer cancel()
+	wctx, answered := context.WithCancel(pctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer answered()
+		_, _ = cdp.Call(pctx, b.target, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: inputProbe, AwaitPromise: new(true), Silent: new(true),
+		})
+	}()
+	_, err := b.nav.wait(wctx, 0, changed)
+	cancel()
+	<-done
+	if o.ctx.Err() != nil {
+		return err
+	}
+	return nil
+}
+
+// followNavigation waits up to limit (none when 0) for a navigation or a
+// new tab since s0; a navigation is followed until its document is ready,
+// a new tab becomes the current one. It describes what it followed.
+func (b *Browser) followNavigation(o *op, s0 navState, limit time.Duration) (string, error) {
+	cond := func(s navState) bool { return s.moved(s0) || s.opened(s0) }
+	moved := cond(b.nav.state())
+	if !moved && limit > 0 {
+		var err error
+		if moved, err = b.nav.wait(o.ctx, limit, cond); err != nil {
+			return "", err
+		}
+	}
+	if !moved {
+		return "", nil
 	}
 	if s := b.nav.state(); s.opened(s0) && !s.moved(s0) {
 		return b.followPopup(o)
@@ -193,7 +257,7 @@ func (b *Browser) history(o *op, step int) (string, error) {
 	if _, err := cdp.Call(o.ctx, b.target, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[j].ID}); err != nil {
 		return "", err
 	}
-	nav, err := b.afterInput(o, s0, settleLoad)
+	nav, err := b.followNavigation(o, s0, settleLoad)
 	if err != nil {
 		return "", err
 	}
@@ -208,4 +272,46 @@ func (b *Browser) history(o *op, step int) (string, error) {
 		return "went back" + nav, nil
 	}
 	return "went forward" + nav, nil
+}
+
+// navigatedDuring turns the error of an action whose page navigated under
+// it (the element or the document went away) into an outcome that says
+// where the page went: the model then looks at the new page, and the rest
+// of its batch is not run. ok is false when err stands: no navigation was
+// seen since s0, the caller's context ended or the tab broke, or the action
+// is one that navigates by itself.
+func (b *Browser) navigatedDuring(o *op, a agent.Action, s0 navState, err error) (string, bool) {
+	switch a.Name {
+	case agent.ActGoto, agent.ActBack, agent.ActForward, agent.ActTabs:
+		return "", false
+	}
+	s := b.nav.state()
+	if !s.moved(s0) && !s.requestedSince(s0) {
+		return "", false
+	}
+	if o.ctx.Err() != nil || b.broken.Err() != nil || o.tab.dead.Err() != nil || b.cur != o.tab {
+		return "", false
+	}
+	if s.requestedSince(s0) && !s.moved(s0) {
+		if _, werr := b.nav.wait(o.ctx, 0, func(s navState) bool { return s.moved(s0) || !s.requesting() }); werr != nil {
+			return "", false
+		}
+		if !b.nav.state().moved(s0) {
+			return "", false // the request lapsed: the error stands
+		}
+	}
+	if werr := b.nav.settle(o.ctx); werr != nil {
+		o.stopLoading = true
+		return "", false
+	}
+	nav, nerr := b.navigated(o)
+	if nerr != nil {
+		return "", false
+	}
+	what := a.Name
+	if a.Ref != "" {
+		what += " " + a.Ref
+	}
+	b.log.Debug().Err(err).Str("action", what).Msg("the page navigated during the action")
+	return fmt.Sprintf("the page %s during %s, which may not have finished; look at the new page before going on", nav, what), true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -55,9 +56,15 @@ func (b *Browser) setupSnapshot(ctx context.Context, opts Options) error {
 	return nil
 }
 
-// Snapshot describes the current page. If a navigation is in progress it
-// first waits, as long as ctx allows, for the new document to be ready, and
-// briefly for its load event.
+// Snapshot describes the current page. If a navigation is in progress, or
+// was asked for by the page and not started yet (at most 5 s), it first
+// waits, as long as ctx allows, for the new document to be ready, and
+// briefly for its load event; a child frame's navigation in flight is
+// waited for up to 5 s, and then reported in the notices as still loading.
+// A navigation that replaces the document while it is read (the context
+// destroyed, the target navigated, a frame detached) makes the snapshot
+// wait for the new document and read that one; only a page that never gets
+// a document is an error.
 //
 // The Text is an outline of the rendered page, indented by two spaces per
 // level. An element the model can act on has a line
@@ -114,39 +121,167 @@ type walkResult struct {
 	Omitted int       `json:"omitted"`
 	MaxRef  int       `json:"maxRef"`
 	Timing  []float64 `json:"timing"` // ms: layout, walk, fitting the budget (for the debug log)
+
+	unsettled bool // the page kept navigating; this is the last complete walk
 }
 
 func (b *Browser) snapshot(o *op) (agent.Snapshot, error) {
-	if err := b.nav.settle(o.ctx); err != nil {
-		o.stopLoading = true
+	res, loading, err := b.readPage(o)
+	if err != nil {
 		return agent.Snapshot{}, err
 	}
-	budget := b.snap.tokens
-	if budget <= 0 {
-		budget = DefaultSnapshotTokens
-	}
-	var res walkResult
-	expr := fmt.Sprintf("(%s)(%d, %d)", snapshotJS, b.maxRef, budget)
-	t0 := time.Now()
-	if err := b.evalValue(o, expr, &res); err != nil {
-		return agent.Snapshot{}, err
-	}
-	b.maxRef = max(b.maxRef, res.MaxRef)
-	if res.XFrames > 0 || b.snap.frames.len() > 0 {
-		var err error
-		if res, err = b.walkFrames(o, res, budget); err != nil {
-			return agent.Snapshot{}, err
-		}
-	}
-	b.log.Debug().Dur("took", time.Since(t0)).Int("chars", len(res.Text)).Int("tokens", res.Tokens).Floats64("timing", res.Timing).Str("url", res.URL).Msg("snapshot")
 	notes := b.notices.take()
 	notes = append(notes, b.changes(res)...)
+	for _, u := range loading {
+		notes = append(notes, fmt.Sprintf("a frame is still loading %s: what it shows may change; take a new snapshot to see it", u))
+	}
+	if res.unsettled {
+		notes = append(notes, "the page kept navigating while it was read: this snapshot may already be out of date")
+	}
 	return agent.Snapshot{
 		URL:     res.URL,
 		Title:   res.Title,
 		Text:    res.Text,
 		Notices: notes,
 	}, nil
+}
+
+// readPage walks the page once it is ready. A navigation that meets the
+// walk (the document replaced, the execution context destroyed, the target
+// navigated, a navigation requested or started meanwhile) is waited for,
+// and the new document walked, as long as o's context allows. Only a page
+// that never gets a document is an error. It returns the URLs of child
+// frames still loading after their grace.
+func (b *Browser) readPage(o *op) (walkResult, []string, error) {
+	var (
+		last  walkResult // the latest complete walk
+		have  bool
+		quiet int // failed walks that no navigation explained
+	)
+	for try := 1; ; try++ {
+		loading, err := b.nav.settleFrames(o.ctx)
+		if err != nil {
+			o.stopLoading = true
+			return walkResult{}, nil, err
+		}
+		s0 := b.nav.state()
+		res, err := b.walk(o)
+		s1 := b.nav.state()
+		moved := s1.moved(s0) || s1.requestedSince(s0) || s1.pending != "" || s1.frameNavs > s0.frameNavs
+		switch {
+		case err == nil && !moved:
+			return res, loading, nil
+		case o.ctx.Err() != nil:
+			return walkResult{}, nil, err
+		case err != nil && !moved && !interruptedByNavigation(err):
+			return walkResult{}, nil, err
+		}
+		if err == nil {
+			last, have = res, true
+		}
+		b.log.Debug().Err(err).Int("try", try).Bool("moved", moved).Msg("snapshot met a navigation; reading the new document")
+		if try >= snapshotTries {
+			if have {
+				last.unsettled = true
+				return last, loading, nil
+			}
+			return walkResult{}, nil, fmt.Errorf("the page kept navigating and never settled on a document: %w", err)
+		}
+		if !moved {
+			// The document went away but no navigation shows yet: wait for
+			// one to show, briefly. A failure no navigation explains is
+			// retried only a few times.
+			if quiet++; quiet > quietRetries {
+				return walkResult{}, nil, err
+			}
+			if _, werr := b.nav.wait(o.ctx, navShowGrace, func(s navState) bool {
+				return s.moved(s0) || s.requestedSince(s0) || s.pending != ""
+			}); werr != nil {
+				return walkResult{}, nil, werr
+			}
+		}
+	}
+}
+
+// The limits of readPage: how many walks a snapshot takes at most while the
+// page keeps navigating, how many failed walks with no navigation seen are
+// tried again, and how long such a failure waits for a navigation to show.
+const (
+	snapshotTries = 8
+	quietRetries  = 2
+	navShowGrace  = time.Second
+)
+
+// errNoDocument: the walker found no document element (a document being
+// replaced).
+var errNoDocument = errors.New("the page has no document yet")
+
+// interruptedByNavigation reports whether err is what CDP or the walker
+// give when the document went away during the call.
+func interruptedByNavigation(err error) bool {
+	if errors.Is(err, errNoDocument) {
+		return true
+	}
+	var ee *chromedp.ExceptionError
+	if errors.As(err, &ee) {
+		// The walker threw: the document changed under it.
+		return true
+	}
+	if !isProtocolError(err) {
+		return false
+	}
+	msg := err.Error()
+	for _, s := range navigationErrors {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// navigationErrors are the messages of CDP errors met when a document or
+// frame goes away during a command.
+var navigationErrors = []string{
+	"Inspected target navigated or closed",
+	"Execution context was destroyed",
+	"Cannot find context with specified id",
+	"Cannot find default execution context",
+	"No frame with given id",
+	"Frame with the given id was not found",
+	"Could not find node with given id",
+	"No node with given id",
+	"Node is detached from document",
+	"Cannot find object with id",
+	"Could not find object with given id",
+}
+
+// walk runs the walker in the page and in its cross-origin frames.
+func (b *Browser) walk(o *op) (walkResult, error) {
+	budget := b.snap.tokens
+	if budget <= 0 {
+		budget = DefaultSnapshotTokens
+	}
+	expr := fmt.Sprintf("(%s)(%d, %d)", snapshotJS, b.maxRef, budget)
+	t0 := time.Now()
+	r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+	if err != nil {
+		return walkResult{}, err
+	}
+	if r == nil || r.Subtype == runtime.RemoteObjectSubtypeNull {
+		return walkResult{}, errNoDocument
+	}
+	var res walkResult
+	if err := decodeValue(r, &res); err != nil {
+		return walkResult{}, err
+	}
+	b.maxRef = max(b.maxRef, res.MaxRef)
+	if res.XFrames > 0 || b.snap.frames.len() > 0 {
+		if res, err = b.walkFrames(o, res, budget); err != nil {
+			return walkResult{}, err
+		}
+	}
+	b.log.Debug().Dur("took", time.Since(t0)).Int("chars", len(res.Text)).Int("tokens", res.Tokens).Floats64("timing", res.Timing).Str("url", res.URL).Msg("snapshot")
+	return res, nil
 }
 
 // changes says what changed since the previous snapshot, and remembers this

@@ -703,6 +703,8 @@
     if (L.length === at) L.pop(); // an empty frame (an ad slot, a blocked page) says nothing
   }
 
+  // A document being replaced has no element yet: Go waits for the new one.
+  if (!document.documentElement) return null;
   const T0 = performance.now();
   document.documentElement.getBoundingClientRect();
   const T1 = performance.now();

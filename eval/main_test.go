@@ -16,6 +16,9 @@ import (
 var testTmp string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(busyEnv) != "" {
+		busyLoop() // a busy process of TestBuiltinSuiteUnderLoad
+	}
 	dir, err := os.MkdirTemp("", "webagent-eval-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

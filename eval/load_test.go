@@ -1,0 +1,110 @@
+package eval
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/eval/suite"
+)
+
+// busyEnv makes the test binary a busy process: it spins on one core
+// until it is killed, or for busyMax at most.
+const (
+	busyEnv = "WEBAGENT_EVAL_BUSY"
+	busyMax = 10 * time.Minute
+)
+
+func busyLoop() {
+	end := time.Now().Add(busyMax)
+	x := 0
+	for time.Now().Before(end) {
+		for i := range 1_000_000 {
+			x += i
+		}
+	}
+	os.Exit(x & 0) // x keeps the loop from being optimised away
+}
+
+// startBusy starts n busy processes and returns a function that kills them
+// by PID and waits for them. Each also dies with the test (parent-death
+// signal) and ends by itself after busyMax.
+func startBusy(t *testing.T, n int) func() {
+	t.Helper()
+	var cmds []*exec.Cmd
+	stop := func() {
+		for _, c := range cmds {
+			_ = c.Process.Kill()
+			_ = c.Wait()
+		}
+		cmds = nil
+	}
+	for range n {
+		c := exec.Command(os.Args[0], "-test.run=^$")
+		c.Env = append(os.Environ(), busyEnv+"=1")
+		c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := c.Start(); err != nil {
+			stop()
+			t.Fatalf("starting a busy process: %v", err)
+		}
+		cmds = append(cmds, c)
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// TestBuiltinSuiteUnderLoad runs every built-in task with the reference
+// model on a machine made slow: once with every page's CPU throttled six
+// times, once beside busy processes at four times the core count. A task
+// must not fail because the machine is slow: every one must pass.
+func TestBuiltinSuiteUnderLoad(t *testing.T) {
+	skipWithoutChrome(t)
+	tasks, err := suite.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		throttle float64
+		busy     int
+	}{
+		{"cpu-throttle-6x", 6, 0},
+		{"busy-processes", 0, 4 * runtime.NumCPU()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.Browser = browser.Options{CPUThrottle: c.throttle}
+			if c.busy > 0 {
+				stop := startBusy(t, c.busy)
+				defer stop()
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+			defer cancel()
+			t0 := time.Now()
+			rep := NewRunner(cfg).Run(ctx, TaskJobs(tasks))
+			passed := 0
+			for _, r := range rep.Runs {
+				if r.Success {
+					passed++
+					continue
+				}
+				t.Errorf("%s failed under load: %s: %s", r.ID, r.Code, r.Message)
+			}
+			if rep.Partial || len(rep.Runs) != len(tasks) {
+				t.Errorf("partial report: %d runs of %d tasks", len(rep.Runs), len(tasks))
+			}
+			t.Logf("%d of %d passed in %s", passed, len(tasks), time.Since(t0).Round(time.Second))
+			if t.Failed() {
+				_ = rep.WriteAll(cfg.OutDir)
+				if md, err := os.ReadFile(cfg.OutDir + "/report.md"); err == nil {
+					t.Logf("report.md:\n%s", md)
+				}
+			}
+		})
+	}
+}
