@@ -257,6 +257,32 @@ const settleJS = `async function (enabled) {
     win.requestAnimationFrame(() => f(true));
     win.setTimeout(() => f(el.ownerDocument.visibilityState === 'hidden'), 100);
   });
+  // The running animations and transitions that move or resize el: on it
+  // or on an element around it (across shadow roots), changing a property
+  // of geometry. When there are none, el is taken as stable at once;
+  // otherwise they are waited for to finish (1 s at most; an endless one
+  // is then sampled frame by frame as below).
+  const GEOMETRY = /^(transform|translate|scale|rotate|left|right|top|bottom|inset|width|height|margin|padding|offset|minWidth|maxWidth|minHeight|maxHeight|flex|grid|fontSize|zoom|lineHeight|display|position)/;
+  const moving = () => {
+    const around = new Set();
+    for (let n = el; n; n = n.parentElement || (n.getRootNode && n.getRootNode().host) || null) around.add(n);
+    return el.ownerDocument.getAnimations().filter((a) => {
+      const t = a.effect && a.effect.target;
+      if (a.playState !== 'running' || !t || !around.has(t)) return false;
+      try {
+        return a.effect.getKeyframes().some((k) => Object.keys(k).some((p) => GEOMETRY.test(p)));
+      } catch (e) { return true; }
+    });
+  };
+  let anims = moving();
+  if (anims.length) {
+    await Promise.race([
+      Promise.all(anims.map((a) => a.finished.catch(() => {}))),
+      new Promise((r) => win.setTimeout(r, 1000)),
+    ]);
+    anims = moving();
+  }
+  if (!anims.length && (!enabled || !disabled())) return {stable: true, disabled: false};
   let last = '', same = 0, rendered = true;
   for (let i = 0; i < 20; i++) {
     if (rendered) {
