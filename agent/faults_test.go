@@ -277,12 +277,13 @@ func TestFaultMatrix(t *testing.T) {
 		func() faultRow {
 			var srv *llmtest.Server
 			return faultRow{
-				// A loop started by a timer after the click: the next
-				// snapshot hangs, the iteration times out, the recover
-				// policy recovers the page and the task goes on.
+				// A loop started by a timer right after the click (the
+				// click's own wait for the page gives up after its 1 s):
+				// the next snapshot hangs, the iteration times out, the
+				// recover policy recovers the page and the task goes on.
 				name: "frozen page, recover policy", code: agent.CodeSuccess, min: iterBudget, max: iterBudget + 3*time.Second,
 				run: func(t *testing.T) *agent.Result {
-					url := page(t, `<!doctype html><title>Frozen</title><p>alive</p><button onclick="setTimeout(() => { for (;;) {} }, 100)">Freeze</button>`)
+					url := page(t, `<!doctype html><title>Frozen</title><p>alive</p><button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`)
 					var model *llm.Client
 					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
 						if seen(req, "Your last step timed out") {
