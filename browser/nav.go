@@ -282,6 +282,13 @@ func (n *navTracker) handle(ev any) {
 func (n *navTracker) handleBrowser(ev any) {
 	var info *target.Info
 	switch e := ev.(type) {
+	case *target.EventTargetCrashed:
+		// The browser's word for it: the tab's own Inspector event may not
+		// come while a command to the crashed renderer is in flight.
+		if e.TargetID == n.tab {
+			n.broken(ErrCrashed)
+		}
+		return
 	case *target.EventTargetCreated:
 		info = e.TargetInfo
 	case *target.EventTargetInfoChanged:
