@@ -121,6 +121,7 @@ func (b *Browser) snapshot(o *op) (agent.Snapshot, error) {
 		o.stopLoading = true
 		return agent.Snapshot{}, err
 	}
+	b.settleAnimations(o) // settle.go: running animations end first
 	budget := b.snap.tokens
 	if budget <= 0 {
 		budget = DefaultSnapshotTokens
