@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -293,4 +294,47 @@ func lineOf(t *testing.T, s agent.Snapshot, prefix string) string {
 	}
 	t.Fatalf("no line starting with %s in the snapshot:\n%s", prefix, s.Text)
 	return ""
+}
+
+func TestPerceptionReadRegion(t *testing.T) {
+	withBudget(t, 1200)
+	s := open(t, shared, servePage(t, longPage(10, 300)))
+	m := regexp.MustCompile(`(?m)^ *… (\d+) more rows of table "Orders" below, text not shown .* \[region=(r\d+)\]$`).FindStringSubmatch(s.Text)
+	if m == nil {
+		t.Fatalf("no folded region with a handle:\n%s", s.Text)
+	}
+	out := do(t, shared, agent.Action{Name: agent.ActReadRegion, Ref: m[2]})
+	if !strings.Contains(out, "| Order 299 | $897.00 |") || strings.Contains(out, "| Order 0 |") {
+		t.Errorf("read_region %s did not return the rows left out, and only them:\n%.3000s", m[2], out)
+	}
+	for _, bad := range []string{"x1", "r999"} {
+		_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActReadRegion, Ref: bad})
+		if err == nil || !isActionError(err) {
+			t.Errorf("read_region %q: %v, want an ActionError", bad, err)
+		}
+	}
+}
+
+func TestPerceptionBox(t *testing.T) {
+	base := serve(t, map[string]string{
+		"/": `<title>Box</title><style>body{margin:0}</style>
+<button id=b style="position:absolute;left:100px;top:50px;width:80px;height:30px">Save</button>
+<div style="height:3000px"></div><button style="width:60px;height:20px">Far</button>
+<iframe src="/f" style="position:absolute;left:300px;top:200px;width:300px;height:200px;border:0" title=F></iframe>`,
+		"/f": `<style>body{margin:0}</style><button style="position:absolute;left:10px;top:20px;width:50px;height:40px">In frame</button>`,
+	})
+	s := open(t, shared, base+"/")
+	for _, c := range []struct{ prefix, want string }{
+		{`button "Save"`, "x=100 y=50 width=80 height=30, centre 140,65"},
+		{`button "In frame"`, "x=310 y=220 width=50 height=40, centre 335,240"},
+		{`button "Far"`, "below the view by"},
+	} {
+		out := do(t, shared, agent.Action{Name: agent.ActBox, Ref: refOf(t, s, c.prefix)})
+		if !strings.Contains(out, c.want) {
+			t.Errorf("box of %s = %q, want it to contain %q", c.prefix, out, c.want)
+		}
+	}
+	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActBox, Ref: "nope"}); !isActionError(err) {
+		t.Errorf("box of a bad ref: %v, want an ActionError", err)
+	}
 }

@@ -24,6 +24,9 @@
   'use strict';
 
   const KEY = Symbol.for('webagent.refs');
+  // Only the top document's folded regions get a handle: a cross-origin
+  // frame's outline is walked in its own target.
+  const TOP = window === window.top;
   const NAME_MAX = 100; // characters of an accessible name on a page over its budget
   const VALUE_MAX = 150; // characters of a value on a page over its budget
   const NAME_LONG = 1000; // characters of an accessible name on a page within its budget
@@ -1090,6 +1093,7 @@
     const out = [];
     let tokens = 0;
     let omitted = 0;
+    const regions = new Map();
     const line = (i) => {
       out.push(indent(L[i].d) + L[i].s);
       tokens += cost[i];
@@ -1135,14 +1139,23 @@
         s = '… ' + n + (n === 1 ? ' line' : ' lines') + ' of text (' + words + ' words' +
           (heads ? ', ' + heads + (heads === 1 ? ' heading' : ' headings') : '') + ')' + where + ' not shown (' + how + ' to read)';
       }
+      if (TOP) {
+        // A handle to read the region's lines whole (read_region).
+        const id = 'r' + (regions.size + 1);
+        const lines = [];
+        for (let j = i; j < end; j++) if (!keep[j]) lines.push(indent(Math.max(0, L[j].d - L[i].d)) + L[j].s);
+        regions.set(id, lines.join('\n'));
+        s += ' [region=' + id + ']';
+      }
       s = indent(L[i].d) + s;
       out.push(s);
       tokens += est(s);
       for (; i < end; i++) if (keep[i]) line(i);
     }
-    return { text: out.join('\n'), tokens, omitted };
+    return { text: out.join('\n'), tokens, omitted, regions };
   }
 
+  reg.regions = shown.regions || new Map();
   reg.shown = new Set();
   for (const l of L) if (l.k === 'a') reg.shown.add(l.s.slice(l.s.lastIndexOf('[ref=') + 5, -1));
   return {
