@@ -238,10 +238,15 @@
   // listened reports whether a script gave el a pointer or key listener
   // (recorded at document start, see listeners.go).
   const LKEY = Symbol.for('webagent.listeners');
+  let lisDoc = null, lisSet = null;
   function listened(el) {
-    const w = el.ownerDocument.defaultView;
-    const set = w && w[LKEY];
-    return !!set && set.has(el);
+    const d = el.ownerDocument;
+    if (d !== lisDoc) {
+      lisDoc = d;
+      const w = d.defaultView;
+      lisSet = (w && w[LKEY]) || null;
+    }
+    return lisSet !== null && lisSet.has(el);
   }
 
   // unnamed describes an actionable element that nothing names: an icon
@@ -332,7 +337,8 @@
     ['dark green', 0, 90, 0], ['teal', 0, 128, 128], ['cyan', 0, 225, 225], ['light blue', 150, 200, 255], ['blue', 20, 60, 235],
     ['dark blue', 0, 0, 139], ['purple', 128, 0, 128], ['violet', 190, 120, 235], ['magenta', 235, 0, 235], ['beige', 240, 230, 195]];
   function colourName(c) {
-    const m = (c || '').match(/rgba?\(([^)]+)\)/);
+    if (!c || c === 'rgba(0, 0, 0, 0)' || c === 'transparent') return '';
+    const m = c.match(/rgba?\(([^)]+)\)/);
     if (!m) return '';
     const v = m[1].split(/[\s,/]+/).filter(Boolean).map(parseFloat);
     if (v.length < 3 || (v.length > 3 && v[3] < 0.1)) return '';
@@ -774,7 +780,7 @@
       bullet = false;
       return;
     }
-    if (!hidden && !cx.inAction && cx.text && el.childElementCount === 0 && tile(el, style, depth)) return;
+    if (!hidden && !cx.inAction && cx.text && el.childElementCount === 0 && style.backgroundColor !== 'rgba(0, 0, 0, 0)' && tile(el, style, depth)) return;
     walkKids(el, depth, kcx);
     if (!inline) flush();
   }
