@@ -225,6 +225,7 @@ func TestPerceptionFormSemantics(t *testing.T) {
 <div>Time <input id=tm type=time></div>
 <div>Guests <input id=n type=number min=1 max=9 step=1 value=2></div>
 <div>Volume <input id=r type=range min=0 max=10 value=3></div>
+<p>Smoker? <input type=radio name=s id=yes> Yes <input type=radio name=s id=no> No</p>
 </form>`))
 	for _, want := range []string{
 		`textbox "Full name"`,
@@ -233,8 +234,14 @@ func TestPerceptionFormSemantics(t *testing.T) {
 		`textbox "Time" type=time format=hh:mm`,
 		`spinbutton "Guests" value="2" type=number min="1" max="9" step="1"`,
 		`slider "Volume" value="3" type=range min="0" max="10"`,
+		`radio "Yes"`,
+		`radio "No"`,
 	} {
 		refOf(t, s, want)
+	}
+	do(t, shared, agent.Action{Name: agent.ActCheck, Ref: refOf(t, s, `radio "No"`)})
+	if !evalPage[bool](t, shared, "document.getElementById('no').checked && !document.getElementById('yes').checked") {
+		t.Errorf("checking the No radio did not check it alone")
 	}
 	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "City"`), Text: "Lyon"})
 	if got := evalPage[string](t, shared, "document.getElementById('city').value"); got != "Lyon" {

@@ -315,7 +315,7 @@
     return '';
   }
   const ICON_CLASS = /(?:^|\s)(?:fa[srlbd]?|fa-solid|fa-regular|bi|icon|icons|glyphicon|mdi|ion|ti|la|octicon|feather|gg|ri|uil|lni|im|el|si)-([a-z][a-z0-9-]*)/i;
-  const ICON_NOISE = /^(?:solid|regular|light|brands|fw|lg|xs|sm|[0-9]+x|spin|pulse|border|inverse|stack|ul|li|rotate.*|flip.*|pull.*|button|btn|small|large|wrapper|container)$/i;
+  const ICON_NOISE = /^(?:white|black|gray|grey|dark|inverse|primary|secondary|default|solid|regular|light|brands|fw|lg|xs|sm|[0-9]+x|spin|pulse|border|inverse|stack|ul|li|rotate.*|flip.*|pull.*|button|btn|small|large|wrapper|container)$/i;
   const ICON_WORDS = new Set(['trash', 'delete', 'remove', 'close', 'star', 'reply', 'forward', 'edit', 'search', 'menu',
     'settings', 'heart', 'share', 'like', 'next', 'prev', 'previous', 'play', 'pause', 'stop', 'add', 'plus', 'minus',
     'download', 'upload', 'home', 'user', 'cart', 'bell', 'info', 'help', 'copy', 'print', 'refresh', 'filter', 'sort',
@@ -421,6 +421,20 @@
   // in document order up to another control, the form's start or three
   // levels up.
   function nearLabel(el) {
+    if (el.type === 'checkbox' || el.type === 'radio') {
+      // Their text follows them: `<input type=radio> Yes`.
+      let s = '';
+      for (let p = el.nextSibling; p && s.length < 80; p = p.nextSibling) {
+        if (p.nodeType === 3) s += p.data;
+        else if (p.nodeType === 1) {
+          if (p.matches('input,select,textarea,button,br') || p.querySelector('input,select,textarea,button')) break;
+          s += ' ' + textOf(p, null);
+        }
+        if (WORDY.test(s) && /\S\s*$/.test(s) && p.nextSibling && p.nextSibling.nodeType === 1 && !INLINE.has(p.nextSibling.localName)) break;
+      }
+      const t = label(s);
+      if (t) return t;
+    }
     let n = el, up = 0;
     let s = '';
     while (n && up < 4) {
