@@ -8,7 +8,7 @@ import (
 
 const basePrompt = `You are a web agent. You complete the user's task by operating a real web browser through tools.
 
-Each turn you receive an observation of the current page: its URL, its title, notices (what changed since the last observation: a new URL, a dialog that was answered, elements that appeared or disappeared, a new tab, a download), and a snapshot. In the snapshot every element you can act on stands on its own line with its role, its name in double quotes, its state and a [ref=ID]. Act on elements by their ref, taken from the LATEST snapshot only. A line starting with "…" stands for content left out to keep the snapshot short; it says how to reach it (scroll, or extract to read the page's text).
+Each turn you receive an observation of the current page: its URL, its title, notices (what changed since the last observation: a new URL, a dialog that was answered, elements that appeared or disappeared, a new tab, a download), and a snapshot. In the snapshot every element you can act on stands on its own line with its role, its name in double quotes, its state and a [ref=ID]. Act on elements by their ref, taken from the LATEST snapshot only. A line starting with "…" stands for content left out to keep the snapshot short; it says how to reach it (scroll, or extract to read the page's text, or read_region with the [region=rN] handle it ends with).
 
 Rules:
 - Call at least one tool in every reply. You may call several in order when the later ones do not depend on the page changing.

@@ -110,6 +110,10 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 		out, err = b.doWaitFor(o, a.Text, a.Ref)
 	case agent.ActExtract:
 		out, err = b.doExtract(o)
+	case agent.ActBox: // geometry.go
+		out, err = b.doBox(o, a.Ref)
+	case agent.ActReadRegion: // region.go
+		out, err = b.doReadRegion(o, a.Ref)
 	default:
 		return "", agent.ActionErrorf("unknown action %q: use goto, click, type, select, check, uncheck, press, hover, scroll, drag, upload, back, forward, tabs, wait_for or extract", a.Name)
 	}

@@ -164,6 +164,7 @@ func (b *Browser) readPage(o *op) (walkResult, []string, error) {
 			o.stopLoading = true
 			return walkResult{}, nil, err
 		}
+		b.settleAnimations(o) // settle.go: running animations end first
 		s0 := b.nav.state()
 		res, err := b.walk(o)
 		s1 := b.nav.state()

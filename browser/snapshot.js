@@ -24,11 +24,17 @@
   'use strict';
 
   const KEY = Symbol.for('webagent.refs');
-  const NAME_MAX = 100; // characters of an accessible name
-  const VALUE_MAX = 150; // characters of a value
-  const CELL_MAX = 120; // characters of a table cell
+  // Only the top document's folded regions get a handle: a cross-origin
+  // frame's outline is walked in its own target.
+  const TOP = window === window.top;
+  const NAME_MAX = 100; // characters of an accessible name on a page over its budget
+  const VALUE_MAX = 150; // characters of a value on a page over its budget
+  const NAME_LONG = 1000; // characters of an accessible name on a page within its budget
+  const VALUE_LONG = 4000; // characters of a value on a page within its budget
+  const CELL_MAX = 120; // characters of a table cell shown in its row; longer cells follow the row
+  const SHAPES_MAX = 60; // shapes listed for an SVG scene
   const OPTIONS_MAX = 25; // options listed for a select
-  const TEXT_SCAN = 400; // characters read when computing a name
+  const TEXT_SCAN = 1200; // characters read when computing a name
   const REPEAT_KEEP = 8; // items of a list or rows of a table shown first
   const URL_MAX = 60; // characters of a link's URL used as its name
   const SHORT_NAME = 40; // characters of a name far from the viewport on a page over its budget
@@ -51,7 +57,7 @@
   ]);
   const SKIP = new Set([
     'script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title',
-    'base', 'video', 'audio', 'canvas', 'object', 'embed', 'param', 'source',
+    'base', 'video', 'audio', 'object', 'embed', 'param', 'source',
     'track', 'datalist',
   ]);
   const INLINE = new Set([
@@ -128,15 +134,17 @@
 
   // The visible text of a subtree, for names and table cells. Form controls
   // are left out; an element's aria-label stands for its content.
+  let textCut = false; // the last textOf stopped before the end
   function textOf(root, skip) {
     let s = '';
+    textCut = false;
     const visit = (n) => {
-      if (s.length > TEXT_SCAN) return;
+      if (s.length > TEXT_SCAN) { textCut = true; return; }
       if (n.nodeType === 3) { s += n.data; return; }
       if (n.nodeType === 11) { for (const c of n.childNodes) visit(c); return; }
       if (n.nodeType !== 1 || n === skip) return;
       const tag = n.localName;
-      if (SKIP.has(tag) || tag === 'input' || tag === 'select' || tag === 'textarea') return;
+      if (SKIP.has(tag) || tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'canvas') return;
       if (attr(n, 'aria-hidden') === 'true') return;
       const st = cs(n);
       if (st.display === 'none' || st.visibility !== 'visible') return;
@@ -148,6 +156,7 @@
       if (tag === 'svg') {
         const t = n.querySelector('title');
         if (t) s += ' ' + t.textContent + ' ';
+        else for (const x of n.querySelectorAll('text')) s += ' ' + x.textContent + ' ';
         return;
       }
       const block = !INLINE.has(tag);
@@ -213,18 +222,151 @@
     }
     if (tag === 'body' || tag === 'html') return null;
     if (el.hasAttribute('onclick')) return 'clickable';
+    // A listener of its own (also inside another actionable element: each
+    // target gets its own ref), a focus stop or a drag source, unless it
+    // holds controls of its own (then they are the targets).
+    const ti = attr(el, 'tabindex');
+    if ((typeof el.onclick === 'function' || listened(el) || (ti !== null && +ti >= 0) || attr(el, 'draggable') === 'true') &&
+      !el.querySelector(INTERACTIVE_SELECTOR)) {
+      return HANDLE.test(attr(el, 'class') || '') ? 'slider' : 'clickable';
+    }
     if (cx.inAction) return null;
-    if (typeof el.onclick === 'function') return 'clickable';
     if (style.cursor === 'pointer' && cx.cursor !== 'pointer' && !el.querySelector(INTERACTIVE_SELECTOR)) return 'clickable';
     return null;
   }
 
+  // listened reports whether a script gave el a pointer or key listener
+  // (recorded at document start, see listeners.go).
+  const LKEY = Symbol.for('webagent.listeners');
+  let lisDoc = null, lisSet = null;
+  function listened(el) {
+    const d = el.ownerDocument;
+    if (d !== lisDoc) {
+      lisDoc = d;
+      const w = d.defaultView;
+      lisSet = (w && w[LKEY]) || null;
+    }
+    return lisSet !== null && lisSet.has(el);
+  }
+
+  // unnamed describes an actionable element that nothing names: an icon
+  // by what it shows (its SVG's title, an icon font's class, its image's
+  // file name), a tooltip, a coloured tile by its colour, else its tag.
+  function unnamed(el, tag, role) {
+    const tip = clean(attr(el, 'data-tooltip') || attr(el, 'data-title') || attr(el, 'data-original-title') ||
+      attr(el, 'data-bs-original-title') || attr(el, 'data-tip') || attr(el, 'aria-description'));
+    if (tip) return cut(tip, NAME_MAX);
+    const dby = attr(el, 'aria-describedby');
+    if (dby) {
+      const root = el.getRootNode();
+      const t = clean(dby.split(/\s+/).map((id) => {
+        const r = root.getElementById ? root.getElementById(id) : null;
+        return r ? r.textContent : '';
+      }).join(' '));
+      if (t) return cut(t, NAME_MAX);
+    }
+    const hint = iconHint(el);
+    if (hint) return hint + ' icon';
+    const c = colourName(cs(el).backgroundColor);
+    if (c) return c + ' ' + (tag === 'canvas' ? 'canvas' : 'tile');
+    return 'unnamed ' + tag;
+  }
+
+  // iconHint reads what an icon shows from the element and its first
+  // descendants: an SVG title or desc, a <use> reference, a telling class
+  // (fa-trash, icon-star, glyphicon-heart, a plain "reply"), a background
+  // or image file name.
+  function iconHint(el) {
+    const nodes = [el];
+    for (const d of el.querySelectorAll('*')) {
+      nodes.push(d);
+      if (nodes.length > 12) break;
+    }
+    for (const n of nodes) {
+      const t = n.localName;
+      if (t === 'title' || t === 'desc') {
+        const x = clean(n.textContent);
+        if (x) return cut(x, SHORT_NAME);
+      }
+      if (t === 'use') {
+        const h = attr(n, 'href') || attr(n, 'xlink:href') || '';
+        const w = words(h.slice(h.lastIndexOf('#') + 1));
+        if (w) return w;
+      }
+      const cls = attr(n, 'class') || '';
+      const m = cls.match(ICON_CLASS);
+      if (m && !ICON_NOISE.test(m[1])) return words(m[1]);
+      for (const tok of cls.split(/\s+/)) if (ICON_WORDS.has(tok.toLowerCase())) return tok.toLowerCase();
+      if (t === 'img') {
+        const w = words(fileStem(attr(n, 'src') || ''));
+        if (w) return w;
+      }
+      if (t === 'i' || t === 'span') {
+        const x = clean(n.textContent);
+        if (/^[a-z_]{3,30}$/.test(x)) return x.replace(/_/g, ' '); // an icon font ligature
+      }
+      const bg = cs(n).backgroundImage;
+      if (bg && bg !== 'none') {
+        const u = bg.match(/url\("?([^")]+)"?\)/);
+        const w = u ? words(fileStem(u[1])) : '';
+        if (w) return w;
+      }
+    }
+    return '';
+  }
+  const ICON_CLASS = /(?:^|\s)(?:fa[srlbd]?|fa-solid|fa-regular|bi|icon|icons|glyphicon|mdi|ion|ti|la|octicon|feather|gg|ri|uil|lni|im|el|si)-([a-z][a-z0-9-]*)/i;
+  const ICON_NOISE = /^(?:white|black|gray|grey|dark|inverse|primary|secondary|default|solid|regular|light|brands|fw|lg|xs|sm|[0-9]+x|spin|pulse|border|inverse|stack|ul|li|rotate.*|flip.*|pull.*|button|btn|small|large|wrapper|container)$/i;
+  const ICON_WORDS = new Set(['trash', 'delete', 'remove', 'close', 'star', 'reply', 'forward', 'edit', 'search', 'menu',
+    'settings', 'heart', 'share', 'like', 'next', 'prev', 'previous', 'play', 'pause', 'stop', 'add', 'plus', 'minus',
+    'download', 'upload', 'home', 'user', 'cart', 'bell', 'info', 'help', 'copy', 'print', 'refresh', 'filter', 'sort',
+    'expand', 'collapse', 'check', 'save', 'send', 'archive', 'flag', 'pin', 'bookmark', 'lock', 'unlock', 'mail',
+    'email', 'phone', 'calendar', 'camera', 'mic', 'mute', 'volume', 'zoom', 'undo', 'redo', 'cancel', 'ok', 'back',
+    'up', 'down', 'left', 'right', 'thumbs-up', 'thumbs-down', 'dislike', 'comment', 'more', 'kebab', 'hamburger']);
+  const fileStem = (u) => {
+    u = u.split(/[?#]/)[0];
+    if (u.startsWith('data:')) return '';
+    return u.slice(u.lastIndexOf('/') + 1).replace(/\.[a-z0-9]+$/i, '');
+  };
+  const words = (s) => cut(clean(s.replace(/[-_.]+/g, ' ').replace(/\b(?:icon|ico|img|svg|btn|sprite)\b/gi, ' ').replace(/[0-9]+x[0-9]+/g, ' ')), SHORT_NAME);
+
+  // colourName names a computed CSS colour as a person would, or '' for
+  // a transparent one.
+  const COLOURS = [['black', 0, 0, 0], ['white', 255, 255, 255], ['gray', 128, 128, 128], ['light gray', 205, 205, 205],
+    ['dark gray', 70, 70, 70], ['red', 225, 25, 25], ['dark red', 139, 0, 0], ['pink', 255, 160, 190], ['orange', 255, 140, 0],
+    ['brown', 140, 75, 25], ['yellow', 255, 225, 0], ['olive', 128, 128, 0], ['green', 0, 145, 0], ['light green', 150, 235, 150],
+    ['dark green', 0, 90, 0], ['teal', 0, 128, 128], ['cyan', 0, 225, 225], ['light blue', 150, 200, 255], ['blue', 20, 60, 235],
+    ['dark blue', 0, 0, 139], ['purple', 128, 0, 128], ['violet', 190, 120, 235], ['magenta', 235, 0, 235], ['beige', 240, 230, 195]];
+  function colourName(c) {
+    if (!c || c === 'rgba(0, 0, 0, 0)' || c === 'transparent') return '';
+    const m = c.match(/rgba?\(([^)]+)\)/);
+    if (!m) return '';
+    const v = m[1].split(/[\s,/]+/).filter(Boolean).map(parseFloat);
+    if (v.length < 3 || (v.length > 3 && v[3] < 0.1)) return '';
+    let best = '', bd = Infinity;
+    for (const [n, r, g, b] of COLOURS) {
+      const d = 2 * (v[0] - r) ** 2 + 4 * (v[1] - g) ** 2 + 3 * (v[2] - b) ** 2;
+      if (d < bd) { bd = d; best = n; }
+    }
+    return best;
+  }
+  const HANDLE = /slider|handle|thumb|knob/i;
+
+  // boxOf is ' box=x,y,w,h': el's border box in CSS pixels of the main
+  // viewport.
+  function boxOf(el) {
+    const r = el.getBoundingClientRect();
+    return ' box=' + Math.round(r.left + xOff) + ',' + Math.round(r.top + yOff) + ',' + Math.round(r.width) + ',' + Math.round(r.height);
+  }
+
   // contentOf is textOf(el), remembered for the element last asked about.
-  let memoEl = null, memoText = '';
+  let memoEl = null, memoText = '', memoCut = false;
   function contentOf(el) {
-    if (memoEl !== el) { memoEl = el; memoText = textOf(el, null); }
+    if (memoEl !== el) { memoEl = el; memoText = textOf(el, null); memoCut = textCut; }
     return memoText;
   }
+  // said reports whether an element's name says all of its content, so
+  // that the content is not repeated under it.
+  const said = (el, role) => NAME_FROM_CONTENT.has(role) && contentOf(el).length <= NAME_LONG && !memoCut;
 
   function accName(el, role, tag) {
     const ids = attr(el, 'aria-labelledby');
@@ -264,13 +406,64 @@
     }
     const ti = clean(attr(el, 'title'));
     if (ti) return ti;
+    if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+      const near = nearLabel(el);
+      if (near) return near;
+    }
     const ph = clean(attr(el, 'placeholder') || attr(el, 'aria-placeholder'));
     if (ph) return ph;
     if (role === 'link') return shortURL(attr(el, 'href') || attr(el, 'xlink:href'));
     return '';
   }
 
-  function states(el, role, tag, active) {
+  // nearLabel is the text just before a form control that no label names
+  // (`Name: <input>`, a table cell before the control's), read backwards
+  // in document order up to another control, the form's start or three
+  // levels up.
+  function nearLabel(el) {
+    if (el.type === 'checkbox' || el.type === 'radio') {
+      // Their text follows them: `<input type=radio> Yes`.
+      let s = '';
+      for (let p = el.nextSibling; p && s.length < 80; p = p.nextSibling) {
+        if (p.nodeType === 3) s += p.data;
+        else if (p.nodeType === 1) {
+          if (p.matches('input,select,textarea,button,br') || p.querySelector('input,select,textarea,button')) break;
+          s += ' ' + textOf(p, null);
+        }
+        if (WORDY.test(s) && /\S\s*$/.test(s) && p.nextSibling && p.nextSibling.nodeType === 1 && !INLINE.has(p.nextSibling.localName)) break;
+      }
+      const t = label(s);
+      if (t) return t;
+    }
+    let n = el, up = 0;
+    let s = '';
+    while (n && up < 4) {
+      for (let p = n.previousSibling; p; p = p.previousSibling) {
+        if (p.nodeType === 3) s = p.data + ' ' + s;
+        else if (p.nodeType === 1) {
+          const t = p.localName;
+          if (t === 'input' || t === 'select' || t === 'textarea' || t === 'button' || t === 'form') return label(s);
+          if (p.querySelector && p.querySelector('input:not([type=hidden]),select,textarea,button')) return label(s);
+          if (SKIP.has(t)) continue;
+          s = textOf(p, null) + ' ' + s;
+        }
+        if (WORDY.test(s)) return label(s);
+      }
+      n = n.parentNode;
+      if (!n || n.nodeType !== 1 || n.localName === 'form' || n.localName === 'fieldset' || n.localName === 'body') break;
+      up++;
+    }
+    return label(s);
+  }
+  const label = (s) => {
+    s = clean(s).replace(/[:*\s]+$/, '');
+    return s.length > 80 || !WORDY.test(s) ? '' : s;
+  };
+
+  const TYPED = { date: 'yyyy-mm-dd', time: 'hh:mm', 'datetime-local': 'yyyy-mm-ddThh:mm', month: 'yyyy-mm', week: 'yyyy-Www',
+    number: '', range: '', email: '', url: '', tel: '', color: '#rrggbb' };
+
+  function states(el, role, tag, active, vmax) {
     const s = [];
     const ctl = tag === 'label' && el.control ? el.control : el;
     let v = '';
@@ -285,8 +478,23 @@
       v = clean(el.innerText);
     } else {
       v = attr(el, 'aria-valuetext') || attr(el, 'aria-valuenow') || '';
+      if (!v && role === 'slider' && el.parentElement) {
+        // A handle without ARIA: its position along its track.
+        const t = el.parentElement.getBoundingClientRect(), h = el.getBoundingClientRect();
+        const horiz = t.width >= t.height;
+        const span = horiz ? t.width : t.height;
+        if (span > 0) v = Math.round(100 * ((horiz ? h.left + h.width / 2 - t.left : t.bottom - h.top - h.height / 2) / span)) + '% of its track';
+      }
     }
-    if (v) s.push('value=' + q(cut(v, VALUE_MAX)));
+    if (v) s.push('value=' + q(cut(v, vmax)));
+    if (tag === 'input' && el.type in TYPED) {
+      s.push('type=' + el.type);
+      if (TYPED[el.type]) s.push('format=' + TYPED[el.type]);
+      for (const a of ['min', 'max', 'step']) {
+        const x = attr(el, a);
+        if (x) s.push(a + '=' + q(x));
+      }
+    }
     if (ctl.localName === 'input' && (ctl.type === 'checkbox' || ctl.type === 'radio')) {
       if (ctl.indeterminate) s.push('mixed');
       else if (ctl.checked) s.push('checked');
@@ -306,6 +514,7 @@
       attr(el, 'aria-readonly') === 'true') s.push('readonly');
     if (ctl.required || attr(el, 'aria-required') === 'true') s.push('required');
     if (el === active) s.push('focused');
+    if (attr(el, 'draggable') === 'true') s.push('draggable');
     return s;
   }
 
@@ -336,7 +545,7 @@
   function describe(el) {
     const tag = el.localName;
     const role = classify(el, tag, cs(el), { cursor: 'auto' }) || tag;
-    return role + ' ' + q(cut(accName(el, role, tag), NAME_MAX));
+    return role + ' ' + q(cut(accName(el, role, tag), NAME_MAX) || unnamed(el, tag, role));
   }
 
   function deepActive() {
@@ -415,6 +624,7 @@
   let bullet = false; // the next text line starts a list item
   let curEl = null; // the element being walked
   let yOff = 0; // offset of the frame being walked
+  let xOff = 0;
   let rep = -1; // the repeated structure (group) being walked, or -1
   let item = -1; // the list item or row being walked
   let items = 0;
@@ -473,14 +683,18 @@
 
   function element(el, depth, cx) {
     const tag = el.localName;
+    if (tag === 'canvas') { canvas(el, depth, cx); return; }
     if (SKIP.has(tag)) return;
     if (tag === 'input' && el.type === 'hidden') return;
     const style = cs(el);
     if (style.display === 'none') return;
     if (cx.text && attr(el, 'aria-hidden') === 'true') {
       // Hidden from assistive technology, yet shown: its controls still
-      // work, its text is decoration.
-      cx = { ...cx, text: false };
+      // work, its text is decoration (an icon's glyph, a duplicate for the
+      // eye), unless it is a whole region of the page (the page behind a
+      // modal), which a person still reads.
+      const r = el.getBoundingClientRect();
+      if (r.width < 300 || r.height < 300) cx = { ...cx, text: false };
     }
     const hidden = style.visibility !== 'visible';
     if (style.display === 'contents') {
@@ -542,6 +756,7 @@
       flush();
       return;
     }
+    if (tag === 'svg' && cx.text && !hidden && !cx.inAction && svgScene(el, depth, kcx)) return;
     if (tag === 'img' || tag === 'svg' || explicit === 'img') {
       if (cx.text && !hidden) {
         let name = accName(el, 'img', tag);
@@ -579,8 +794,76 @@
       bullet = false;
       return;
     }
+    if (!hidden && !cx.inAction && cx.text && el.childElementCount === 0 && style.backgroundColor !== 'rgba(0, 0, 0, 0)' && tile(el, style, depth)) return;
     walkKids(el, depth, kcx);
     if (!inline) flush();
+  }
+
+  // canvas gives a rendered canvas a line with its box (a screenshot shows
+  // what it draws).
+  function canvas(el, depth, cx) {
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0) || cs(el).visibility !== 'visible') return;
+    flush();
+    const name = cut(clean(attr(el, 'aria-label') || attr(el, 'title') || attr(el, 'id') || ''), NAME_MAX);
+    push(depth, 'canvas ' + q(name) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
+  }
+
+  // tile gives a coloured box without content (a game board's square, a
+  // colour swatch) a line with its colour and box.
+  function tile(el, style, depth) {
+    const c = colourName(style.backgroundColor);
+    if (!c || WORDY.test(el.textContent)) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 12 || r.height < 12 || r.width > 400 || r.height > 400 || r.width > 4 * r.height || r.height > 4 * r.width) return false;
+    const p = el.parentElement;
+    if (p && colourName(cs(p).backgroundColor) === c) return false;
+    flush();
+    push(depth, 'tile ' + q(c) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
+    return true;
+  }
+
+  // svgScene lists the shapes of an SVG drawing that no title names (a
+  // chart, a game scene): each shape's kind, colour, text and box, with a
+  // ref. Small icons and named images are left to the img line.
+  function svgScene(el, depth, cx) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 60 || r.height < 60) return false;
+    if (attr(el, 'aria-label') || attr(el, 'role') === 'img' || el.querySelector(':scope > title')) return false;
+    const shapes = el.querySelectorAll('circle,ellipse,rect,polygon,polyline,path,line,text,image');
+    if (!shapes.length) return false;
+    let kinds = 0;
+    for (const sh of shapes) if (sh.localName !== 'path') { kinds = 1; break; }
+    if (!kinds) return false; // a drawing of paths alone: a logo
+    flush();
+    push(depth, 'svg' + boxOf(el), 's');
+    let n = 0;
+    for (const sh of shapes) {
+      if (sh.closest('defs,clipPath,mask,pattern,symbol,marker')) continue;
+      const st = cs(sh);
+      if (st.display === 'none' || st.visibility !== 'visible') continue;
+      const b = sh.getBoundingClientRect();
+      if (Math.max(b.width, b.height) < 4) continue;
+      if (n++ === SHAPES_MAX) {
+        push(depth + 1, '… ' + (shapes.length - SHAPES_MAX) + ' more shapes (screenshot to see them)', 's');
+        break;
+      }
+      const kind = sh.localName;
+      if (kind === 'text') {
+        const t = clean(sh.textContent);
+        if (t) push(depth + 1, 'text ' + q(cut(t, NAME_MAX)) + boxOf(sh) + ' [ref=' + refFor(sh) + ']', 'a');
+        continue;
+      }
+      const fill = st.fill === 'none' ? '' : colourName(st.fill);
+      const stroke = st.stroke === 'none' ? '' : colourName(st.stroke);
+      const t = sh.querySelector('title');
+      let name = t ? clean(t.textContent) : clean(attr(sh, 'aria-label'));
+      name = [name, fill, stroke && !fill ? stroke + ' outline' : ''].filter(Boolean).join(', ');
+      push(depth + 1, kind + ' ' + q(name) + boxOf(sh) + ' [ref=' + refFor(sh) + ']', 'a');
+    }
+    // Links and controls drawn in the scene.
+    if (el.querySelector('a,[onclick]')) walkKids(el, depth + 1, { ...cx, text: false });
+    return true;
   }
 
   // list walks a list; items past the first few are a repeated structure
@@ -605,22 +888,33 @@
 
   function actionable(el, role, tag, depth, kcx) {
     flush();
-    const name = cut(accName(el, role, tag), NAME_MAX);
-    const st = states(el, role, tag, active);
-    const post = (st.length ? ' ' + st.join(' ') : '') + ' [ref=' + refFor(el) + ']';
-    push(depth, role + ' ' + q(name) + post, 'a');
-    if (name.length > SHORT_NAME) {
-      const l = L[L.length - 1];
-      l.short = role + ' ' + q(cut(name, SHORT_NAME)) + post;
+    let name = cut(accName(el, role, tag), NAME_LONG);
+    // Content too long for a name follows it, in full; the name is its start.
+    const whole = said(el, role);
+    if (!whole && name.length > NAME_MAX && NAME_FROM_CONTENT.has(role)) name = cut(name, NAME_MAX);
+    let box = '';
+    if (!name) {
+      name = role === 'slider' ? 'slider handle' : unnamed(el, tag, role);
+      box = boxOf(el);
+    } else if (role === 'slider' || attr(el, 'draggable') === 'true') {
+      box = boxOf(el);
     }
+    const ref = ' [ref=' + refFor(el) + ']';
+    const post = (st) => (st.length ? ' ' + st.join(' ') : '') + box + ref;
+    const st = states(el, role, tag, active, VALUE_LONG);
+    push(depth, role + ' ' + q(name) + post(st), 'a');
+    const l = L[L.length - 1];
+    const stMid = st.some((x) => x.length > VALUE_MAX) ? states(el, role, tag, active, VALUE_MAX) : st;
+    // Over the budget, long names and values are cut (mid), far from the
+    // viewport shorter still (short).
+    if (name.length > NAME_MAX || stMid !== st) l.mid = role + ' ' + q(cut(name, NAME_MAX)) + post(stMid);
+    if (name.length > SHORT_NAME) l.short = role + ' ' + q(cut(name, SHORT_NAME)) + post(stMid);
     if (tag === 'select') {
       options(el, depth + 1);
       return;
     }
     if (tag === 'input' || tag === 'textarea' || (role === 'textbox' && el.isContentEditable)) return;
-    // The name already says the content when it is short.
-    const said = NAME_FROM_CONTENT.has(role) && contentOf(el).length <= NAME_MAX;
-    walkKids(el, depth + 1, { ...kcx, inAction: true, text: kcx.text && !said });
+    walkKids(el, depth + 1, { ...kcx, inAction: true, text: kcx.text && !whole });
     flush();
   }
 
@@ -646,7 +940,11 @@
 
   function isLayoutTable(el) {
     const role = attr(el, 'role');
-    return role === 'presentation' || role === 'none' || el.querySelector('table') !== null;
+    if (role === 'presentation' || role === 'none' || el.querySelector('table') !== null) return true;
+    // A single column is a layout, not data.
+    const rows = el.rows;
+    for (let i = 0; i < rows.length && i < 6; i++) if (rows[i].cells.length > 1) return false;
+    return true;
   }
 
   function table(el, depth, cx) {
@@ -670,12 +968,21 @@
       }
       if (g >= 0) { rep = g; item = items++; }
       const cells = Array.from(row.cells).filter((c) => c.checkVisibility());
-      const texts = cells.map((c) => cut(textOf(c, null), CELL_MAX));
-      const hasText = texts.some((t) => t);
-      if (hasText) push(d, '| ' + texts.join(' | ') + ' |', 't');
+      const texts = cells.map((c) => textOf(c, null));
+      // A long cell (a paragraph, a teaser) follows the row, in full.
+      const long = texts.map((t) => t.length > CELL_MAX);
+      const hasText = texts.some((t, j) => t && !long[j]);
+      if (hasText) push(d, '| ' + texts.map((t, j) => (long[j] ? '↓' : t)).join(' | ') + ' |', 't');
       // Controls in the row stand under it.
-      for (const c of cells) walkKids(c, hasText ? d + 1 : d, { ...cx, text: false, cursor: cs(c).cursor });
-      flush();
+      for (let j = 0; j < cells.length; j++) {
+        const c = cells[j];
+        const ccx = { ...cx, text: long[j], cursor: cs(c).cursor };
+        // A cell that is itself a target (a calendar's day).
+        const role = classify(c, c.localName, cs(c), cx);
+        if (role && hasArea(c)) actionable(c, role, c.localName, hasText ? d + 1 : d, { ...ccx, text: false });
+        else walkKids(c, hasText ? d + 1 : d, ccx);
+        flush();
+      }
     }
     rep = saveRep;
     item = saveItem;
@@ -696,10 +1003,13 @@
     push(depth, 'iframe ' + q(cut(name || clean(doc.title), NAME_MAX)), 's');
     const at = L.length;
     const save = yOff;
+    const saveX = xOff;
     yOff += r.top + el.clientTop;
+    xOff += r.left + el.clientLeft;
     walk(doc.documentElement, depth + 1, { ...rootCx, text: cx.text });
     flush();
     yOff = save;
+    xOff = saveX;
     if (L.length === at) L.pop(); // an empty frame (an ad slot, a blocked page) says nothing
   }
 
@@ -726,6 +1036,16 @@
   for (const c of cost) total += c;
   let keep = null;
   let shown = 0;
+  if (total > budget) {
+    for (let i = 0; i < L.length; i++) {
+      const l = L[i];
+      if (l.mid === undefined) continue;
+      l.s = l.mid;
+      const c = est(indent(l.d) + l.s);
+      total += c - cost[i];
+      cost[i] = c;
+    }
+  }
   if (total > budget) {
     // Text by priority: in the viewport, then below it, then above it (read
     // already, most likely), headings from four times as far; the first
@@ -795,6 +1115,7 @@
     const out = [];
     let tokens = 0;
     let omitted = 0;
+    const regions = new Map();
     const line = (i) => {
       out.push(indent(L[i].d) + L[i].s);
       tokens += cost[i];
@@ -840,14 +1161,23 @@
         s = '… ' + n + (n === 1 ? ' line' : ' lines') + ' of text (' + words + ' words' +
           (heads ? ', ' + heads + (heads === 1 ? ' heading' : ' headings') : '') + ')' + where + ' not shown (' + how + ' to read)';
       }
+      if (TOP) {
+        // A handle to read the region's lines whole (read_region).
+        const id = 'r' + (regions.size + 1);
+        const lines = [];
+        for (let j = i; j < end; j++) if (!keep[j]) lines.push(indent(Math.max(0, L[j].d - L[i].d)) + L[j].s);
+        regions.set(id, lines.join('\n'));
+        s += ' [region=' + id + ']';
+      }
       s = indent(L[i].d) + s;
       out.push(s);
       tokens += est(s);
       for (; i < end; i++) if (keep[i]) line(i);
     }
-    return { text: out.join('\n'), tokens, omitted };
+    return { text: out.join('\n'), tokens, omitted, regions };
   }
 
+  reg.regions = shown.regions || new Map();
   reg.shown = new Set();
   for (const l of L) if (l.k === 'a') reg.shown.add(l.s.slice(l.s.lastIndexOf('[ref=') + 5, -1));
   return {

@@ -31,7 +31,7 @@ func TestSnapshotLoginForm(t *testing.T) {
 	}
 	for _, want := range []string{
 		`heading "Welcome back" [level=1]`,
-		`textbox "Email" value="ann@x.org" required [ref=` + refOf(t, s, `textbox "Email"`) + `]`,
+		`textbox "Email" value="ann@x.org" type=email required [ref=` + refOf(t, s, `textbox "Email"`) + `]`,
 		`textbox "Password" [ref=` + refOf(t, s, `textbox "Password"`) + `]`,
 		`checkbox "Remember me" checked [ref=` + refOf(t, s, `checkbox "Remember me"`) + `]`,
 		`button "Sign in" [ref=` + refOf(t, s, `button "Sign in"`) + `]`,
@@ -297,7 +297,7 @@ func TestSnapshotBudget(t *testing.T) {
 	if !strings.Contains(s.Text, "Paragraph 0 says") {
 		t.Errorf("the first paragraph, in the viewport, is missing:\n%s", s.Text)
 	}
-	if !regexp.MustCompile(`(?m)^… \d+ lines of text \(\d+ words\) below not shown \(scroll down or extract to read\)$`).MatchString(s.Text) {
+	if !regexp.MustCompile(`(?m)^… \d+ lines of text \(\d+ words\) below not shown \(scroll down or extract to read\) \[region=r\d+\]$`).MatchString(s.Text) {
 		t.Errorf("no summary line for the text left out:\n%s", s.Text)
 	}
 	// Without a budget problem, the page is shown whole.
@@ -311,7 +311,7 @@ func TestSnapshotBudget(t *testing.T) {
 func TestSnapshotCollapsesRepeated(t *testing.T) {
 	withBudget(t, 1200)
 	s := open(t, shared, servePage(t, longPage(10, 300)))
-	m := regexp.MustCompile(`(?m)^  … (\d+) more rows of table "Orders" below, text not shown \(scroll down or extract to read them\)$`).FindStringSubmatch(s.Text)
+	m := regexp.MustCompile(`(?m)^  … (\d+) more rows of table "Orders" below, text not shown \(scroll down or extract to read them\) \[region=r\d+\]$`).FindStringSubmatch(s.Text)
 	if m == nil {
 		t.Fatalf("no line for the rows left out:\n%s", s.Text)
 	}

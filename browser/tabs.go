@@ -116,6 +116,9 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	}); err != nil {
 		return err
 	}
+	if err := watchListeners(ctx, t.target); err != nil { // listeners.go
+		return err
+	}
 	if b.opts.BlockNonLoopback {
 		if err := blockNonLoopback(ctx, t.target); err != nil {
 			return err

@@ -1,0 +1,53 @@
+package browser
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// regionMax bounds the text read_region returns, in characters.
+const regionMax = 20000
+
+var regionPattern = regexp.MustCompile(`^\[?(?:region\s*=\s*)?(r\d+)\]?$`)
+
+// regionJS returns the lines of a folded region of the latest snapshot
+// (the walker keeps them), and whether there is such a region.
+const regionJS = `(function (id) {
+  const reg = window[Symbol.for('webagent.refs')];
+  const t = reg && reg.regions ? reg.regions.get(id) : undefined;
+  return { found: t !== undefined, text: t || '' };
+})`
+
+// doReadRegion returns the whole text of a region the latest snapshot left
+// out to fit its budget (its line ends with [region=rN]), at most
+// regionMax characters.
+func (b *Browser) doReadRegion(o *op, handle string) (string, error) {
+	m := regionPattern.FindStringSubmatch(strings.TrimSpace(handle))
+	if m == nil {
+		return "", agent.ActionErrorf("%q is not a region handle: give one such as r3, from a line of the latest snapshot that ends with [region=r3]", handle)
+	}
+	id := m[1]
+	var res struct {
+		Found bool
+		Text  string
+	}
+	if err := b.evalValue(o, fmt.Sprintf("%s(%q)", regionJS, id), &res); err != nil {
+		return "", err
+	}
+	if !res.Found {
+		return "", agent.ActionErrorf("the latest snapshot has no region %s: take a new snapshot and use a handle from it", id)
+	}
+	t := res.Text
+	if len(t) > regionMax {
+		cutAt := regionMax
+		for cutAt > 0 && !utf8.RuneStart(t[cutAt]) {
+			cutAt--
+		}
+		t = t[:cutAt] + fmt.Sprintf("\n… %d more characters not shown (use extract to read the page's text)", len(res.Text)-cutAt)
+	}
+	return "region " + id + ":\n" + t, nil
+}
