@@ -246,6 +246,12 @@ func (b *Browser) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, 
 		switch strings.ToLower(k.name) {
 		case "a":
 			p.Commands = []string{"selectAll"}
+		case "c":
+			p.Commands = []string{"copy"}
+		case "x":
+			p.Commands = []string{"cut"}
+		case "v":
+			p.Commands = []string{"paste"}
 		}
 	}
 	_, err := cdp.Call(ctx, b.target, input.DispatchKeyEvent, p)

@@ -1,0 +1,124 @@
+package browser
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// Multi-select: options are added to or removed from a <select multiple>
+// without touching the others.
+
+// multiSelectJS finds every option asked for first, and changes nothing
+// unless all are found and enabled; then it sets them and fires input and
+// change once.
+const multiSelectJS = `function (add, remove) {
+  const el = this;
+  if (el.localName !== 'select') return {error: 'notselect'};
+  if (el.disabled) return {error: 'disabled'};
+  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const opts = Array.from(el.options);
+  const find = (want) => {
+    const w = norm(want), lw = w.toLowerCase();
+    return opts.find((o) => norm(o.label) === w || o.value === want) ||
+      opts.find((o) => norm(o.label).toLowerCase() === lw || o.value.toLowerCase() === lw);
+  };
+  const chosen = () => opts.filter((o) => o.selected).map((o) => norm(o.label));
+  const all = opts.filter((o) => !o.disabled).map((o) => norm(o.label)).slice(0, 60);
+  if (!el.multiple) return {error: 'single', options: all, chosen: chosen()};
+  const missing = [], disabled = [], plan = [];
+  for (const [list, on] of [[add, true], [remove, false]]) {
+    for (const want of list) {
+      const m = find(want);
+      if (!m) missing.push(want);
+      else if (m.disabled) disabled.push(norm(m.label));
+      else plan.push([m, on]);
+    }
+  }
+  if (missing.length) return {error: 'nomatch', missing: missing, options: all};
+  if (disabled.length) return {error: 'optdisabled', missing: disabled};
+  let changed = false;
+  el.focus();
+  for (const [m, on] of plan) if (m.selected !== on) { m.selected = on; changed = true; }
+  if (changed) {
+    const win = el.ownerDocument.defaultView;
+    el.dispatchEvent(new win.Event('input', {bubbles: true}));
+    el.dispatchEvent(new win.Event('change', {bubbles: true}));
+  }
+  return {changed: changed, chosen: chosen()};
+}`
+
+// chosenJS lists the labels of the chosen options of a select.
+const chosenJS = `function () {
+  return Array.from(this.selectedOptions || []).map((o) => (o.label || '').replace(/\s+/g, ' ').trim());
+}`
+
+func quoteAll(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string, error) {
+	if len(add) == 0 && len(remove) == 0 {
+		return "", agent.ActionErrorf("multi_select needs options to add or to remove")
+	}
+	el, err := b.resolve(o, ref)
+	if err != nil {
+		return "", err
+	}
+	if add == nil {
+		add = []string{}
+	}
+	if remove == nil {
+		remove = []string{}
+	}
+	var res struct {
+		Error            string
+		Missing, Options []string
+		Chosen           []string
+		Changed          bool
+	}
+	s0 := b.nav.state()
+	if err := b.callEl(o, el, multiSelectJS, &res, add, remove); err != nil {
+		return "", err
+	}
+	switch res.Error {
+	case "":
+	case "notselect":
+		return "", agent.ActionErrorf("%s is not a select that allows several choices; use select, or click the options", el.desc)
+	case "single":
+		return "", agent.ActionErrorf("%s allows one choice only (it has %s chosen); use select with one of %s", el.desc, quoteAll(res.Chosen), quoteAll(res.Options))
+	case "disabled":
+		return "", agent.ActionErrorf("%s is disabled; nothing was changed", el.desc)
+	case "optdisabled":
+		return "", agent.ActionErrorf("options %s of %s are disabled; nothing was changed", quoteAll(res.Missing), el.desc)
+	default:
+		return "", agent.ActionErrorf("%s has no option %s; nothing was changed; its options are %s", el.desc, quoteAll(res.Missing), quoteAll(res.Options))
+	}
+	nav, err := b.afterInput(o, s0, inputGrace)
+	if err != nil {
+		return "", err
+	}
+	if nav != "" {
+		return "changed the choice of " + el.desc + nav, nil
+	}
+	// Read the choice back: a change handler may have altered it.
+	var chosen []string
+	if err := b.callEl(o, el, chosenJS, &chosen); err != nil {
+		return "", err
+	}
+	verb := "changed"
+	if !res.Changed {
+		verb = "left unchanged (already so)"
+	}
+	what := "nothing"
+	if len(chosen) > 0 {
+		what = quoteAll(chosen)
+	}
+	return fmt.Sprintf("%s the choice of %s: chosen now %s", verb, el.desc, what), nil
+}
