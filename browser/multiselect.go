@@ -16,6 +16,7 @@ import (
 // change once.
 const multiSelectJS = `function (add, remove) {
   const el = this;
+  add = add || []; remove = remove || []; // empty arguments arrive as undefined
   if (el.localName !== 'select') return {error: 'notselect'};
   if (el.disabled) return {error: 'disabled'};
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
@@ -70,12 +71,6 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 	el, err := b.resolve(o, ref)
 	if err != nil {
 		return "", err
-	}
-	if add == nil {
-		add = []string{}
-	}
-	if remove == nil {
-		remove = []string{}
 	}
 	var res struct {
 		Error            string

@@ -22,6 +22,7 @@ import (
 // caret hit test, when they are in the viewport.
 const textRangeJS = `function (want, start, end) {
   const el = this, doc = el.ownerDocument, win = doc.defaultView;
+  want = want || ''; // an empty string arrives as undefined
   if (el.localName === 'input' || el.localName === 'textarea') {
     const v = el.value;
     if (want !== '') { start = v.indexOf(want); if (start < 0) return {error: 'notfound', text: v.slice(0, 300)}; end = start + want.length; }
@@ -196,4 +197,3 @@ func (b *Browser) mouseSweep(o *op, moves []agent.Point) error {
 	}
 	return b.mouse(o.ctx, input.DispatchMouseEventTypeMouseReleased, pn.X, pn.Y, input.MouseButtonLeft, 0, 1)
 }
-
