@@ -327,7 +327,8 @@ func (r *run) record(s Step) {
 // iteration finished within its bound.
 type iterOut struct {
 	obs       Message
-	page      string // fingerprint of the page the actions were taken on
+	page      string   // fingerprint of the page the actions were taken on
+	pages     []string // per tool call, the page state it was taken on ("": page)
 	assistant Message
 	results   []Message // one per tool call, aligned with step.Actions
 	images    [][]byte  // screenshots taken, shown to the model next
@@ -353,7 +354,11 @@ func (r *run) apply(out *iterOut) (Code, error) {
 		} else {
 			r.consecutive = 0
 		}
-		key := out.page + "\x00" + rec.Tool + "\x00" + string(rec.Args)
+		page := out.page
+		if i < len(out.pages) && out.pages[i] != "" {
+			page = out.pages[i]
+		}
+		key := page + "\x00" + rec.Tool + "\x00" + string(rec.Args)
 		rp := r.repeats[key]
 		if rp.count > 0 && rp.outcome == rec.Outcome {
 			rp.count++
@@ -476,6 +481,11 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
+		state := ""
+		if stop == "" && isPageTool(tc.Name) {
+			state = r.pageState(ctx)
+		}
+		out.pages = append(out.pages, state)
 		if stop != "" {
 			rec.Outcome, rec.Skipped = stop, true
 		} else {
@@ -555,11 +565,7 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	case errors.As(err, &te) && tc.Name == ToolAskHuman:
 		return outcome{text: pendingResult(c.question)}, nil
 	case errors.As(err, &te) && tc.Name == ActWaitFor && te.Budget == c.budget:
-		what := fmt.Sprintf("the text %q", c.action.Text)
-		if c.action.Text == "" {
-			what = "element " + c.action.Ref
-		}
-		return outcome{text: fmt.Sprintf("error: %s did not appear within %d ms", what, c.budget.Milliseconds()), failed: true}, nil
+		return outcome{text: "error: " + waitForTimeout(c.action, c.budget), failed: true}, nil
 	case errors.As(err, &te):
 		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true}, nil
 	case errors.As(err, &ae):

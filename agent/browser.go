@@ -127,6 +127,14 @@ type Action struct {
 	Value    string   `json:"value,omitempty"`     // set_slider: the value
 }
 
+// PageStater is implemented by browsers that can fingerprint the page
+// cheaply. The loop takes a fingerprint before each action of a reply, so
+// that a page that changes between the actions of one reply counts as
+// progress, not repetition. Equal pages must give equal fingerprints.
+type PageStater interface {
+	PageState(ctx context.Context) (string, error)
+}
+
 // Screenshotter is implemented by browsers that can capture the viewport.
 // The loop uses it for the screenshot tool (offered with vision) and the
 // eval harness for reports.
