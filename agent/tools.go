@@ -290,7 +290,7 @@ func (ts *toolset) parse(tc ToolCall) (call, error) {
 			return call{}, fmt.Errorf("drag needs where to start: a ref, or x and y")
 		}
 		if c.action.ToRef == "" && c.action.To == nil && c.action.DX == 0 && c.action.DY == 0 {
-			return call{}, fmt.Errorf("drag needs where to drop: to_ref, to_x and to_y, or an offset dx/dy")
+			return call{}, fmt.Errorf("drag needs to_ref, to_x and to_y, or an offset dx/dy: where to drop")
 		}
 	case ActWait:
 		ms := ints["ms"]
