@@ -196,6 +196,10 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 			return r.finish(ctx, taskCtx, CodeSuccess, nil)
 		case out.fail != nil:
 			return r.finish(ctx, taskCtx, CodeAgentFailed, fmt.Errorf("the agent gave up: %s", r.sec.mask(*out.fail)))
+		case out.over != nil && out.over.Success:
+			return r.finish(ctx, taskCtx, CodeSuccess, nil)
+		case out.over != nil:
+			return r.finish(ctx, taskCtx, CodeAgentFailed, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message)))
 		case out.noTool:
 			if r.nudged {
 				return r.finish(ctx, taskCtx, CodeAgentFailed, errors.New("the model answered twice without calling a tool"))
@@ -335,6 +339,7 @@ type iterOut struct {
 	step      Step
 	done      *string
 	fail      *string
+	over      *TaskOver // the environment ended the task
 	noTool    bool
 }
 
@@ -557,6 +562,10 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	text, err := r.dispatch(ctx, c, out)
 	var te *watchdog.TimeoutError
 	var ae *ActionError
+	if over, ok := taskOver(err); ok && ctx.Err() == nil {
+		out.over = over
+		return outcome{text: over.Outcome, terminal: true}, nil
+	}
 	switch {
 	case err == nil:
 		return outcome{text: text}, nil
