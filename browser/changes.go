@@ -1,48 +1,94 @@
 package browser
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
 
 // Reporting what an action changed: before the input, an observer is put on
-// the page's document; after it, the outcome says whether the page changed
-// (its DOM, or a form control's value or state) or not.
+// the page's document; at the first change of its DOM (or an input,
+// change or scroll event) it calls a CDP binding once. After the input the
+// outcome says whether that call arrived. Nothing is evaluated in the page
+// after the input: a page that the action froze does not hold it up.
 
-// watchChangesJS installs the observer, or reads and removes it.
-const watchChangesJS = `(function (read) {
+// changeBinding is the name of the binding the observer calls.
+const changeBinding = "__webagentChanged"
+
+// watchChangesJS installs the observer, replacing an earlier one; it calls
+// the binding with token at the first change.
+const watchChangesJS = `(function (token) {
   const k = Symbol.for('webagent.changes');
   const old = window[k];
-  if (old) { old.obs.disconnect(); for (const [t, f] of old.ls) document.removeEventListener(t, f, true); delete window[k]; }
-  if (read) {
-    if (!old) return -1;
-    return old.n + old.obs.takeRecords().length;
-  }
-  const w = {n: 0, ls: []};
-  w.obs = new MutationObserver((recs) => { w.n += recs.length; });
+  if (old) old.stop();
+  const send = window[%q];
+  if (typeof send !== 'function') return false;
+  const w = {ls: []};
+  const fire = () => { w.stop(); try { send(token); } catch (e) { /* the binding went away */ } };
+  w.obs = new MutationObserver(fire);
+  w.stop = () => {
+    w.obs.disconnect();
+    for (const [t, f] of w.ls) document.removeEventListener(t, f, true);
+    if (window[k] === w) delete window[k];
+  };
   w.obs.observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
-  for (const t of ['input', 'change', 'scroll']) {
-    const f = () => { w.n++; };
-    document.addEventListener(t, f, true);
-    w.ls.push([t, f]);
-  }
+  for (const t of ['input', 'change', 'scroll']) { document.addEventListener(t, fire, true); w.ls.push([t, fire]); }
   window[k] = w;
-  return 0;
-})(%t)`
+  return true;
+})(%s)`
+
+// watchSeq numbers the watches, so that a late call of an earlier one is
+// not taken for this one's.
+var watchSeq = 0
 
 // watchChanges starts watching the page for changes and returns a function
 // that stops it and describes the change: "; the page changed", "; nothing
-// on the page changed", or "" when it cannot tell (the document was
-// replaced, the page did not answer).
+// on the page changed (yet)", or "" when it cannot tell.
 func (b *Browser) watchChanges(o *op) func() string {
-	var n int
-	if err := b.evalValue(o, fmt.Sprintf(watchChangesJS, false), &n); err != nil {
-		return func() string { return "" }
+	none := func() string { return "" }
+	if _, err := cdp.Call(o.ctx, b.target, runtime.AddBinding, runtime.AddBindingParams{Name: changeBinding}); err != nil {
+		return none
+	}
+	watchSeq++
+	token := strconv.Itoa(watchSeq)
+	sub, cancel := context.WithCancel(b.tabCtx)
+	events := chromedp.Events(sub, runtime.BindingCalled)
+	changed := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			if ev.Name == changeBinding && ev.Payload == token {
+				select {
+				case changed <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	stop := func() {
+		cancel()
+		<-done
+	}
+	var ok bool
+	if err := b.evalValue(o, fmt.Sprintf(watchChangesJS, changeBinding, strconv.Quote(token)), &ok); err != nil || !ok {
+		stop()
+		return none
 	}
 	return func() string {
-		if err := b.evalValue(o, fmt.Sprintf(watchChangesJS, true), &n); err != nil || n < 0 {
-			return ""
-		}
-		if n == 0 {
+		stop()
+		select {
+		case <-changed:
+			return "; the page changed"
+		default:
 			return "; nothing on the page changed (yet)"
 		}
-		return "; the page changed"
 	}
 }

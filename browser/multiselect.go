@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chromedp/cdproto/input"
+
 	"github.com/webagent/webagent/agent"
 )
 
@@ -85,7 +87,7 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 	switch res.Error {
 	case "":
 	case "notselect":
-		return "", agent.ActionErrorf("%s is not a select that allows several choices; use select, or click the options", el.desc)
+		return b.multiSelectARIA(o, el, add, remove)
 	case "single":
 		return "", agent.ActionErrorf("%s allows one choice only (it has %s chosen); use select with one of %s", el.desc, quoteAll(res.Chosen), quoteAll(res.Options))
 	case "disabled":
@@ -109,6 +111,110 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 	}
 	verb := "changed"
 	if !res.Changed {
+		verb = "left unchanged (already so)"
+	}
+	what := "nothing"
+	if len(chosen) > 0 {
+		what = quoteAll(chosen)
+	}
+	return fmt.Sprintf("%s the choice of %s: chosen now %s", verb, el.desc, what), nil
+}
+
+// ariaMultiJS tells whether the element is an ARIA listbox that allows
+// several choices.
+const ariaMultiJS = `function () {
+  const role = (this.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  return role === 'listbox' && this.getAttribute('aria-multiselectable') === 'true';
+}`
+
+// optionStateJS reports whether an ARIA option is chosen, and its name.
+const optionStateJS = `function () {
+  return {selected: this.getAttribute('aria-selected') === 'true' || this.getAttribute('aria-checked') === 'true',
+    name: (this.getAttribute('aria-label') || this.innerText || this.textContent || '').replace(/\s+/g, ' ').trim()};
+}`
+
+// ariaChosenJS lists the names of the chosen options of a listbox.
+const ariaChosenJS = `function () {
+  return Array.from(this.querySelectorAll('[role=option]')).filter((o) => o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true')
+    .map((o) => (o.getAttribute('aria-label') || o.innerText || o.textContent || '').replace(/\s+/g, ' ').trim());
+}`
+
+// multiSelectARIA adds and removes options of an ARIA listbox that allows
+// several choices by clicking those whose state must change (with Control
+// held, as such listboxes expect), after finding all of them.
+func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (string, error) {
+	var multi bool
+	if err := b.callEl(o, el, ariaMultiJS, &multi); err != nil {
+		return "", err
+	}
+	if !multi {
+		return "", agent.ActionErrorf("%s is not a select or listbox that allows several choices; use select, or click the options", el.desc)
+	}
+	type step struct {
+		opt  element
+		want bool
+	}
+	var plan []step
+	var missing []string
+	for _, list := range []struct {
+		names []string
+		want  bool
+	}{{add, true}, {remove, false}} {
+		for _, name := range list.names {
+			opt, ok, err := b.findOption(o, el, name)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				missing = append(missing, name)
+				continue
+			}
+			plan = append(plan, step{opt, list.want})
+		}
+	}
+	if len(missing) > 0 {
+		var names []string
+		if err := b.callEl(o, el, optionsJS, &names, "", true); err != nil {
+			return "", err
+		}
+		return "", agent.ActionErrorf("%s has no option %s; nothing was changed; the options shown are %s", el.desc, quoteAll(missing), quoteAll(names))
+	}
+	changed := false
+	for _, st := range plan {
+		var cur struct {
+			Selected bool
+			Name     string
+		}
+		if err := b.callEl(o, st.opt, optionStateJS, &cur); err != nil {
+			return "", err
+		}
+		if cur.Selected == st.want {
+			continue
+		}
+		st.opt.desc = "option " + strconv.Quote(cur.Name)
+		x, y, err := b.aim(o, st.opt, "click on", true)
+		if err != nil {
+			return "", err
+		}
+		ctrl, _ := parseChord("Control")
+		if err := b.keyEvent(o.ctx, input.DispatchKeyEventTypeRawKeyDown, ctrl.key, modCtrl); err != nil {
+			return "", err
+		}
+		err = b.clickWith(o.ctx, x, y, modCtrl)
+		if uerr := b.keyEvent(o.ctx, input.DispatchKeyEventTypeKeyUp, ctrl.key, 0); err == nil {
+			err = uerr
+		}
+		if err != nil {
+			return "", err
+		}
+		changed = true
+	}
+	var chosen []string
+	if err := b.callEl(o, el, ariaChosenJS, &chosen); err != nil {
+		return "", err
+	}
+	verb := "changed"
+	if !changed {
 		verb = "left unchanged (already so)"
 	}
 	what := "nothing"

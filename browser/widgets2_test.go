@@ -234,3 +234,36 @@ func contextWithTimeout(t *testing.T, d time.Duration) (context.Context, context
 	t.Helper()
 	return context.WithTimeout(context.Background(), d)
 }
+
+// An ARIA listbox with several choices: a plain click chooses only that
+// option, a click with Control toggles it, as desktop lists do.
+const ariaMultiPage = `<title>Colours</title>
+<div role=listbox aria-label="Colours" aria-multiselectable=true tabindex=0>
+  <div role=option aria-selected=true>Red</div><div role=option aria-selected=false>Green</div>
+  <div role=option aria-selected=false>Blue</div><div role=option aria-selected=true>Black</div>
+</div>
+<script>
+for (const o of document.querySelectorAll('[role=option]')) o.addEventListener('click', (e) => {
+  if (!e.ctrlKey) for (const p of document.querySelectorAll('[role=option]')) p.setAttribute('aria-selected', 'false');
+  o.setAttribute('aria-selected', String(!(e.ctrlKey && o.getAttribute('aria-selected') === 'true')));
+});
+</script>`
+
+func TestMultiSelectARIAListbox(t *testing.T) {
+	s := open(t, shared, servePage(t, ariaMultiPage))
+	ref := refOf(t, s, `listbox "Colours"`)
+	chosen := func() string {
+		return evalPage[string](t, shared, "Array.from(document.querySelectorAll('[aria-selected=true]')).map((o) => o.textContent).join(',')")
+	}
+	out := do(t, shared, agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"Blue", "Green"}, Remove: []string{"Black"}})
+	if got := chosen(); got != "Red,Green,Blue" || !strings.Contains(out, `chosen now "Red", "Green", "Blue"`) {
+		t.Errorf("chosen %q; outcome %q", got, out)
+	}
+	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"Purple"}, Remove: []string{"Red"}})
+	if !isActionError(err) || !strings.Contains(err.Error(), `no option "Purple"`) {
+		t.Errorf("an unknown option: %v", err)
+	}
+	if got := chosen(); got != "Red,Green,Blue" {
+		t.Errorf("a refused change changed the listbox: %q", got)
+	}
+}
