@@ -340,6 +340,7 @@ type iterOut struct {
 	done      *string
 	fail      *string
 	over      *TaskOver // the environment ended the task
+	seen      string    // the snapshot's text, for wait_for
 	noTool    bool
 }
 
@@ -461,6 +462,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	obs := observation(snap, r.sec, iter, r.a.cfg.maxIterations)
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
+	out.seen = snap.Text
 	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
 
 	t1 := time.Now()
@@ -602,7 +604,11 @@ func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (string, error
 			out.images = append(out.images, png)
 			return "screenshot taken; it is shown to you with the next observation", nil
 		}
-		return r.a.browser.Do(ctx, r.sec.fillAction(c.action))
+		a := c.action
+		if a.Name == ActWaitFor {
+			a.Seen = out.seen
+		}
+		return r.a.browser.Do(ctx, r.sec.fillAction(a))
 	}
 	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (string, error) {
 		return watchdog.Run(ctx, name, c.budget, do)

@@ -125,6 +125,12 @@ type Action struct {
 	State    string   `json:"state,omitempty"`     // wait_for: appear, disappear, enabled
 	MS       int      `json:"ms,omitempty"`        // wait: milliseconds
 	Value    string   `json:"value,omitempty"`     // set_slider: the value
+
+	// Seen is, for wait_for, the text of the latest snapshot the model saw;
+	// the loop fills it in. A text it shows counts as appearing only when
+	// the page shows it once more. Empty: the page at the call is the
+	// baseline.
+	Seen string `json:"-"`
 }
 
 // PageStater is implemented by browsers that can fingerprint the page

@@ -52,11 +52,31 @@ import (
 //   - upload sets the files of a file input; the files must lie inside
 //     Options.UploadDir.
 //   - back and forward move in the tab's history.
-//   - wait_for waits until Text is shown on the page (also in same-origin
-//     frames and open shadow roots) or the element of Ref is visible, for as
-//     long as ctx allows.
+//   - wait_for waits for a change, for as long as ctx allows: Text shown
+//     once more than when the wait began (also in same-origin frames and
+//     open shadow roots; inside Ref when both are given), or gone with
+//     State disappear; or the element of Ref visible, gone or enabled.
 //   - extract returns the page's main content as Markdown, 8,000 characters
 //     at a time.
+//   - mouse clicks, double-clicks, right-clicks or hovers at a point: At in
+//     viewport CSS pixels, or Anchor of Ref's box moved by DX, DY. A point
+//     outside the viewport or the box is refused before anything is sent.
+//   - mouse_path presses the left button at the first point of Path, moves
+//     through the others in steps of a few pixels and releases it at the
+//     last; with Ref, the points are offsets from its top-left corner.
+//   - drag also goes from a point (At, or Anchor of Ref) to a point (To, or
+//     ToAnchor of ToRef).
+//   - set_slider sets a range input's value, or moves an ARIA slider with
+//     its keys (or along its track), and reads the value back.
+//   - multi_select adds Options to and removes Remove from a multiple
+//     select (or an ARIA listbox with several choices), keeping the others;
+//     nothing changes unless every option is found.
+//   - select_text selects a range of an element's text with the mouse, by
+//     Text or by Start and End offsets into its text (spaces collapsed).
+//   - wait waits MS milliseconds.
+//
+// click and the pointer actions say whether the page changed; type reads
+// the field back and says when the page rejected or changed the text.
 //
 // Unknown actions, refs and keys, stale refs, elements that are hidden,
 // covered or cannot take the action, and URLs that do not load are
@@ -102,7 +122,7 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 	case agent.ActTabs:
 		out, err = b.doTabs(o, a)
 	case agent.ActWaitFor:
-		out, err = b.doWaitFor(o, a.Text, a.Ref, a.State)
+		out, err = b.doWaitFor(o, a.Text, a.Ref, a.State, a.Seen)
 	case agent.ActExtract:
 		out, err = b.doExtract(o)
 	case agent.ActMouse:

@@ -210,3 +210,27 @@ func TestMouseAtPoint(t *testing.T) {
 		t.Errorf("a refused click reached the page: %q", got)
 	}
 }
+
+// HTML5 drag and drop between points: the page gets dragstart, dragover
+// and drop with its data.
+const html5Page = `<title>Board</title>
+<div id=card draggable=true style="width:120px;height:40px;background:#fc0">Card</div>
+<div id=done style="width:200px;height:100px;margin-top:40px;background:#cfc">Done</div>
+<script>
+const card = document.getElementById('card'), done = document.getElementById('done');
+card.addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', 'card'));
+done.addEventListener('dragover', (e) => e.preventDefault());
+done.addEventListener('drop', (e) => { e.preventDefault(); done.append(document.getElementById(e.dataTransfer.getData('text/plain'))); });
+</script>`
+
+func TestDragHTML5ByPoints(t *testing.T) {
+	open(t, shared, servePage(t, html5Page))
+	c := evalPage[[4]float64](t, shared, "(() => { const r = card.getBoundingClientRect(); const d = done.getBoundingClientRect(); return [r.left + 20, r.top + 20, d.left + 100, d.top + 50]; })()")
+	out := do(t, shared, agent.Action{Name: agent.ActDrag, At: &agent.Point{X: c[0], Y: c[1]}, To: &agent.Point{X: c[2], Y: c[3]}})
+	if !strings.Contains(out, "(HTML drag and drop)") {
+		t.Errorf("outcome = %q", out)
+	}
+	if got := evalPage[string](t, shared, "card.parentElement.id"); got != "done" {
+		t.Errorf("the card is in %q after the drop, want done", got)
+	}
+}

@@ -119,7 +119,7 @@ const waitStateJS = `function (ms, want) {
 // disappearing or becoming enabled. It has no time limit of its own: the
 // caller's context ends it. A navigation meanwhile is followed (a text may
 // appear on the next page) and reported.
-func (b *Browser) doWaitFor(o *op, text, ref, state string) (string, error) {
+func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, error) {
 	text, ref, state = strings.TrimSpace(text), strings.TrimSpace(ref), strings.TrimSpace(state)
 	if state == "" {
 		state = agent.WaitAppear
@@ -248,7 +248,25 @@ func (b *Browser) doWaitFor(o *op, text, ref, state string) (string, error) {
 			return "", err
 		}
 		if base < 0 && !disappear {
-			base = n // what the page showed when the wait began
+			// What the page showed when the wait began, or what the
+			// caller saw in its latest snapshot if that was less: a text
+			// that appeared since (after a click of the same reply)
+			// counts as appearing.
+			base = n
+			if snapText != "" {
+				base = min(base, countIn(snapText, text))
+			}
+			if n > base {
+				nav, err := navNote()
+				if err != nil {
+					return "", err
+				}
+				where := "on the page"
+				if in != nil {
+					where = "in " + in.desc
+				}
+				return fmt.Sprintf("the text %s appeared %s%s", strconv.Quote(text), where, nav), nil
+			}
 			continue
 		}
 		if disappear && n == 0 || !disappear && n > base {
@@ -269,4 +287,14 @@ func (b *Browser) doWaitFor(o *op, text, ref, state string) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// countIn counts the times s shows want, spaces collapsed, case ignored.
+func countIn(s, want string) int {
+	norm := func(x string) string { return strings.ToLower(strings.Join(strings.Fields(x), " ")) }
+	w := norm(want)
+	if w == "" {
+		return 0
+	}
+	return strings.Count(norm(s), w)
 }

@@ -267,3 +267,22 @@ func TestMultiSelectARIAListbox(t *testing.T) {
 		t.Errorf("a refused change changed the listbox: %q", got)
 	}
 }
+
+// The text a click of the same reply made appear, which the model's latest
+// snapshot did not show, counts as appearing; the text the snapshot showed
+// must show once more.
+func TestWaitForCountsFromTheSnapshotSeen(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Seen</title><p>Wait for Done.</p>
+<button onclick="const p = document.createElement('p'); p.textContent = 'Done'; document.body.append(p)">Finish</button>`))
+	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Finish"`)})
+	// The page shows "Done" twice now, the snapshot once: it appeared.
+	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Done", Seen: s.Text})
+	if !strings.Contains(out, `the text "Done" appeared`) {
+		t.Errorf("outcome = %q", out)
+	}
+	ctx, cancel := contextWithTimeout(t, 600*time.Millisecond)
+	defer cancel()
+	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActWaitFor, Text: "Done", Seen: snapshot(t, shared).Text}); err == nil {
+		t.Errorf("wait_for a text the latest snapshot shows returned at once")
+	}
+}
