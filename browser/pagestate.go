@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"fmt"
 )
 
 // pageStateJS fingerprints what a person would see change on the page: its
@@ -36,9 +37,11 @@ func (b *Browser) PageState(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer o.end()
+	// A failure is not looked into here (a dead tab or browser is brought
+	// back by the next action or snapshot, under its own budget).
 	var s string
 	if err := b.evalValue(o, pageStateJS, &s); err != nil {
-		return "", o.fail("page state", err)
+		return "", fmt.Errorf("browser: page state: %w", err)
 	}
 	return s, nil
 }
