@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
@@ -41,9 +42,9 @@ const watchChangesJS = `(function (token) {
   return true;
 })(%s)`
 
-// watchSeq numbers the watches, so that a late call of an earlier one is
-// not taken for this one's.
-var watchSeq = 0
+// watchSeq numbers the watches (of every Browser of the process), so that
+// a late call of an earlier one is not taken for this one's.
+var watchSeq atomic.Int64
 
 // watchChanges starts watching the page for changes and returns a function
 // that stops it and describes the change: "; the page changed", "; nothing
@@ -53,8 +54,7 @@ func (b *Browser) watchChanges(o *op) func() string {
 	if _, err := cdp.Call(o.ctx, b.target, runtime.AddBinding, runtime.AddBindingParams{Name: changeBinding}); err != nil {
 		return none
 	}
-	watchSeq++
-	token := strconv.Itoa(watchSeq)
+	token := strconv.FormatInt(watchSeq.Add(1), 10)
 	sub, cancel := context.WithCancel(b.tabCtx)
 	events := chromedp.Events(sub, runtime.BindingCalled)
 	changed := make(chan struct{}, 1)
