@@ -275,8 +275,13 @@ func pathMoves(pts []agent.Point, maxStep float64) []agent.Point {
 	return out
 }
 
-// maxPathMoves bounds the mouse moves of one path.
-const maxPathMoves = 600
+// maxPathMoves bounds the mouse moves of one path; pathStep is the longest
+// step of a path, dragStep of a drag (which has at least dragSteps).
+const (
+	maxPathMoves = 300
+	pathStep     = 16
+	dragStep     = 30
+)
 
 // doMousePath presses the left button at the first point, moves through the
 // others in small steps and releases it at the last.
@@ -316,9 +321,11 @@ func (b *Browser) doMousePath(o *op, a agent.Action) (string, error) {
 				i+1, p.X, p.Y, vw, vh)
 		}
 	}
-	moves := pathMoves(pts, 8)
+	// Each move costs about a frame (Chromium aligns mouse moves to
+	// frames): steps of 16 px draw a shape closely enough.
+	moves := pathMoves(pts, pathStep)
 	if len(moves) > maxPathMoves {
-		moves = pathMoves(pts, 8*float64(len(moves))/maxPathMoves+1)
+		moves = pathMoves(pts, pathStep*float64(len(moves))/maxPathMoves+1)
 	}
 	watch := b.watchChanges(o)
 	s0 := b.nav.state()
@@ -374,7 +381,7 @@ func (b *Browser) dragPoints(o *op, a agent.Action) (string, error) {
 		}
 	}
 	pts := []agent.Point{{X: src.x, Y: src.y}, {X: dst.x, Y: dst.y}}
-	moves := pathMoves(pts, 8)
+	moves := pathMoves(pts, dragStep)
 	if len(moves) < dragSteps+1 {
 		moves = straightMoves(src.x, src.y, dst.x, dst.y)
 	}
