@@ -196,6 +196,10 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 			return r.finish(ctx, taskCtx, CodeSuccess, nil)
 		case out.fail != nil:
 			return r.finish(ctx, taskCtx, CodeAgentFailed, fmt.Errorf("the agent gave up: %s", r.sec.mask(*out.fail)))
+		case out.over != nil && out.over.Success:
+			return r.finish(ctx, taskCtx, CodeSuccess, nil)
+		case out.over != nil:
+			return r.finish(ctx, taskCtx, CodeAgentFailed, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message)))
 		case out.noTool:
 			if r.nudged {
 				return r.finish(ctx, taskCtx, CodeAgentFailed, errors.New("the model answered twice without calling a tool"))
@@ -327,13 +331,16 @@ func (r *run) record(s Step) {
 // iteration finished within its bound.
 type iterOut struct {
 	obs       Message
-	page      string // fingerprint of the page the actions were taken on
+	page      string   // fingerprint of the page the actions were taken on
+	pages     []string // per tool call, the page state it was taken on ("": page)
 	assistant Message
 	results   []Message // one per tool call, aligned with step.Actions
 	images    [][]byte  // screenshots taken, shown to the model next
 	step      Step
 	done      *string
 	fail      *string
+	over      *TaskOver // the environment ended the task
+	seen      string    // the snapshot's text, for wait_for
 	noTool    bool
 }
 
@@ -353,7 +360,11 @@ func (r *run) apply(out *iterOut) (Code, error) {
 		} else {
 			r.consecutive = 0
 		}
-		key := out.page + "\x00" + rec.Tool + "\x00" + string(rec.Args)
+		page := out.page
+		if i < len(out.pages) && out.pages[i] != "" {
+			page = out.pages[i]
+		}
+		key := page + "\x00" + rec.Tool + "\x00" + string(rec.Args)
 		rp := r.repeats[key]
 		if rp.count > 0 && rp.outcome == rec.Outcome {
 			rp.count++
@@ -451,6 +462,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	obs := observation(snap, r.sec, iter, r.a.cfg.maxIterations)
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
+	out.seen = snap.Text
 	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
 
 	t1 := time.Now()
@@ -476,6 +488,11 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
+		state := ""
+		if stop == "" && isPageTool(tc.Name) {
+			state = r.pageState(ctx)
+		}
+		out.pages = append(out.pages, state)
 		if stop != "" {
 			rec.Outcome, rec.Skipped = stop, true
 		} else {
@@ -547,6 +564,10 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	text, err := r.dispatch(ctx, c, out)
 	var te *watchdog.TimeoutError
 	var ae *ActionError
+	if over, ok := taskOver(err); ok && ctx.Err() == nil {
+		out.over = over
+		return outcome{text: over.Outcome, terminal: true}, nil
+	}
 	switch {
 	case err == nil:
 		return outcome{text: text}, nil
@@ -555,11 +576,7 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	case errors.As(err, &te) && tc.Name == ToolAskHuman:
 		return outcome{text: pendingResult(c.question)}, nil
 	case errors.As(err, &te) && tc.Name == ActWaitFor && te.Budget == c.budget:
-		what := fmt.Sprintf("the text %q", c.action.Text)
-		if c.action.Text == "" {
-			what = "element " + c.action.Ref
-		}
-		return outcome{text: fmt.Sprintf("error: %s did not appear within %d ms", what, c.budget.Milliseconds()), failed: true}, nil
+		return outcome{text: "error: " + waitForTimeout(c.action, c.budget), failed: true}, nil
 	case errors.As(err, &te):
 		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true}, nil
 	case errors.As(err, &ae):
@@ -587,7 +604,11 @@ func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (string, error
 			out.images = append(out.images, png)
 			return "screenshot taken; it is shown to you with the next observation", nil
 		}
-		return r.a.browser.Do(ctx, r.sec.fillAction(c.action))
+		a := c.action
+		if a.Name == ActWaitFor {
+			a.Seen = out.seen
+		}
+		return r.a.browser.Do(ctx, r.sec.fillAction(a))
 	}
 	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (string, error) {
 		return watchdog.Run(ctx, name, c.budget, do)

@@ -58,6 +58,31 @@ const (
 	ActTabs    = "tabs"
 	ActWaitFor = "wait_for"
 	ActExtract = "extract"
+
+	ActMouse       = "mouse"        // click, double-click, right-click or hover at a point
+	ActMousePath   = "mouse_path"   // press, move along points, release
+	ActSetSlider   = "set_slider"   // set a slider or range input to a value
+	ActMultiSelect = "multi_select" // add and remove options of a multiple select
+	ActSelectText  = "select_text"  // select a range of text
+	ActWait        = "wait"         // wait a bounded time
+)
+
+// Mouse operations of ActMouse.
+const (
+	MouseClick       = "click"
+	MouseDoubleClick = "double_click"
+	MouseRightClick  = "right_click"
+	MouseHover       = "hover"
+)
+
+// Point is a position in CSS pixels.
+type Point struct{ X, Y float64 }
+
+// Wait states of ActWaitFor.
+const (
+	WaitAppear    = "appear"    // the text appears after the call, or the element becomes visible
+	WaitDisappear = "disappear" // the text or the element goes away
+	WaitEnabled   = "enabled"   // the element becomes enabled
 )
 
 // Tab operations of ActTabs.
@@ -84,6 +109,36 @@ type Action struct {
 	Files     []string `json:"files,omitempty"` // upload: file names inside the allowed folder
 	Op        string   `json:"op,omitempty"`    // tabs: list, switch, close
 	Tab       string   `json:"tab,omitempty"`   // tabs: the tab's id from the list
+
+	// At is a point: in viewport CSS pixels (mouse, drag source), unless
+	// Ref is set; then Anchor (default center) and DX, DY place it in the
+	// element's box.
+	At       *Point   `json:"at,omitempty"`
+	Anchor   string   `json:"anchor,omitempty"`    // mouse, drag: a named point of Ref's box
+	To       *Point   `json:"to,omitempty"`        // drag: the drop point in viewport CSS pixels
+	ToAnchor string   `json:"to_anchor,omitempty"` // drag: a named point of ToRef's box
+	Path     []Point  `json:"path,omitempty"`      // mouse_path: viewport points, or offsets from Ref's top-left corner
+	Options  []string `json:"options,omitempty"`   // multi_select: options to add
+	Remove   []string `json:"remove,omitempty"`    // multi_select: options to remove
+	Start    *int     `json:"start,omitempty"`     // select_text: first character offset
+	End      *int     `json:"end,omitempty"`       // select_text: offset after the last character
+	State    string   `json:"state,omitempty"`     // wait_for: appear, disappear, enabled
+	MS       int      `json:"ms,omitempty"`        // wait: milliseconds
+	Value    string   `json:"value,omitempty"`     // set_slider: the value
+
+	// Seen is, for wait_for, the text of the latest snapshot the model saw;
+	// the loop fills it in. A text it shows counts as appearing only when
+	// the page shows it once more. Empty: the page at the call is the
+	// baseline.
+	Seen string `json:"-"`
+}
+
+// PageStater is implemented by browsers that can fingerprint the page
+// cheaply. The loop takes a fingerprint before each action of a reply, so
+// that a page that changes between the actions of one reply counts as
+// progress, not repetition. Equal pages must give equal fingerprints.
+type PageStater interface {
+	PageState(ctx context.Context) (string, error)
 }
 
 // Screenshotter is implemented by browsers that can capture the viewport.

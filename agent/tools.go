@@ -75,6 +75,13 @@ var (
 	directArg = prop{name: "direction", typ: "string", desc: "up, down, left or right", enum: []string{"up", "down", "left", "right"}}
 )
 
+// anchors are the named points of an element's box.
+var anchors = []string{"center", "top-left", "top-right", "bottom-left", "bottom-right", "left", "right", "top", "bottom"}
+
+func anchorArg(name string) prop {
+	return prop{name: name, typ: "string", desc: "a point of the element's box: center (default), a corner such as bottom-right, or an edge's middle (left, right, top, bottom)", enum: anchors}
+}
+
 // waitForMax is the longest wait_for the model may ask for.
 const waitForMax = 30 * time.Second
 
@@ -96,16 +103,40 @@ var tools = []tool{
 	newTool(ActHover, 5*time.Second, "Move the mouse over an element, e.g. to open a menu.", []prop{refArg}, "ref"),
 	newTool(ActScroll, 5*time.Second, "Scroll the page by about one screen, or bring an element into view when ref is given.",
 		[]prop{directArg, refArg}),
-	newTool(ActDrag, 10*time.Second, "Drag an element onto another element (to_ref), or by an offset in pixels (dx, dy).",
-		[]prop{refArg, str("to_ref", "the ref of the element to drop on"), {name: "dx", typ: "integer", desc: "horizontal offset in pixels"}, {name: "dy", typ: "integer", desc: "vertical offset in pixels"}}, "ref"),
+	newTool(ActDrag, 10*time.Second, "Drag with the mouse from an element (ref, at its anchor) or a point (x, y) onto another element (to_ref, at to_anchor), "+
+		"a point (to_x, to_y), or by an offset in pixels (dx, dy). Works for sortable lists, resize grips and HTML drag and drop.",
+		[]prop{refArg, anchorArg("anchor"), {name: "x", typ: "integer", desc: "start x in viewport CSS pixels (without ref)"}, {name: "y", typ: "integer", desc: "start y (without ref)"},
+			str("to_ref", "the ref of the element to drop on"), anchorArg("to_anchor"),
+			{name: "to_x", typ: "integer", desc: "drop x in viewport CSS pixels"}, {name: "to_y", typ: "integer", desc: "drop y"},
+			{name: "dx", typ: "integer", desc: "horizontal offset in pixels"}, {name: "dy", typ: "integer", desc: "vertical offset in pixels"}}),
 	newTool(ActUpload, 20*time.Second, "Put files into a file input. Only files from the folder allowed for uploads can be used.",
 		[]prop{refArg, {name: "files", typ: "array", desc: "file names inside the upload folder"}}, "ref", "files"),
 	newTool(ActBack, 30*time.Second, "Go back to the previous page in history.", nil),
 	newTool(ActForward, 30*time.Second, "Go forward in history.", nil),
 	newTool(ActTabs, 10*time.Second, "List the open tabs, switch to one, or close one. Pages opened in a new tab or popup appear here.",
 		[]prop{{name: "op", typ: "string", desc: "list, switch or close", enum: []string{TabsList, TabsSwitch, TabsClose}}, str("tab", "the tab's id from the list (switch, close)")}, "op"),
-	newTool(ActWaitFor, waitForMax, "Wait until a text appears on the page, or an element (ref) is visible, for at most timeout_ms (default 10000, at most 30000).",
-		[]prop{str("text", "text to wait for"), refArg, {name: "timeout_ms", typ: "integer", desc: "how long to wait at most"}}),
+	newTool(ActWaitFor, waitForMax, "Wait for a change, for at most timeout_ms (default 10000, at most 30000): a text that appears after this call "+
+		"(text already shown counts only when it shows once more), inside ref if given; or with state disappear, until the text is gone; "+
+		"or, with ref alone, until the element appears (is visible), disappears or becomes enabled.",
+		[]prop{str("text", "text to wait for"), refArg, {name: "state", typ: "string", desc: "appear (default), disappear or enabled (a ref only)", enum: []string{WaitAppear, WaitDisappear, WaitEnabled}},
+			{name: "timeout_ms", typ: "integer", desc: "how long to wait at most"}}),
+	newTool(ActWait, waitForMax, "Wait a given time (at most 30000 ms), e.g. for an animation or a timer on the page.",
+		[]prop{{name: "ms", typ: "integer", desc: "milliseconds to wait, at most 30000"}}, "ms"),
+	newTool(ActMouse, 10*time.Second, "Click, double-click, right-click or hover at a point: x, y in viewport CSS pixels, "+
+		"or a point of an element's box (ref, with anchor and an offset dx, dy). For pictures, canvases, maps and elements without a ref.",
+		[]prop{{name: "op", typ: "string", desc: "click (default), double_click, right_click or hover", enum: []string{MouseClick, MouseDoubleClick, MouseRightClick, MouseHover}},
+			{name: "x", typ: "integer", desc: "viewport x in CSS pixels (without ref)"}, {name: "y", typ: "integer", desc: "viewport y in CSS pixels (without ref)"},
+			refArg, anchorArg("anchor"), {name: "dx", typ: "integer", desc: "with ref: pixels right of the anchor"}, {name: "dy", typ: "integer", desc: "with ref: pixels below the anchor"}}),
+	newTool(ActMousePath, 10*time.Second, "Press the left mouse button at the first point, move through the others (with small steps in between, as a hand does) "+
+		"and release at the last: to draw on a canvas, or drag along a path. Points are viewport CSS pixels, or with ref, offsets from the element's top-left corner.",
+		[]prop{str("points", `at least two x,y points separated by spaces, e.g. "10,20 60,20 60,70"`), refArg}, "points"),
+	newTool(ActSetSlider, 10*time.Second, "Set a slider (range input or ARIA slider) to a value, with the keys it accepts, and report the value it shows.",
+		[]prop{refArg, str("value", "the number to set")}, "ref", "value"),
+	newTool(ActMultiSelect, 10*time.Second, "Add options to, or remove options from, a select that allows several choices, keeping the other chosen options; reports what is chosen.",
+		[]prop{refArg, {name: "add", typ: "array", desc: "labels or values of options to choose"}, {name: "remove", typ: "array", desc: "labels or values of options to unchoose"}}, "ref"),
+	newTool(ActSelectText, 10*time.Second, "Select (highlight) a range of text inside an element with the mouse, by the exact text to select or by character offsets start and end.",
+		[]prop{refArg, str("text", "the exact text to select"), {name: "start", typ: "integer", desc: "offset of the first character in the element's text"},
+			{name: "end", typ: "integer", desc: "offset after the last character"}}, "ref"),
 	newTool(ActExtract, 20*time.Second, "Read the page's main content as Markdown, for long pages (the snapshot shows what is visible and actionable).", nil),
 	newTool(ActBox, 5*time.Second, "Give an element's box (x, y, width, height in CSS pixels of the viewport) and whether it is in view, to aim at a point of it.",
 		[]prop{refArg}, "ref"),
@@ -167,6 +198,7 @@ type call struct {
 	reason   string        // for fail
 	question string        // for ask_human
 	budget   time.Duration // the tool's budget for this call
+	points   string        // mouse_path: the points as given
 }
 
 // parse validates a tool call against its tool. Its error message is
@@ -244,19 +276,44 @@ func (ts *toolset) parse(tc ToolCall) (call, error) {
 				if !ok {
 					return call{}, bad("a list of strings")
 				}
-				c.action.Files = append(c.action.Files, s)
+				c.addItem(k, s)
 			}
 		}
 	}
 	c.action.DX, c.action.DY = ints["dx"], ints["dy"]
+	if err := c.setPointer(ints, args); err != nil {
+		return call{}, err
+	}
 	switch tc.Name {
 	case ActScroll:
 		if c.action.Direction == "" && c.action.Ref == "" {
 			return call{}, fmt.Errorf("scroll needs a direction, or a ref to bring into view")
 		}
 	case ActDrag:
-		if c.action.ToRef == "" && c.action.DX == 0 && c.action.DY == 0 {
-			return call{}, fmt.Errorf("drag needs to_ref, or an offset dx/dy")
+		if c.action.Ref == "" && c.action.At == nil {
+			return call{}, fmt.Errorf("drag needs where to start: a ref, or x and y")
+		}
+		if c.action.ToRef == "" && c.action.To == nil && c.action.DX == 0 && c.action.DY == 0 {
+			return call{}, fmt.Errorf("drag needs to_ref, to_x and to_y, or an offset dx/dy: where to drop")
+		}
+	case ActWait:
+		ms := ints["ms"]
+		if ms <= 0 || time.Duration(ms)*time.Millisecond > waitForMax {
+			return call{}, fmt.Errorf("ms must be between 1 and %d", waitForMax.Milliseconds())
+		}
+		c.action.MS = ms
+		c.budget = time.Duration(ms)*time.Millisecond + waitSlack
+	case ActMouse:
+		if c.action.Ref == "" && c.action.At == nil {
+			return call{}, fmt.Errorf("mouse needs x and y, or a ref")
+		}
+	case ActMultiSelect:
+		if len(c.action.Options) == 0 && len(c.action.Remove) == 0 {
+			return call{}, fmt.Errorf("multi_select needs options to add or to remove")
+		}
+	case ActSelectText:
+		if c.action.Text == "" && (c.action.Start == nil || c.action.End == nil) {
+			return call{}, fmt.Errorf("select_text needs the text to select, or start and end offsets")
 		}
 	case ActTabs:
 		if c.action.Op != TabsList && c.action.Tab == "" {
@@ -265,6 +322,9 @@ func (ts *toolset) parse(tc ToolCall) (call, error) {
 	case ActWaitFor:
 		if c.action.Text == "" && c.action.Ref == "" {
 			return call{}, fmt.Errorf("wait_for needs a text or a ref")
+		}
+		if c.action.State == WaitEnabled && c.action.Text != "" {
+			return call{}, fmt.Errorf("wait_for with state enabled takes a ref only, not a text")
 		}
 		ms, ok := ints["timeout_ms"]
 		switch {
@@ -306,6 +366,16 @@ func (c *call) set(k, v string) {
 		c.action.Op = v
 	case "tab":
 		c.action.Tab = v
+	case "anchor":
+		c.action.Anchor = v
+	case "to_anchor":
+		c.action.ToAnchor = v
+	case "state":
+		c.action.State = v
+	case "value":
+		c.action.Value = v
+	case "points":
+		c.points = v
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,11 +52,31 @@ import (
 //   - upload sets the files of a file input; the files must lie inside
 //     Options.UploadDir.
 //   - back and forward move in the tab's history.
-//   - wait_for waits until Text is shown on the page (also in same-origin
-//     frames and open shadow roots) or the element of Ref is visible, for as
-//     long as ctx allows.
+//   - wait_for waits for a change, for as long as ctx allows: Text shown
+//     once more than when the wait began (also in same-origin frames and
+//     open shadow roots; inside Ref when both are given), or gone with
+//     State disappear; or the element of Ref visible, gone or enabled.
 //   - extract returns the page's main content as Markdown, 8,000 characters
 //     at a time.
+//   - mouse clicks, double-clicks, right-clicks or hovers at a point: At in
+//     viewport CSS pixels, or Anchor of Ref's box moved by DX, DY. A point
+//     outside the viewport or the box is refused before anything is sent.
+//   - mouse_path presses the left button at the first point of Path, moves
+//     through the others in steps of a few pixels and releases it at the
+//     last; with Ref, the points are offsets from its top-left corner.
+//   - drag also goes from a point (At, or Anchor of Ref) to a point (To, or
+//     ToAnchor of ToRef).
+//   - set_slider sets a range input's value, or moves an ARIA slider with
+//     its keys (or along its track), and reads the value back.
+//   - multi_select adds Options to and removes Remove from a multiple
+//     select (or an ARIA listbox with several choices), keeping the others;
+//     nothing changes unless every option is found.
+//   - select_text selects a range of an element's text with the mouse, by
+//     Text or by Start and End offsets into its text (spaces collapsed).
+//   - wait waits MS milliseconds.
+//
+// click and the pointer actions say whether the page changed; type reads
+// the field back and says when the page rejected or changed the text.
 //
 // An action whose element or document goes away in a navigation (the page
 // navigated while it ran) waits for the new document and returns an
@@ -107,15 +128,27 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 	case agent.ActTabs:
 		out, err = b.doTabs(o, a)
 	case agent.ActWaitFor:
-		out, err = b.doWaitFor(o, a.Text, a.Ref)
+		out, err = b.doWaitFor(o, a.Text, a.Ref, a.State, a.Seen)
 	case agent.ActExtract:
 		out, err = b.doExtract(o)
 	case agent.ActBox: // geometry.go
 		out, err = b.doBox(o, a.Ref)
 	case agent.ActReadRegion: // region.go
 		out, err = b.doReadRegion(o, a.Ref)
+	case agent.ActMouse:
+		out, err = b.doMouse(o, a)
+	case agent.ActMousePath:
+		out, err = b.doMousePath(o, a)
+	case agent.ActSetSlider:
+		out, err = b.doSetSlider(o, a.Ref, a.Value)
+	case agent.ActMultiSelect:
+		out, err = b.doMultiSelect(o, a.Ref, a.Options, a.Remove)
+	case agent.ActSelectText:
+		out, err = b.doSelectText(o, a)
+	case agent.ActWait:
+		out, err = b.doWait(o, a.MS)
 	default:
-		return "", agent.ActionErrorf("unknown action %q: use goto, click, type, select, check, uncheck, press, hover, scroll, drag, upload, back, forward, tabs, wait_for or extract", a.Name)
+		return "", agent.ActionErrorf("unknown action %q: use goto, click, type, select, check, uncheck, press, hover, scroll, drag, upload, back, forward, tabs, wait_for, extract, mouse, mouse_path, set_slider, multi_select, select_text, wait, box or read_region", a.Name)
 	}
 	if err != nil {
 		if nav, ok := b.navigatedDuring(o, a, s0, err); ok {
@@ -524,11 +557,19 @@ func (b *Browser) doClick(o *op, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	watch := func() string { return "" }
+	if el.frame == nil {
+		watch = b.watchChanges(o)
+	}
 	nav, err := b.clickElement(o, el, "click on")
+	changed := watch() // also removes the watcher after an error
 	if err != nil {
 		return "", err
 	}
-	return "clicked " + el.desc + nav, nil
+	if nav != "" {
+		return "clicked " + el.desc + nav, nil
+	}
+	return "clicked " + el.desc + changed, nil
 }
 
 // clickElement clicks el after the checks of target and waits for a
@@ -617,9 +658,16 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 	if err := b.callEl(o, el, typeKindJS, &kind); err != nil {
 		return "", err
 	}
+	var old string
 	switch kind.Kind {
 	case "no":
 		return "", agent.ActionErrorf("%s cannot be typed into: %s", el.desc, kind.Why)
+	case "text":
+		if err := b.callEl(o, el, valueJS, &old); err != nil {
+			return "", err
+		}
+	}
+	switch kind.Kind {
 	case "value":
 		// Pickers take their value in a fixed format, not keystrokes.
 		var res struct{ OK bool }
@@ -642,6 +690,13 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 		typed = fmt.Sprintf("%d characters", len([]rune(text)))
 	}
 	out := fmt.Sprintf("typed %s into %s", typed, el.desc)
+	if kind.Kind == "text" {
+		note, err := b.checkTyped(o, el, text, old, kind.Secret)
+		if err != nil {
+			return "", err
+		}
+		out += note
+	}
 	if !submit {
 		return out, nil
 	}
@@ -709,7 +764,8 @@ const selectJS = `function (want) {
   if (!m) return {error: 'nomatch', options: opts.filter((o) => !o.disabled).map((o) => norm(o.label)).slice(0, 60)};
   if (m.disabled) return {error: 'optdisabled', chosen: norm(m.label)};
   el.focus();
-  if (el.multiple) for (const o of opts) o.selected = o === m;
+  // A multiple select keeps its other chosen options.
+  if (el.multiple) m.selected = true;
   else el.selectedIndex = m.index;
   const win = el.ownerDocument.defaultView;
   el.dispatchEvent(new win.Event('input', {bubbles: true}));
@@ -749,7 +805,24 @@ func (b *Browser) doSelect(o *op, ref, option string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("selected %s in %s%s", strconv.Quote(res.Chosen), el.desc, nav), nil
+	out := fmt.Sprintf("selected %s in %s", strconv.Quote(res.Chosen), el.desc)
+	if nav != "" {
+		return out + nav, nil
+	}
+	// Read the choice back: a change handler may have altered it.
+	var chosen []string
+	if err := b.callEl(o, el, chosenJS, &chosen); err != nil {
+		return "", err
+	}
+	switch {
+	case len(chosen) == 1 && chosen[0] == res.Chosen:
+		return out, nil
+	case len(chosen) == 0:
+		return out + "; but now nothing is chosen (the page changed it)", nil
+	case !slices.Contains(chosen, res.Chosen):
+		return out + "; but the page changed it: it shows " + quoteAll(chosen), nil
+	}
+	return out + "; chosen now " + quoteAll(chosen), nil
 }
 
 func (b *Browser) doPress(o *op, keys string) (string, error) {

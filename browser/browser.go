@@ -247,7 +247,8 @@ func (o *op) end() {
 			_, _ = cdp.Call(ctx, target, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 		})
 	}
-	if o.caller.Err() == nil || (!o.stopLoading && !o.evaluating) || b.broken.Err() != nil || b.cur.dead.Err() != nil {
+	// b.cur is nil after a relaunch cut short by the caller's deadline.
+	if o.caller.Err() == nil || (!o.stopLoading && !o.evaluating) || b.broken.Err() != nil || b.cur == nil || b.cur.dead.Err() != nil {
 		<-b.sem
 		return
 	}

@@ -142,15 +142,24 @@ func (b *Browser) doCheck(o *op, ref string, want bool) (string, error) {
 const dragSteps = 12
 
 func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
+	hasDst := strings.TrimSpace(a.ToRef) != ""
+	if !hasDst && a.To == nil && a.DX == 0 && a.DY == 0 {
+		return "", agent.ActionErrorf("drag needs to_ref, to_x and to_y, or an offset dx/dy")
+	}
+	if strings.TrimSpace(a.Ref) == "" {
+		if a.At == nil {
+			return "", agent.ActionErrorf("drag needs where to start: a ref, or x and y")
+		}
+		return b.dragPoints(o, a)
+	}
 	src, err := b.resolve(o, a.Ref)
 	if err != nil {
 		return "", err
 	}
-	var dst element
-	hasDst := strings.TrimSpace(a.ToRef) != ""
-	if !hasDst && a.DX == 0 && a.DY == 0 {
-		return "", agent.ActionErrorf("drag needs to_ref, or an offset dx/dy")
+	if a.To != nil || strings.TrimSpace(a.Anchor) != "" || strings.TrimSpace(a.ToAnchor) != "" {
+		return b.dragPoints(o, a)
 	}
+	var dst element
 	if hasDst {
 		if dst, err = b.resolve(o, a.ToRef); err != nil {
 			return "", err
@@ -190,8 +199,9 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 			return "", agent.ActionErrorf("dragging %s by (%d, %d) leads outside the viewport; scroll first or use a smaller offset", src.desc, a.DX, a.DY)
 		}
 	}
+	watch := b.watchChanges(o)
 	s0 := b.nav.state()
-	dropped, err := b.dragMouse(o, sx, sy, tx, ty)
+	dropped, err := b.dragMouse(o, straightMoves(sx, sy, tx, ty))
 	if err != nil {
 		return "", err
 	}
@@ -208,14 +218,33 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 	if dropped {
 		out += " (HTML drag and drop)"
 	}
-	return out + nav, nil
+	if nav != "" {
+		return out + nav, nil
+	}
+	return out + watch(), nil
 }
 
-// dragMouse presses the left button at (sx, sy), moves to (tx, ty) in steps
-// and releases it there. When the page starts an HTML5 drag, Chromium hands
-// it over (Input.setInterceptDrags) and the drag events are dispatched at
-// the target; dropped reports that.
-func (b *Browser) dragMouse(o *op, sx, sy, tx, ty float64) (dropped bool, err error) {
+// straightMoves returns the press point, dragSteps moves in a straight line
+// and the release point of a drag from (sx, sy) to (tx, ty).
+func straightMoves(sx, sy, tx, ty float64) []agent.Point {
+	out := []agent.Point{{X: sx, Y: sy}}
+	for i := 1; i <= dragSteps; i++ {
+		f := float64(i) / dragSteps
+		out = append(out, agent.Point{X: sx + (tx-sx)*f, Y: sy + (ty-sy)*f})
+	}
+	return out
+}
+
+// dragMouse presses the left button at the first of moves, moves through
+// the others and releases it at the last. When the page starts an HTML5
+// drag, Chromium hands it over (Input.setInterceptDrags) and the drag
+// events are dispatched at the last point; dropped reports that.
+func (b *Browser) dragMouse(o *op, moves []agent.Point) (dropped bool, err error) {
+	if len(moves) < 2 {
+		return false, fmt.Errorf("a drag needs at least two points")
+	}
+	sx, sy := moves[0].X, moves[0].Y
+	tx, ty := moves[len(moves)-1].X, moves[len(moves)-1].Y
 	sub, cancel := context.WithCancel(b.tabCtx)
 	events := chromedp.Events(sub, input.DragIntercepted)
 	drags := make(chan *input.DragData, 1)
@@ -266,9 +295,11 @@ func (b *Browser) dragMouse(o *op, sx, sy, tx, ty float64) (dropped bool, err er
 		return false, err
 	}
 	var data *input.DragData
-	for i := 1; i <= dragSteps && data == nil; i++ {
-		f := float64(i) / dragSteps
-		if err := mouse(input.DispatchMouseEventTypeMouseMoved, sx+(tx-sx)*f, sy+(ty-sy)*f, 1); err != nil {
+	for _, p := range moves[1:] {
+		if data != nil {
+			break
+		}
+		if err := mouse(input.DispatchMouseEventTypeMouseMoved, p.X, p.Y, 1); err != nil {
 			return false, err
 		}
 		select {

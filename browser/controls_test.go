@@ -100,19 +100,18 @@ func TestWaitFor(t *testing.T) {
 <button onclick="setTimeout(() => { const p = document.createElement('p'); p.textContent = 'Payment   accepted'; document.body.append(p); }, 300)">Pay</button>
 <button onclick="setTimeout(() => { document.getElementById('later').hidden = false; }, 300)">Show</button>
 <button id=later hidden>Continue</button>
-<my-box></my-box>
-<script>
-customElements.define('my-box', class extends HTMLElement {
+<button onclick="setTimeout(() => customElements.define('my-box', class extends HTMLElement {
   constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<p>shadow words</p>'; }
-});
-</script>`))
+}), 200)">Box</button>
+<my-box></my-box>`))
 	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Pay")})
 	start := time.Now()
 	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "payment accepted"})
-	if took := time.Since(start); took < 100*time.Millisecond || !strings.Contains(out, `the text "payment accepted" is on the page`) {
+	if took := time.Since(start); took < 100*time.Millisecond || !strings.Contains(out, `the text "payment accepted" appeared on the page`) {
 		t.Errorf("wait_for text: %q after %v", out, took)
 	}
-	if out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "shadow words"}); !strings.Contains(out, "is on the page") {
+	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Box")})
+	if out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "shadow words"}); !strings.Contains(out, "appeared on the page") {
 		t.Errorf("wait_for text in a shadow root: %q", out)
 	}
 
@@ -138,7 +137,7 @@ customElements.define('my-box', class extends HTMLElement {
 		t.Errorf("wait_for with a deadline: %v after %v", err, took)
 	}
 	// The browser is usable at once.
-	if out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Payment accepted"}); !strings.Contains(out, "is on the page") {
+	if out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Payment accepted", State: agent.WaitDisappear, Ref: ref(t, s, "button", "Pay")}); !strings.Contains(out, "is no longer in") {
 		t.Errorf("wait_for after a deadline: %q", out)
 	}
 	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActWaitFor}); !isActionError(err) {
@@ -154,7 +153,7 @@ func TestWaitForTextOnTheNextPage(t *testing.T) {
 	s := open(t, shared, base+"/")
 	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Submit")})
 	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Order placed"})
-	if !strings.Contains(out, "is on the page") || !strings.Contains(out, "navigated to "+base+"/done") {
+	if !strings.Contains(out, "appeared on the page") || !strings.Contains(out, "navigated to "+base+"/done") {
 		t.Errorf("wait_for across a navigation: %q", out)
 	}
 }
@@ -382,7 +381,7 @@ box.addEventListener('pointerup', (e) => {
 </script>`))
 	box := ref(t, s, "button", "Box")
 	out := do(t, shared, agent.Action{Name: agent.ActDrag, Ref: box, DX: 100, DY: 20})
-	if out != `dragged button "Box" [ref=`+box+`] by (100, 20)` {
+	if out != `dragged button "Box" [ref=`+box+`] by (100, 20); the page changed` {
 		t.Errorf("outcome = %q", out)
 	}
 	if pos := evalPage[[2]float64](t, shared, "[box.offsetLeft, box.offsetTop]"); pos != [2]float64{150, 70} {

@@ -32,6 +32,22 @@ func (b *Browser) click(ctx context.Context, x, y float64) error {
 	return nil
 }
 
+// clickWith clicks the left button at (x, y) with the modifier keys of
+// mods held (their key events are the caller's).
+func (b *Browser) clickWith(ctx context.Context, x, y float64, mods int64) error {
+	steps := []input.DispatchMouseEventParams{
+		{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y, Modifiers: mods},
+		{Type: input.DispatchMouseEventTypeMousePressed, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1, Modifiers: mods},
+		{Type: input.DispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1, Modifiers: mods},
+	}
+	for _, p := range steps {
+		if _, err := cdp.Call(ctx, b.target, input.DispatchMouseEvent, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // wheel turns the mouse wheel at (x, y) by (dx, dy) CSS pixels.
 func (b *Browser) wheel(ctx context.Context, x, y, dx, dy float64) error {
 	if _, err := cdp.Call(ctx, b.target, input.DispatchMouseEvent, input.DispatchMouseEventParams{
@@ -246,6 +262,12 @@ func (b *Browser) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, 
 		switch strings.ToLower(k.name) {
 		case "a":
 			p.Commands = []string{"selectAll"}
+		case "c":
+			p.Commands = []string{"copy"}
+		case "x":
+			p.Commands = []string{"cut"}
+		case "v":
+			p.Commands = []string{"paste"}
 		}
 	}
 	_, err := cdp.Call(ctx, b.target, input.DispatchKeyEvent, p)

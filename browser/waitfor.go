@@ -42,37 +42,62 @@ const pageTextJS = `function pageText(doc, depth) {
   return s;
 }`
 
-// waitTextJS waits, for one chunk, until the page shows the text (spaces
-// collapsed, case ignored); it checks on every DOM change (at most once a
-// frame) and every 100 ms.
-var waitTextJS = `(function (want, ms) {
+// waitTextJS waits, for one chunk, until the number of times the page shows
+// the text (spaces collapsed, case ignored) passes base (appear) or is zero
+// (disappear), and returns that number; with base below zero it returns it
+// at once. It checks on every DOM change (at most once a frame) and every
+// 100 ms. With an element (this), only its text counts.
+var waitTextJS = `function (want, ms, base, disappear) {
   ` + pageTextJS + `
+  const el = this && this.nodeType === 1 ? this : null;
+  const doc = el ? el.ownerDocument : document, win = doc.defaultView;
   const norm = (s) => s.replace(/\s+/g, ' ').trim().toLowerCase();
   const w = norm(want);
-  const has = () => norm(pageText(document, 0)).includes(w);
-  if (has()) return Promise.resolve(true);
+  const text = () => {
+    if (!el) return pageText(document, 0);
+    if (el.localName === 'input' || el.localName === 'textarea') return el.value;
+    return el.innerText || el.textContent || '';
+  };
+  const count = () => {
+    const t = norm(text());
+    let n = 0;
+    for (let i = t.indexOf(w); w && i >= 0; i = t.indexOf(w, i + w.length)) n++;
+    return n;
+  };
+  const ok = (n) => disappear ? n === 0 : n > base;
+  const n0 = count();
+  if (base < 0 || ok(n0)) return Promise.resolve(n0);
   return new Promise((resolve) => {
     let done = false, queued = false;
     const finish = (v) => {
       if (done) return;
       done = true; obs.disconnect(); clearInterval(iv); clearTimeout(to); resolve(v);
     };
-    const check = () => { queued = false; if (has()) finish(true); };
-    const obs = new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(check); } });
-    obs.observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+    const check = () => { queued = false; const n = count(); if (ok(n)) finish(n); };
+    const obs = new MutationObserver(() => { if (!queued) { queued = true; win.requestAnimationFrame(check); } });
+    obs.observe(el || doc, {subtree: true, childList: true, characterData: true, attributes: true});
     const iv = setInterval(check, 100);
-    const to = setTimeout(() => finish(has()), ms);
+    const to = setTimeout(() => finish(count()), ms);
   });
-})(%s, %d)`
+}`
 
-// waitVisibleJS waits, for one chunk, until the element is rendered with a
-// size; "gone" when it left the page.
-const waitVisibleJS = `function (ms) {
+// waitStateJS waits, for one chunk, until the element is in the state:
+// "appear" (rendered with a size), "disappear" (not rendered, or removed)
+// or "enabled". It returns "done", "gone" when it left the page (for
+// appear and enabled) or "" when the chunk ended.
+const waitStateJS = `function (ms, want) {
   const el = this, win = el.ownerDocument.defaultView;
-  const state = () => {
-    if (!el.isConnected) return 'gone';
+  const visible = () => {
     const r = el.getBoundingClientRect();
-    return el.checkVisibility({checkVisibilityCSS: true, opacityProperty: true}) && r.width > 0 && r.height > 0 ? 'visible' : '';
+    return el.checkVisibility({checkVisibilityCSS: true, opacityProperty: true}) && r.width > 0 && r.height > 0;
+  };
+  const state = () => {
+    if (!el.isConnected) return want === 'disappear' ? 'done' : 'gone';
+    switch (want) {
+    case 'disappear': return visible() ? '' : 'done';
+    case 'enabled': return el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' ? '' : 'done';
+    default: return visible() ? 'done' : '';
+    }
   };
   return new Promise((resolve) => {
     const t0 = Date.now();
@@ -88,14 +113,24 @@ const waitVisibleJS = `function (ms) {
   });
 }`
 
-// doWaitFor waits until the text shows on the page or the element of ref
-// is visible. It has no time limit of its own: the caller's context ends
-// it. A navigation meanwhile is followed (a text may appear on the next
-// page) and reported.
-func (b *Browser) doWaitFor(o *op, text, ref string) (string, error) {
-	text, ref = strings.TrimSpace(text), strings.TrimSpace(ref)
-	if text == "" && ref == "" {
+// doWaitFor waits for a change: a text that appears after the call (one
+// more time than the page showed it then; inside the element of ref if
+// given), or that disappears; or the element of ref appearing,
+// disappearing or becoming enabled. It has no time limit of its own: the
+// caller's context ends it. A navigation meanwhile is followed (a text may
+// appear on the next page) and reported.
+func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, error) {
+	text, ref, state = strings.TrimSpace(text), strings.TrimSpace(ref), strings.TrimSpace(state)
+	if state == "" {
+		state = agent.WaitAppear
+	}
+	switch {
+	case text == "" && ref == "":
 		return "", agent.ActionErrorf("wait_for needs a text or a ref")
+	case state != agent.WaitAppear && state != agent.WaitDisappear && state != agent.WaitEnabled:
+		return "", agent.ActionErrorf("unknown state %q: use appear, disappear or enabled", state)
+	case state == agent.WaitEnabled && text != "":
+		return "", agent.ActionErrorf("wait_for with state enabled takes a ref only, not a text")
 	}
 	s0 := b.nav.state()
 	navNote := func() (string, error) {
@@ -108,51 +143,98 @@ func (b *Browser) doWaitFor(o *op, text, ref string) (string, error) {
 		}
 		return "; " + n, nil
 	}
-	if ref != "" {
+	if ref != "" && text == "" {
 		el, err := b.resolve(o, ref)
 		if err != nil {
 			return "", err
 		}
 		for {
 			var st string
-			if err := b.callEl(o, el, waitVisibleJS, &st, waitChunkMS); err != nil {
+			if err := b.callEl(o, el, waitStateJS, &st, waitChunkMS, state); err != nil {
 				if b.nav.state().moved(s0) {
+					if state == agent.WaitDisappear {
+						nav, nerr := navNote()
+						if nerr != nil {
+							return "", nerr
+						}
+						return el.desc + " is gone" + nav, nil
+					}
 					return "", agent.ActionErrorf("the page navigated away while waiting for %s; take a new snapshot", el.desc)
 				}
 				return "", err
 			}
 			switch st {
-			case "visible":
-				// Its name may have been empty while it was hidden.
-				if err := b.callEl(o, el, describeJS, &el.desc); err != nil {
-					return "", err
+			case "done":
+				what := " is visible"
+				switch state {
+				case agent.WaitDisappear:
+					what = " is gone"
+				case agent.WaitEnabled:
+					what = " is enabled"
 				}
-				el.desc += " [ref=" + el.ref + "]"
+				if state != agent.WaitDisappear {
+					// Its name may have been empty while it was hidden.
+					if err := b.callEl(o, el, describeJS, &el.desc); err != nil {
+						return "", err
+					}
+					el.desc += " [ref=" + el.ref + "]"
+				}
 				nav, err := navNote()
 				if err != nil {
 					return "", err
 				}
-				return el.desc + " is visible" + nav, nil
+				return el.desc + what + nav, nil
 			case "gone":
-				return "", agent.ActionErrorf("%s left the page while waiting for it to show; take a new snapshot", el.desc)
+				return "", agent.ActionErrorf("%s left the page while waiting for it; take a new snapshot", el.desc)
 			}
 			if err := o.ctx.Err(); err != nil {
 				return "", err
 			}
 		}
 	}
-	expr := fmt.Sprintf(waitTextJS, strconv.Quote(text), waitChunkMS)
+	var in *element
+	if ref != "" {
+		el, err := b.resolve(o, ref)
+		if err != nil {
+			return "", err
+		}
+		in = &el
+	}
+	disappear := state == agent.WaitDisappear
+	// count runs one chunk of waitTextJS.
+	count := func(ms, base int) (int, error) {
+		var n int
+		if in != nil {
+			err := b.callEl(o, *in, waitTextJS, &n, text, ms, base, disappear)
+			return n, err
+		}
+		expr := fmt.Sprintf("(%s).call(null, %s, %d, %d, %t)", waitTextJS, strconv.Quote(text), ms, base, disappear)
+		r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true)})
+		if err != nil {
+			return 0, err
+		}
+		err = decodeValue(r, &n)
+		return n, err
+	}
 	seen := s0
+	base := -1
 	for {
 		if err := b.nav.settle(o.ctx); err != nil {
 			o.stopLoading = true
 			return "", err
 		}
-		r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true)})
+		ms := waitChunkMS
+		if base < 0 && !disappear {
+			ms = 0
+		}
+		n, err := count(ms, base)
 		switch {
 		case err != nil && o.ctx.Err() == nil && isProtocolError(err):
+			if in != nil && b.nav.state().moved(s0) {
+				return "", agent.ActionErrorf("the page navigated away while waiting for the text in %s; take a new snapshot", in.desc)
+			}
 			// The document went away under the wait (a navigation): wait
-			// on the next one.
+			// on the next one, where any showing of the text is new.
 			moved, werr := b.nav.wait(o.ctx, inputGrace, func(s navState) bool { return s.moved(seen) })
 			if werr != nil {
 				return "", werr
@@ -160,24 +242,59 @@ func (b *Browser) doWaitFor(o *op, text, ref string) (string, error) {
 			if !moved {
 				return "", err
 			}
-			seen = b.nav.state()
+			seen, base = b.nav.state(), 0
 			continue
 		case err != nil:
 			return "", err
 		}
-		var found bool
-		if err := decodeValue(r, &found); err != nil {
-			return "", err
+		if base < 0 && !disappear {
+			// What the page showed when the wait began, or what the
+			// caller saw in its latest snapshot if that was less: a text
+			// that appeared since (after a click of the same reply)
+			// counts as appearing.
+			base = n
+			if snapText != "" {
+				base = min(base, countIn(snapText, text))
+			}
+			if n > base {
+				nav, err := navNote()
+				if err != nil {
+					return "", err
+				}
+				where := "on the page"
+				if in != nil {
+					where = "in " + in.desc
+				}
+				return fmt.Sprintf("the text %s appeared %s%s", strconv.Quote(text), where, nav), nil
+			}
+			continue
 		}
-		if found {
+		if disappear && n == 0 || !disappear && n > base {
 			nav, err := navNote()
 			if err != nil {
 				return "", err
 			}
-			return fmt.Sprintf("the text %s is on the page%s", strconv.Quote(text), nav), nil
+			where := "on the page"
+			if in != nil {
+				where = "in " + in.desc
+			}
+			if disappear {
+				return fmt.Sprintf("the text %s is no longer %s%s", strconv.Quote(text), where, nav), nil
+			}
+			return fmt.Sprintf("the text %s appeared %s%s", strconv.Quote(text), where, nav), nil
 		}
 		if err := o.ctx.Err(); err != nil {
 			return "", err
 		}
 	}
+}
+
+// countIn counts the times s shows want, spaces collapsed, case ignored.
+func countIn(s, want string) int {
+	norm := func(x string) string { return strings.ToLower(strings.Join(strings.Fields(x), " ")) }
+	w := norm(want)
+	if w == "" {
+		return 0
+	}
+	return strings.Count(norm(s), w)
 }

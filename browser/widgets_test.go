@@ -199,7 +199,8 @@ func TestWidgetIframeForm(t *testing.T) {
 		t.Errorf("a frame's navigation was reported as the page's: %q", out)
 	}
 	wantResult(t, g, "iframe", "ann@example.com")
-	do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "We will reply to ann@example.com"})
+	// As the loop does, the wait is told what the model last saw.
+	do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "We will reply to ann@example.com", Seen: s.Text})
 	if c := g.Contacts(); len(c) != 1 || c[0].Message != "Hello from the agent" {
 		t.Errorf("contacts = %+v", c)
 	}
@@ -210,7 +211,7 @@ func TestWidgetShadowDOM(t *testing.T) {
 	s := open(t, shared, base+"/shadow")
 	wantText(t, s, "Spring offer")
 	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Reveal code")})
-	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "SPRING-7431"})
+	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "SPRING-7431", Seen: s.Text})
 	if !strings.Contains(out, "SPRING-7431") {
 		t.Errorf("wait_for outcome = %q", out)
 	}

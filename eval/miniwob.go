@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -76,6 +75,42 @@ func (m *MiniWoB) Jobs(tasks []string, seeds []int64) ([]Job, error) {
 	return jobs, nil
 }
 
+// MiniWoBMaxIterations is the default bound on an episode's iterations,
+// unless the configuration sets one.
+const MiniWoBMaxIterations = 15
+
+// hideDisplayJS takes out of the page what only a human player needs and
+// a model must not see, as BrowserGym does: the reward display and episode
+// counters, the click canvas, the start cover and the instruction (the
+// model gets it as the task). endEpisode and getUtterance still find them:
+// they are put back for the call and taken out again.
+const hideDisplayJS = `(function () {
+  const ids = ['reward-display', 'click-canvas', 'sync-task-cover'];
+  const away = {};
+  const query = document.getElementById('query');
+  const queryHTML = query ? query.innerHTML : '';
+  const takeOut = () => {
+    for (const id of ids) {
+      const el = document.getElementById(id);
+      if (el) { away[id] = el; el.remove(); }
+    }
+    if (query) query.innerHTML = '';
+  };
+  const putBack = () => {
+    for (const id of ids) if (away[id] && !away[id].isConnected) document.body.appendChild(away[id]);
+    if (query) query.innerHTML = queryHTML;
+  };
+  if (typeof core.clearTimer === 'function') core.clearTimer();
+  if (typeof core.canvasDrawClick === 'function') document.body.removeEventListener('click', core.canvasDrawClick);
+  for (const name of ['endEpisode', 'getUtterance']) {
+    const orig = core[name];
+    if (typeof orig !== 'function') continue;
+    core[name] = function () { putBack(); try { return orig.apply(this, arguments); } finally { takeOut(); } };
+  }
+  takeOut();
+  return true;
+})()`
+
 // Codes of a MiniWoB++ episode.
 const (
 	// CodeEpisodeFailed: the episode ended with a reward of 0 or less.
@@ -83,8 +118,6 @@ const (
 	// CodeEpisodeNotDone: the agent stopped but the episode was not over.
 	CodeEpisodeNotDone = "EPISODE_NOT_DONE"
 )
-
-var errEpisodeDone = errors.New("the MiniWoB++ episode is over")
 
 // wobState is the episode's globals, read after every action.
 type wobState struct {
@@ -110,7 +143,6 @@ func decodeWob(v any) wobState {
 // again).
 type episode struct {
 	b     *browser.Browser
-	stop  context.CancelCauseFunc
 	mu    sync.Mutex
 	state wobState
 	over  bool
@@ -118,6 +150,17 @@ type episode struct {
 }
 
 func (e *episode) Snapshot(ctx context.Context) (agent.Snapshot, error) { return e.b.Snapshot(ctx) }
+
+// Screenshot lets the screenshot tool (--vision) work in episodes.
+func (e *episode) Screenshot(ctx context.Context) ([]byte, error) { return e.b.Screenshot(ctx) }
+
+// PageState lets the loop judge repetition per action in episodes.
+func (e *episode) PageState(ctx context.Context) (string, error) { return e.b.PageState(ctx) }
+
+var (
+	_ agent.Screenshotter = (*episode)(nil)
+	_ agent.PageStater    = (*episode)(nil)
+)
 
 func (e *episode) Do(ctx context.Context, a agent.Action) (string, error) {
 	e.mu.Lock()
@@ -128,8 +171,15 @@ func (e *episode) Do(ctx context.Context, a agent.Action) (string, error) {
 	}
 	out, err := e.b.Do(ctx, a)
 	if st, rerr := e.read(ctx); rerr == nil && st.Done {
-		e.stop(errEpisodeDone)
-		out += fmt.Sprintf("; the episode is over (reward %g)", st.Reward)
+		// The episode ends the task at once, with this action's outcome.
+		if err != nil {
+			out = "error: " + err.Error()
+		}
+		msg := fmt.Sprintf("the episode is over (reward %g)", st.Reward)
+		if st.Reason != "" {
+			msg += ": " + st.Reason
+		}
+		return "", &agent.TaskOver{Outcome: out + "; " + msg, Success: st.Reward > 0, Message: msg}
 	}
 	return out, err
 }
@@ -193,15 +243,19 @@ func (m *MiniWoB) runEpisode(ctx context.Context, env *Env, task string, seed in
 		return fail(report.CodeHarnessError, fmt.Sprintf("core.getUtterance() gave no instruction: %v", u), nil)
 	}
 
-	runCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	ep := &episode{b: b, stop: stop}
-	opts := append(append([]agent.Option{agent.WithLogger(cfg.Logger)}, cfg.Options...), agent.WithMaxIterations(15))
+	if _, err := evalJS(sctx, b, hideDisplayJS); err != nil {
+		return fail(report.CodeHarnessError, "hiding the episode's display: "+err.Error(), err)
+	}
+
+	ep := &episode{b: b}
+	// cfg.Options (the command line's --max-iterations) come after the
+	// default, so they win.
+	opts := append([]agent.Option{agent.WithLogger(cfg.Logger), agent.WithMaxIterations(MiniWoBMaxIterations)}, cfg.Options...)
 	a, err := agent.New(ep, cfg.Model, opts...)
 	if err != nil {
 		return fail(report.CodeHarnessError, err.Error(), nil)
 	}
-	res := a.Run(runCtx, agent.Task{Instruction: utterance})
+	res := a.Run(ctx, agent.Task{Instruction: utterance})
 	fillResult(&run, res)
 	run.Answer = res.Answer
 	if ctx.Err() == nil {

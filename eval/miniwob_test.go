@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -22,6 +23,11 @@ func miniwobPlayer(wrong bool, calls *atomic.Int64) llmtest.Responder {
 	return llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
 		calls.Add(1)
 		obs := req.LastUser()
+		for _, hidden := range []string{"Last reward", "Episodes done", "Query for people"} {
+			if strings.Contains(obs, hidden) {
+				return failTurn("the observation shows the human display: " + hidden)
+			}
+		}
 		if ref, ok := llmtest.FindRef(obs, "button", "START"); ok {
 			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
 		}
@@ -88,6 +94,11 @@ func TestMiniWoBEpisodes(t *testing.T) {
 			t.Errorf("%s: %s %s reward %v %q", r.Key(), r.Code, r.Message, r.Reward, r.RewardReason)
 			continue
 		}
+		// The agent itself ended with SUCCESS, and the winning click is
+		// in the report.
+		if r.AgentCode != "SUCCESS" || len(r.Steps) != 1 || len(r.Steps[0].Actions) != 1 || !strings.Contains(r.Steps[0].Actions[0], "the episode is over (reward 1)") {
+			t.Errorf("%s: agent code %s, steps %+v", r.Key(), r.AgentCode, r.Steps)
+		}
 		if !wantRe.MatchString(r.Instruction) {
 			t.Errorf("%s: instruction %q", r.Key(), r.Instruction)
 		}
@@ -127,5 +138,30 @@ func TestMiniWoBMissingTask(t *testing.T) {
 	}
 	if _, err := NewMiniWoB(t.TempDir(), ""); err == nil {
 		t.Fatal("an empty folder was taken for a MiniWoB++ checkout")
+	}
+}
+
+// The configuration's bound on iterations (--max-iterations) is honoured,
+// not replaced by the episode's default.
+func TestMiniWoBHonoursMaxIterations(t *testing.T) {
+	skipWithoutChrome(t)
+	_, jobs, _, cfg := runMiniWoB(t, false, []string{"click-test"}, []int64{1})
+	srv, err := llmtest.Start(llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
+		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("scroll", map[string]any{"direction": "down"})}}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "idler"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.CloseIdleConnections)
+	cfg.Model = client
+	cfg.Options = append(cfg.Options, agent.WithMaxIterations(2))
+	r := NewRunner(cfg).Run(context.Background(), jobs).Runs[0]
+	if r.AgentCode != string(agent.CodeMaxIterations) || r.Iterations != 2 {
+		t.Fatalf("%s: agent code %s after %d iterations: %s", r.Key(), r.AgentCode, r.Iterations, r.Message)
 	}
 }

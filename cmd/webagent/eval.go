@@ -196,6 +196,13 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		jobs = eval.TaskJobs(tasks)
 	}
 
+	// MiniWoB++ episodes have their own default bound, unless
+	// --max-iterations is given.
+	maxIterations := o.maxIterations
+	if o.miniwob != "" && !flagSet(fs, "max-iterations") {
+		maxIterations = eval.MiniWoBMaxIterations
+	}
+
 	out := o.out
 	if out == "" {
 		out = filepath.Join("eval-out", time.Now().Format("20060102-150405"))
@@ -212,7 +219,8 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
 		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle},
 		Options: []agent.Option{
-			agent.WithMaxIterations(o.maxIterations),
+			agent.WithMaxIterations(maxIterations),
+			agent.WithVision(o.vision),
 			agent.WithIterationTimeout(o.iterationTimeout),
 			agent.WithTaskTimeout(o.taskTimeout),
 			agent.WithOperationTimeout(o.operationTimeout),
@@ -363,4 +371,11 @@ func cmdCompare(args []string, stdout io.Writer) (int, error) {
 		return exitFailed, nil
 	}
 	return exitOK, nil
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

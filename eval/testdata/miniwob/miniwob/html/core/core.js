@@ -1,7 +1,7 @@
 // A small stand-in for MiniWoB++'s core, written for webagent's tests. It
 // implements what the harness uses: Math.seedrandom, core.setDataMode,
 // core.EPISODE_MAX_TIME, core.startEpisodeReal, core.getUtterance, the
-// #sync-task-cover and the WOB_* globals.
+// #sync-task-cover, the #reward-display and the WOB_* globals.
 (function () {
   var state = 1;
   Math.seedrandom = function (seed) {
@@ -36,6 +36,9 @@
       window.WOB_REWARD_REASON = reason;
       document.getElementById('area').innerHTML = '';
       document.getElementById('sync-task-cover').style.display = 'block';
+      // As the real core does, the human display is updated: it throws
+      // when the display is gone.
+      document.getElementById('reward-display').textContent = 'Last reward: ' + reward + ' Episodes done: ' + window.episodes;
     },
   };
   window.core = core;
@@ -50,5 +53,9 @@
       core.startEpisodeReal();
     });
     document.body.appendChild(cover);
+    var display = document.createElement('div');
+    display.id = 'reward-display';
+    display.textContent = 'Last reward: - Episodes done: 0';
+    document.body.appendChild(display);
   });
 })();

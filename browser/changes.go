@@ -1,0 +1,94 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Reporting what an action changed: before the input, an observer is put on
+// the page's document; at the first change of its DOM (or an input,
+// change or scroll event) it calls a CDP binding once. After the input the
+// outcome says whether that call arrived. Nothing is evaluated in the page
+// after the input: a page that the action froze does not hold it up.
+
+// changeBinding is the name of the binding the observer calls.
+const changeBinding = "__webagentChanged"
+
+// watchChangesJS installs the observer, replacing an earlier one; it calls
+// the binding with token at the first change.
+const watchChangesJS = `(function (token) {
+  const k = Symbol.for('webagent.changes');
+  const old = window[k];
+  if (old) old.stop();
+  const send = window[%q];
+  if (typeof send !== 'function') return false;
+  const w = {ls: []};
+  const fire = () => { w.stop(); try { send(token); } catch (e) { /* the binding went away */ } };
+  w.obs = new MutationObserver(fire);
+  w.stop = () => {
+    w.obs.disconnect();
+    for (const [t, f] of w.ls) document.removeEventListener(t, f, true);
+    if (window[k] === w) delete window[k];
+  };
+  w.obs.observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+  for (const t of ['input', 'change', 'scroll']) { document.addEventListener(t, fire, true); w.ls.push([t, fire]); }
+  window[k] = w;
+  return true;
+})(%s)`
+
+// watchSeq numbers the watches (of every Browser of the process), so that
+// a late call of an earlier one is not taken for this one's.
+var watchSeq atomic.Int64
+
+// watchChanges starts watching the page for changes and returns a function
+// that stops it and describes the change: "; the page changed", "; nothing
+// on the page changed (yet)", or "" when it cannot tell.
+func (b *Browser) watchChanges(o *op) func() string {
+	none := func() string { return "" }
+	if _, err := cdp.Call(o.ctx, b.target, runtime.AddBinding, runtime.AddBindingParams{Name: changeBinding}); err != nil {
+		return none
+	}
+	token := strconv.FormatInt(watchSeq.Add(1), 10)
+	sub, cancel := context.WithCancel(b.tabCtx)
+	events := chromedp.Events(sub, runtime.BindingCalled)
+	changed := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			if ev.Name == changeBinding && ev.Payload == token {
+				select {
+				case changed <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	stop := func() {
+		cancel()
+		<-done
+	}
+	var ok bool
+	if err := b.evalValue(o, fmt.Sprintf(watchChangesJS, changeBinding, strconv.Quote(token)), &ok); err != nil || !ok {
+		stop()
+		return none
+	}
+	return func() string {
+		stop()
+		select {
+		case <-changed:
+			return "; the page changed"
+		default:
+			return "; nothing on the page changed (yet)"
+		}
+	}
+}

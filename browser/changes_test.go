@@ -1,0 +1,41 @@
+package browser
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// click says what the click changed: the page, nothing, a dialog or a new
+// tab.
+func TestClickSaysWhatChanged(t *testing.T) {
+	base := serve(t, map[string]string{
+		"/": `<title>Effects</title>
+<button onclick="document.getElementById('n').textContent++">Add</button><span id=n>0</span>
+<button>Inert</button>
+<button onclick="alert('Saved!')">Alert</button>
+<a href="/other" target=_blank>Open</a>`,
+		"/other": `<title>Other</title><p>other page</p>`,
+	})
+	s := open(t, shared, base+"/")
+	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Add"`)})
+	if out != `clicked button "Add" [ref=`+refOf(t, s, `button "Add"`)+`]; the page changed` {
+		t.Errorf("click that changes the page: %q", out)
+	}
+	out = do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Inert"`)})
+	if !strings.HasSuffix(out, "; nothing on the page changed (yet)") {
+		t.Errorf("click that changes nothing: %q", out)
+	}
+	out = do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Alert"`)})
+	if !strings.Contains(out, "Saved!") {
+		t.Errorf("click that opens a dialog: %q", out)
+	}
+	out = do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Open"`)})
+	m := regexp.MustCompile(`opened a new tab (t\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("click that opens a tab: %q", out)
+	}
+	do(t, shared, agent.Action{Name: agent.ActTabs, Op: agent.TabsClose, Tab: m[1]})
+}

@@ -1,0 +1,214 @@
+package browser
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// Sliders: a native range input takes its value directly (its own input
+// and change events fire); an ARIA slider is moved with the keys it
+// handles, else dragged along its track, and the value it shows is read
+// back.
+
+// sliderJS describes a slider: its kind, bounds and current value.
+const sliderJS = `function () {
+  const el = this;
+  const num = (s, d) => { const v = parseFloat(s); return isNaN(v) ? d : v; };
+  if (el.localName === 'input' && el.type === 'range') {
+    return {kind: 'range', min: num(el.min, 0), max: num(el.max, 100), step: el.step === 'any' ? 0 : num(el.step, 1),
+      now: num(el.value, 0), text: el.value, disabled: el.disabled};
+  }
+  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  if (role === 'slider' || role === 'spinbutton') {
+    return {kind: 'aria', min: num(el.getAttribute('aria-valuemin'), 0), max: num(el.getAttribute('aria-valuemax'), 100), step: 0,
+      now: num(el.getAttribute('aria-valuenow'), NaN), text: el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '',
+      disabled: el.getAttribute('aria-disabled') === 'true', focusable: el.tabIndex >= 0};
+  }
+  const inner = el.querySelector('input[type=range],[role=slider]');
+  if (inner) return {kind: 'inner'};
+  return {kind: 'no'};
+}`
+
+// sliderInnerJS returns the slider inside an element.
+const sliderInnerJS = `function () { return this.querySelector('input[type=range],[role=slider]'); }`
+
+// focusElJS focuses an element without the mouse.
+const focusElJS = `function () { this.focus(); return this.getRootNode().activeElement === this; }`
+
+// trackJS returns the box of the track a slider's thumb moves along: the
+// nearest ancestor clearly wider than the thumb.
+const trackJS = `function () {
+  const r = this.getBoundingClientRect();
+  for (let p = this.parentElement; p; p = p.parentElement) {
+    const q = p.getBoundingClientRect();
+    if (q.width > r.width * 2) return [q.left, q.top, q.right, q.bottom];
+  }
+  return null;
+}`
+
+type sliderState struct {
+	Kind           string
+	Min, Max, Step float64
+	Now            *float64
+	Text           string
+	Disabled       bool
+	Focusable      bool
+}
+
+func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
+	want, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+	if err != nil {
+		return "", agent.ActionErrorf("%q is not a number: give the value to set, e.g. 42", value)
+	}
+	el, err := b.resolve(o, ref)
+	if err != nil {
+		return "", err
+	}
+	var st sliderState
+	if err := b.callEl(o, el, sliderJS, &st); err != nil {
+		return "", err
+	}
+	if st.Kind == "inner" {
+		inner, ok, err := b.childEl(o, el, sliderInnerJS)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			el = inner
+			if err := b.callEl(o, el, sliderJS, &st); err != nil {
+				return "", err
+			}
+		}
+	}
+	switch {
+	case st.Kind == "no" || st.Kind == "inner":
+		return "", agent.ActionErrorf("%s is not a slider or range input; nothing was changed", el.desc)
+	case st.Disabled:
+		return "", agent.ActionErrorf("%s is disabled; nothing was changed", el.desc)
+	case want < st.Min || want > st.Max:
+		return "", agent.ActionErrorf("%s takes values from %g to %g, not %g; nothing was changed", el.desc, st.Min, st.Max, want)
+	}
+	s0 := b.nav.state()
+	if st.Kind == "range" {
+		var res struct {
+			OK    bool
+			Value string
+		}
+		if err := b.callEl(o, el, setValueJS, &res, strconv.FormatFloat(want, 'f', -1, 64)); err != nil {
+			return "", err
+		}
+	} else if err := b.moveSlider(o, el, want, st); err != nil {
+		return "", err
+	}
+	nav, err := b.afterInput(o, s0, inputGrace)
+	if err != nil || nav != "" {
+		return "set " + el.desc + nav, err
+	}
+	if err := b.callEl(o, el, sliderJS, &st); err != nil {
+		return "", err
+	}
+	if st.Now == nil || math.Abs(*st.Now-want) > 1e-9 {
+		shown := "no value"
+		if st.Now != nil {
+			shown = strconv.FormatFloat(*st.Now, 'f', -1, 64)
+		}
+		return "", agent.ActionErrorf("could not set %s to %g: it shows %s (the nearest value it accepts with its keys and track)", el.desc, want, shown)
+	}
+	out := fmt.Sprintf("set %s to %g", el.desc, want)
+	if st.Text != "" && st.Text != strconv.FormatFloat(want, 'f', -1, 64) {
+		out += fmt.Sprintf("; it shows %s", strconv.Quote(st.Text))
+	}
+	return out, nil
+}
+
+// maxSliderKeys bounds the key presses that move one slider.
+const maxSliderKeys = 400
+
+// moveSlider moves an ARIA slider towards want: a drag along its track
+// when it is far or takes no keys, then arrow keys, reading the value after
+// each press.
+func (b *Browser) moveSlider(o *op, el element, want float64, st sliderState) error {
+	read := func() (float64, bool, error) {
+		var s sliderState
+		if err := b.callEl(o, el, sliderJS, &s); err != nil {
+			return 0, false, err
+		}
+		if s.Now == nil {
+			return 0, false, nil
+		}
+		return *s.Now, true, nil
+	}
+	focused := false
+	if st.Focusable {
+		if err := b.callEl(o, el, focusElJS, &focused); err != nil {
+			return err
+		}
+	}
+	now, ok, err := read()
+	if err != nil {
+		return err
+	}
+	if !focused || !ok || math.Abs(now-want) > (st.Max-st.Min)/10 {
+		if err := b.dragSlider(o, el, want, st); err != nil {
+			return err
+		}
+		if st.Focusable {
+			if err := b.callEl(o, el, focusElJS, &focused); err != nil {
+				return err
+			}
+		}
+	}
+	if !focused {
+		return nil
+	}
+	for i := 0; i < maxSliderKeys; i++ {
+		now, ok, err := read()
+		if err != nil || !ok || math.Abs(now-want) < 1e-9 {
+			return err
+		}
+		k := "arrowright"
+		switch {
+		case want == st.Min:
+			k = "home"
+		case want == st.Max:
+			k = "end"
+		case now > want:
+			k = "arrowleft"
+		}
+		if err := b.press(o.ctx, chord{key: namedKeys[k]}); err != nil {
+			return err
+		}
+		after, ok, err := read()
+		if err != nil || !ok {
+			return err
+		}
+		if after == now || (now < want) != (after < want) && math.Abs(after-want) > 1e-9 {
+			return nil // the keys do not move it, or it stepped over want
+		}
+	}
+	return nil
+}
+
+// dragSlider drags an ARIA slider's thumb to where want lies on its track.
+func (b *Browser) dragSlider(o *op, el element, want float64, st sliderState) error {
+	box, err := b.elementBox(o, el)
+	if err != nil {
+		return err
+	}
+	var track []float64
+	if err := b.callEl(o, el, trackJS, &track); err != nil {
+		return err
+	}
+	if len(track) != 4 || st.Max <= st.Min || el.frame != nil {
+		return nil
+	}
+	sx, sy := (box[0]+box[2])/2, (box[1]+box[3])/2
+	f := (want - st.Min) / (st.Max - st.Min)
+	tx := track[0] + f*(track[2]-track[0])
+	_, err = b.dragMouse(o, straightMoves(sx, sy, tx, sy))
+	return err
+}

@@ -1,0 +1,55 @@
+package browser
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// restoreJS puts a text field's value back, as a page's own script would.
+const restoreJS = `function (v) {
+  const el = this, win = el.ownerDocument.defaultView;
+  if (el.localName === 'input' || el.localName === 'textarea') {
+    const proto = el.localName === 'input' ? win.HTMLInputElement.prototype : win.HTMLTextAreaElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, v);
+  } else {
+    el.textContent = v;
+  }
+  el.dispatchEvent(new win.Event('input', {bubbles: true}));
+  el.dispatchEvent(new win.Event('change', {bubbles: true}));
+}`
+
+// checkTyped reads a text field back after typing: the page may have
+// rejected keys, reformatted the text or cut it. It returns a note for the
+// outcome ("" when the field holds the text). When the field refused every
+// key and ended empty, its old value is put back and the error says so.
+func (b *Browser) checkTyped(o *op, el element, text, old string, secret bool) (string, error) {
+	var got string
+	if err := b.callEl(o, el, valueJS, &got); err != nil {
+		return "", err
+	}
+	if got == text || strings.TrimSpace(got) == strings.TrimSpace(text) {
+		return "", nil
+	}
+	show := func(s string) string {
+		if secret {
+			return fmt.Sprintf("%d characters", len([]rune(s)))
+		}
+		return strconv.Quote(s)
+	}
+	if got == "" && text != "" {
+		if old != "" {
+			if err := b.callEl(o, el, restoreJS, nil, old); err != nil {
+				return "", err
+			}
+		}
+		msg := fmt.Sprintf("%s rejected the keys: typing %s left it empty", el.desc, show(text))
+		if old != "" {
+			msg += fmt.Sprintf("; its previous value %s was put back", show(old))
+		}
+		return "", agent.ActionErrorf("%s; it may take another format, or be set with its buttons, arrow keys or set_slider", msg)
+	}
+	return fmt.Sprintf("; but the page rejected or changed it: it now holds %s", show(got)), nil
+}
