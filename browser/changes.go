@@ -51,8 +51,12 @@ var watchSeq atomic.Int64
 // on the page changed (yet)", or "" when it cannot tell.
 func (b *Browser) watchChanges(o *op) func() string {
 	none := func() string { return "" }
-	if _, err := cdp.Call(o.ctx, b.target, runtime.AddBinding, runtime.AddBindingParams{Name: changeBinding}); err != nil {
-		return none
+	if !o.tab.bound {
+		// Once per tab: a binding lasts across the tab's documents.
+		if _, err := cdp.Call(o.ctx, b.target, runtime.AddBinding, runtime.AddBindingParams{Name: changeBinding}); err != nil {
+			return none
+		}
+		o.tab.bound = true
 	}
 	token := strconv.FormatInt(watchSeq.Add(1), 10)
 	sub, cancel := context.WithCancel(b.tabCtx)

@@ -44,6 +44,9 @@ type tab struct {
 	// is ErrCrashed or ErrDisconnected.
 	dead context.Context
 	kill context.CancelCauseFunc
+	// bound: the binding of changes.go is added; guarded by the Browser's
+	// sem.
+	bound bool
 }
 
 // newTab opens a new tab in the session's browser context. ctx bounds only
