@@ -442,7 +442,7 @@ func TestForwardAndNavigationPhrase(t *testing.T) {
 	if out := do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Jump"), Text: "x", Submit: true}); !strings.Contains(out, "navigated to "+base+"/two") {
 		t.Errorf("type and Enter that navigate: %q", out)
 	}
-	s = open(t, shared, base+"/")
+	open(t, shared, base+"/")
 	evalPage[any](t, shared, "document.querySelector('[onmouseenter]').setAttribute('role', 'button'), 0")
 	s = snapshot(t, shared)
 	if out := do(t, shared, agent.Action{Name: agent.ActHover, Ref: ref(t, s, "button", "Hover trap")}); !strings.Contains(out, "navigated to "+base+"/three") {

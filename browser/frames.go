@@ -418,44 +418,6 @@ func (b *Browser) callIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn string,
 	return decodeValue(r.Result, v)
 }
 
-// framePoint scrolls a frame's element into view and returns the centre of
-// its visible part in main-viewport CSS pixels, where Input events go: the
-// element's quads are in its frame's coordinates, so the offsets of the
-// frame elements up to the page are added. ok is false when the element
-// has no visible part.
-func (b *Browser) framePoint(o *op, fe frameElement) (x, y float64, ok bool, err error) {
-	t := fe.frame.target
-	if _, err := cdp.Call(o.ctx, t, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: fe.id}); err != nil {
-		if isProtocolError(err) {
-			return 0, 0, false, nil
-		}
-		return 0, 0, false, err
-	}
-	quads, err := cdp.Call(o.ctx, t, dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: fe.id})
-	if err != nil {
-		if isProtocolError(err) {
-			return 0, 0, false, nil
-		}
-		return 0, 0, false, err
-	}
-	dx, dy, err := b.frameOffset(o, fe.frame)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	best := 0.0
-	for _, q := range quads.Quads {
-		if len(q) != 8 {
-			continue
-		}
-		x0, x1 := min(q[0], q[2], q[4], q[6]), max(q[0], q[2], q[4], q[6])
-		y0, y1 := min(q[1], q[3], q[5], q[7]), max(q[1], q[3], q[5], q[7])
-		if a := (x1 - x0) * (y1 - y0); x1 > x0 && y1 > y0 && a > best {
-			best, x, y = a, (x0+x1)/2+dx, (y0+y1)/2+dy
-		}
-	}
-	return x, y, best > 0, nil
-}
-
 // frameOffset is where the viewport of fr starts in the main viewport: the
 // sum of the content-box origins of its frame elements.
 func (b *Browser) frameOffset(o *op, fr *oopif) (dx, dy float64, err error) {

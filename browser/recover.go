@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,9 +93,9 @@ func (b *Browser) Recover(ctx context.Context) (string, error) {
 	tctx, cancel := context.WithTimeout(ctx, time.Second)
 	_, terr := cdp.Call(tctx, t.target, runtime.TerminateExecution, cdp.Empty{})
 	cancel()
-	if terr == nil && (b.responsive(ctx, t) || b.responsive(ctx, t)) {
-		// (TerminateExecution also ends the next script when none runs
-		// now, which may be the first probe.)
+	// Two probes: TerminateExecution also ends the next script when none
+	// runs now, which may be the first probe.
+	if terr == nil && slices.ContainsFunc([]int{1, 2}, func(int) bool { return b.responsive(ctx, t) }) {
 		done = append(done, "the page was frozen by a script that did not stop; the script was terminated and the page answers again")
 		return sentence(done...) + ": " + b.describeTab(ctx, t) + ".", nil
 	}

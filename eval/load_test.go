@@ -28,8 +28,11 @@ func busyLoop() {
 			x += i
 		}
 	}
-	os.Exit(x & 0) // x keeps the loop from being optimised away
+	busySink = x // keeps the loop from being optimised away
+	os.Exit(0)
 }
+
+var busySink int
 
 // startBusy starts n busy processes and returns a function that kills them
 // by PID and waits for them. Each also dies with the test (parent-death

@@ -150,8 +150,3 @@ func stateOf(kv map[string]any) map[string]any {
 	return out
 }
 
-// methodNotAllowed answers a request with the wrong method.
-func methodNotAllowed(w http.ResponseWriter, allow string) {
-	w.Header().Set("Allow", allow)
-	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-}
