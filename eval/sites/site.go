@@ -149,4 +149,3 @@ func stateOf(kv map[string]any) map[string]any {
 	out, _ := deepCopy(kv).(map[string]any)
 	return out
 }
-
