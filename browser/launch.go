@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -108,7 +107,6 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 		chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("deny-permission-prompts", true),
 		chromedp.CombinedOutput(&lineLogger{log: b.log}),
-		chromedp.Env(chromeTempEnv(dir)),
 	)
 	if os.Geteuid() == 0 {
 		allocOpts = append(allocOpts, chromedp.NoSandbox)
@@ -330,15 +328,4 @@ func (w *lineLogger) Write(p []byte) (int, error) {
 		w.buf = w.buf[:0]
 	}
 	return len(p), nil
-}
-
-// chromeTempEnv makes Chromium keep its own temporary files (its singleton
-// socket folder, org.chromium.Chromium.*) inside the profile, so that they
-// go with it even when the browser is killed and cannot remove them.
-func chromeTempEnv(profile string) string {
-	tmp := filepath.Join(profile, "tmp")
-	if err := os.MkdirAll(tmp, 0o700); err != nil {
-		return "TMPDIR=" + profile
-	}
-	return "TMPDIR=" + tmp
 }

@@ -74,7 +74,6 @@ func StartServer(ctx context.Context, opts Options) (*Server, error) {
 	}
 	args = append(args, "about:blank")
 	cmd := exec.Command(path, args...)
-	cmd.Env = append(os.Environ(), chromeTempEnv(dir))
 	// Its own process group, so that Close kills the helpers too; and the
 	// parent-death signal, so that it dies with this process.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
