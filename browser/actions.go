@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
@@ -376,13 +377,29 @@ const hitJS = `function (points) {
     const h = deepHit(doc, x, y);
     return h && reaches(h) ? null : (h || doc.documentElement);
   };
+  // moves tells whether the page can see the mouse move to el: a listener
+  // for pointer motion in one of its documents (or no record of them, in a
+  // document loaded before the tab was set up), or a handler property on
+  // the way to el.
+  const moves = () => {
+    const MOVES = Symbol.for('webagent.moves');
+    const watched = (n) => !!(n && (n.onmousemove || n.onpointermove));
+    const path = [el, ...chain];
+    for (const n of path) {
+      const d = n.ownerDocument, w = d.defaultView;
+      const rec = w && w[MOVES];
+      if (!rec || rec.on || watched(w) || watched(d)) return true;
+      for (let a = n; a; a = a.parentNode || a.host) if (watched(a)) return true;
+    }
+    return false;
+  };
   let first = null;
   const ok = points.map(([x, y]) => {
     const h = hitAt(x, y);
     if (h && !first) first = h;
     return !h;
   });
-  if (ok[0] || !first) return {ok: ok};
+  if (ok[0] || !first) return {ok: ok, moves: moves()};
   // Describe the covering layer: the outermost ancestor of the hit element
   // that does not contain the element, and the controls in it.
   const top = window;
@@ -430,8 +447,21 @@ const hitJS = `function (points) {
 // hitResult is the answer of hitJS.
 type hitResult struct {
 	OK       []bool
+	Moves    bool
 	Cover    string
 	Controls []string
+}
+
+// aimed is where a mouse action on an element goes, in main-viewport CSS
+// pixels.
+type aimed struct {
+	x, y float64
+	// moves is whether the page can see the mouse move there (it listens
+	// for pointer motion). A move waits for the renderer's next frame; a
+	// button press at a new point gives the page the same hover state and
+	// enter/over events, so a click sends the move only when the page
+	// would see it.
+	moves bool
 }
 
 // aim prepares a mouse action on el: it scrolls it into view, waits
@@ -439,23 +469,23 @@ type hitResult struct {
 // a point of its visible part where the mouse reaches it. When something
 // else covers it, the ActionError says what, and that the action was not
 // done.
-func (b *Browser) aim(o *op, el element, verb string, enabled bool) (x, y float64, err error) {
+func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, error) {
 	if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
 		if isProtocolError(err) {
-			return 0, 0, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
+			return aimed{}, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
 		}
-		return 0, 0, err
+		return aimed{}, err
 	}
 	var st struct{ Stable, Disabled bool }
 	if err := b.callEl(o, el, settleJS, &st, enabled); err != nil {
-		return 0, 0, err
+		return aimed{}, err
 	}
 	if enabled && st.Disabled {
-		return 0, 0, agent.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
+		return aimed{}, agent.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
 	}
 	x, y, box, err := b.visiblePart(o, el, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
 	if err != nil {
-		return 0, 0, err
+		return aimed{}, err
 	}
 	return b.hitTest(o, el, verb, x, y, box)
 }
@@ -463,7 +493,7 @@ func (b *Browser) aim(o *op, el element, verb string, enabled bool) (x, y float6
 // hitTest checks that the mouse at (x, y), or else at another point of box,
 // reaches el: in el's document, and for an element in a cross-origin frame,
 // also at the frame's element in each document around it.
-func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]float64) (float64, float64, error) {
+func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]float64) (aimed, error) {
 	w, h := box[2]-box[0], box[3]-box[1]
 	points := [][2]float64{{x, y}}
 	for _, f := range [][2]float64{{.25, .25}, {.75, .25}, {.25, .75}, {.75, .75}, {.5, .15}, {.5, .85}, {.1, .5}, {.9, .5}} {
@@ -481,7 +511,7 @@ func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]f
 		if fr != nil {
 			var err error
 			if dx, dy, err = b.frameOffset(o, fr); err != nil {
-				return 0, 0, err
+				return aimed{}, err
 			}
 		}
 		levels = append(levels, level{cur, dx, dy})
@@ -490,7 +520,7 @@ func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]f
 		}
 		owner, err := b.frameOwner(o, fr)
 		if err != nil {
-			return 0, 0, err
+			return aimed{}, err
 		}
 		cur = owner
 	}
@@ -499,6 +529,7 @@ func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]f
 		okAll[i] = true
 	}
 	var blocked *hitResult
+	moves := false
 	for _, lv := range levels {
 		pts := make([][2]float64, len(points))
 		for i, p := range points {
@@ -506,22 +537,23 @@ func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]f
 		}
 		var hit hitResult
 		if err := b.callEl(o, lv.el, hitJS, &hit, pts); err != nil {
-			return 0, 0, err
+			return aimed{}, err
 		}
 		for i := range okAll {
 			okAll[i] = okAll[i] && i < len(hit.OK) && hit.OK[i]
 		}
+		moves = moves || hit.Moves
 		if hit.Cover != "" {
 			blocked = &hit // the outermost cover is named
 		}
 	}
 	for i, ok := range okAll {
 		if ok {
-			return points[i][0], points[i][1], nil
+			return aimed{points[i][0], points[i][1], moves}, nil
 		}
 	}
 	if blocked == nil {
-		return 0, 0, agent.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)
+		return aimed{}, agent.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)
 	}
 	msg := fmt.Sprintf("%s %s not done: it is covered by %s", verb, el.desc, blocked.Cover)
 	if len(blocked.Controls) > 0 {
@@ -534,7 +566,7 @@ func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]f
 			break
 		}
 	}
-	return 0, 0, agent.ActionErrorf("%s", msg)
+	return aimed{}, agent.ActionErrorf("%s", msg)
 }
 
 // frameOwner returns the element of a cross-origin frame in the document
@@ -575,12 +607,12 @@ func (b *Browser) doClick(o *op, ref string) (string, error) {
 // clickElement clicks el after the checks of target and waits for a
 // navigation the click started; it returns that navigation's description.
 func (b *Browser) clickElement(o *op, el element, verb string) (string, error) {
-	x, y, err := b.aim(o, el, verb, true)
+	at, err := b.aim(o, el, verb, true)
 	if err != nil {
 		return "", err
 	}
 	s0 := b.nav.state()
-	if err := b.click(o.ctx, x, y); err != nil {
+	if err := b.click(o.ctx, at); err != nil {
 		return "", err
 	}
 	return b.afterInput(o, s0, inputGrace)
@@ -588,6 +620,16 @@ func (b *Browser) clickElement(o *op, el element, verb string) (string, error) {
 
 const typeKindJS = `function () {
   const el = this, tag = el.localName;
+  // keys tells whether the page can see key events on el: a key listener
+  // in its document (or no record of them), or a handler property on the
+  // way to el.
+  const keys = () => {
+    const d = el.ownerDocument, w = d.defaultView, rec = w && w[Symbol.for('webagent.keys')];
+    const watched = (n) => !!(n && (n.onkeydown || n.onkeypress || n.onkeyup));
+    if (!rec || rec.on || watched(w) || watched(d)) return true;
+    for (let a = el; a; a = a.parentNode || a.host) if (watched(a)) return true;
+    return false;
+  };
   if (tag === 'input' || tag === 'textarea') {
     const t = tag === 'textarea' ? 'textarea' : (el.type || 'text').toLowerCase();
     if (['checkbox', 'radio', 'submit', 'reset', 'button', 'image', 'file', 'hidden'].includes(t))
@@ -596,11 +638,21 @@ const typeKindJS = `function () {
     if (el.readOnly) return {kind: 'no', why: 'it is read-only'};
     if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(t))
       return {kind: 'value', type: t};
-    return {kind: 'text', type: t, secret: t === 'password'};
+    return {kind: 'text', type: t, secret: t === 'password', value: el.value, keys: keys()};
   }
-  if (el.isContentEditable) return {kind: 'text', type: 'contenteditable'};
+  if (el.isContentEditable) return {kind: 'text', type: 'contenteditable', value: el.innerText.trim(), keys: true};
   if (tag === 'select') return {kind: 'no', why: 'it is a select; use the select action'};
   return {kind: 'no', why: 'it is not a text field'};
+}`
+
+// selectAllJS focuses a text field (when the click did not) and selects
+// its text; it returns whether the field has the focus.
+const selectAllJS = `function () {
+  const root = this.getRootNode();
+  if (root.activeElement !== this) this.focus();
+  if (root.activeElement !== this) return false;
+  this.select();
+  return true;
 }`
 
 const setValueJS = `function (v) {
@@ -652,22 +704,16 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 		return "", err
 	}
 	var kind struct {
-		Kind, Type, Why string
-		Secret          bool
+		Kind, Type, Why, Value string
+		Secret, Keys           bool
 	}
 	if err := b.callEl(o, el, typeKindJS, &kind); err != nil {
 		return "", err
 	}
-	var old string
+	old := kind.Value
 	switch kind.Kind {
 	case "no":
 		return "", agent.ActionErrorf("%s cannot be typed into: %s", el.desc, kind.Why)
-	case "text":
-		if err := b.callEl(o, el, valueJS, &old); err != nil {
-			return "", err
-		}
-	}
-	switch kind.Kind {
 	case "value":
 		// Pickers take their value in a fixed format, not keystrokes.
 		var res struct{ OK bool }
@@ -678,10 +724,7 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 			return "", agent.ActionErrorf("%s does not accept %q: it takes %s", el.desc, text, valueFormats[kind.Type])
 		}
 	default:
-		if err := b.focusAndClear(o, el); err != nil {
-			return "", err
-		}
-		if err := b.typeText(o.ctx, text); err != nil {
+		if err := b.fill(o, el, text, kind.Keys); err != nil {
 			return "", err
 		}
 	}
@@ -711,16 +754,41 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 	return out + " and pressed Enter" + nav, nil
 }
 
-// focusAndClear clicks el to focus it, then selects its text and deletes it
-// with the keyboard, as a user replacing a value would.
-func (b *Browser) focusAndClear(o *op, el element) error {
-	x, y, err := b.aim(o, el, "typing into", true)
+// fill replaces the text of el with text. It clicks el to focus it, as a
+// user would. Where the page can see key events (keys), it then selects the
+// text and deletes it with the keyboard and types text key by key; where it
+// cannot, the text is selected and replaced in one edit, which gives the
+// page the same input events without a round trip per key.
+func (b *Browser) fill(o *op, el element, text string, keys bool) error {
+	at, err := b.aim(o, el, "typing into", true)
 	if err != nil {
 		return err
 	}
-	if err := b.click(o.ctx, x, y); err != nil {
+	if err := b.click(o.ctx, at); err != nil {
 		return err
 	}
+	if keys || text == "" {
+		if err := b.clear(o, el); err != nil {
+			return err
+		}
+		return b.typeText(o.ctx, text)
+	}
+	var focused bool
+	if err := b.callEl(o, el, selectAllJS, &focused); err != nil {
+		return err
+	}
+	if !focused {
+		return agent.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
+	}
+	if _, err := cdp.Call(o.ctx, b.target, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
+		return fmt.Errorf("inserting text: %w", err)
+	}
+	return nil
+}
+
+// clear selects the text of the focused el and deletes it with the
+// keyboard, as a user replacing a value would.
+func (b *Browser) clear(o *op, el element) error {
 	var focused bool
 	if err := b.callEl(o, el, focusJS, &focused); err != nil {
 		return err

@@ -27,13 +27,13 @@ func (b *Browser) doHover(o *op, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	x, y, err := b.aim(o, el, "hover over", false)
+	at, err := b.aim(o, el, "hover over", false)
 	if err != nil {
 		return "", err
 	}
 	s0 := b.nav.state()
 	if _, err := cdp.Call(o.ctx, b.target, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-		Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y,
+		Type: input.DispatchMouseEventTypeMouseMoved, X: at.x, Y: at.y,
 	}); err != nil {
 		return "", err
 	}
@@ -165,10 +165,11 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 			return "", err
 		}
 	}
-	sx, sy, err := b.aim(o, src, "drag of", false)
+	from, err := b.aim(o, src, "drag of", false)
 	if err != nil {
 		return "", err
 	}
+	sx, sy := from.x, from.y
 	var tx, ty float64
 	if hasDst {
 		notVisible := agent.ActionErrorf("%s is not visible, so nothing can be dropped on it; take a new snapshot", dst.desc)
@@ -182,17 +183,20 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if tx, ty, err = b.hitTest(o, dst, "drop onto", x, y, box); err != nil {
+		to, err := b.hitTest(o, dst, "drop onto", x, y, box)
+		if err != nil {
 			return "", err
 		}
+		tx, ty = to.x, to.y
 		// Scrolling to the target may have moved the source.
 		x, y, box, err = b.visiblePart(o, src, agent.ActionErrorf("%s and %s do not fit in the viewport together; scroll so that both show, or drag by an offset", src.desc, dst.desc))
 		if err != nil {
 			return "", err
 		}
-		if sx, sy, err = b.hitTest(o, src, "drag of", x, y, box); err != nil {
+		if from, err = b.hitTest(o, src, "drag of", x, y, box); err != nil {
 			return "", err
 		}
+		sx, sy = from.x, from.y
 	} else {
 		tx, ty = sx+float64(a.DX), sy+float64(a.DY)
 		if tx < 0 || ty < 0 || tx >= float64(b.width) || ty >= float64(b.height) {

@@ -16,29 +16,21 @@ import (
 // Real input: every action reaches the page as trusted mouse and keyboard
 // events dispatched by Chromium's input pipeline.
 
-// click moves the mouse to (x, y) in main-viewport CSS pixels and clicks the
-// left button.
-func (b *Browser) click(ctx context.Context, x, y float64) error {
-	steps := []input.DispatchMouseEventParams{
-		{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y},
-		{Type: input.DispatchMouseEventTypeMousePressed, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1},
-		{Type: input.DispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},
-	}
-	for _, p := range steps {
-		if _, err := cdp.Call(ctx, b.target, input.DispatchMouseEvent, p); err != nil {
-			return err
-		}
-	}
-	return nil
+// click clicks the left button at the aimed point, first moving the mouse there
+// when the page watches pointer motion.
+func (b *Browser) click(ctx context.Context, at aimed) error {
+	return b.clickWith(ctx, at, 0)
 }
 
-// clickWith clicks the left button at (x, y) with the modifier keys of
+// clickWith clicks the left button at the aimed point with the modifier keys of
 // mods held (their key events are the caller's).
-func (b *Browser) clickWith(ctx context.Context, x, y float64, mods int64) error {
+func (b *Browser) clickWith(ctx context.Context, at aimed, mods int64) error {
 	steps := []input.DispatchMouseEventParams{
-		{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y, Modifiers: mods},
-		{Type: input.DispatchMouseEventTypeMousePressed, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1, Modifiers: mods},
-		{Type: input.DispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1, Modifiers: mods},
+		{Type: input.DispatchMouseEventTypeMousePressed, X: at.x, Y: at.y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1, Modifiers: mods},
+		{Type: input.DispatchMouseEventTypeMouseReleased, X: at.x, Y: at.y, Button: input.MouseButtonLeft, ClickCount: 1, Modifiers: mods},
+	}
+	if at.moves {
+		steps = append([]input.DispatchMouseEventParams{{Type: input.DispatchMouseEventTypeMouseMoved, X: at.x, Y: at.y, Modifiers: mods}}, steps...)
 	}
 	for _, p := range steps {
 		if _, err := cdp.Call(ctx, b.target, input.DispatchMouseEvent, p); err != nil {

@@ -14,6 +14,13 @@ import (
 // gives such elements a ref even when nothing else marks them as
 // actionable (a span made clickable by addEventListener or jQuery's .on).
 //
+// It also notes, under two more symbols, whether any listener for pointer
+// motion (mousemove, pointermove, pointerrawupdate) or for keys (keydown,
+// keypress, keyup) was added anywhere in the document, window included: a
+// click sends its mouse move, which costs a frame, only where the page can
+// see one (see aimed), and type sends key events one by one only where the
+// page can see them (see doType).
+//
 // Measured against the alternative, one DOMDebugger.getEventListeners call
 // per candidate element, this costs nothing at snapshot time: the walker
 // asks a WeakSet. The wrapper keeps the original's name, length and
@@ -24,13 +31,20 @@ const listenersJS = `(() => {
   if (window[KEY]) return;
   const set = new WeakSet();
   Object.defineProperty(window, KEY, { value: set });
+  const moves = { on: false }, keys = { on: false };
+  Object.defineProperty(window, Symbol.for('webagent.moves'), { value: moves });
+  Object.defineProperty(window, Symbol.for('webagent.keys'), { value: keys });
   const EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'keydown', 'dblclick', 'dragstart']);
+  const MOVES = new Set(['mousemove', 'pointermove', 'pointerrawupdate']);
+  const KEYS = new Set(['keydown', 'keypress', 'keyup', 'textInput']);
   const proto = EventTarget.prototype;
   const orig = proto.addEventListener;
   const wrapped = {
     addEventListener(type, listener, options) {
       try {
         if (EVENTS.has(type) && this instanceof Element && this.localName !== 'body' && this.localName !== 'html') set.add(this);
+        if (MOVES.has(type)) moves.on = true;
+        if (KEYS.has(type)) keys.on = true;
       } catch (e) { /* never break the page */ }
       return orig.call(this, type, listener, options);
     },

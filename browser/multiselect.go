@@ -192,7 +192,7 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 			continue
 		}
 		st.opt.desc = "option " + strconv.Quote(cur.Name)
-		x, y, err := b.aim(o, st.opt, "click on", true)
+		at, err := b.aim(o, st.opt, "click on", true)
 		if err != nil {
 			return "", err
 		}
@@ -200,7 +200,7 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 		if err := b.keyEvent(o.ctx, input.DispatchKeyEventTypeRawKeyDown, ctrl.key, modCtrl); err != nil {
 			return "", err
 		}
-		err = b.clickWith(o.ctx, x, y, modCtrl)
+		err = b.clickWith(o.ctx, at, modCtrl)
 		if uerr := b.keyEvent(o.ctx, input.DispatchKeyEventTypeKeyUp, ctrl.key, 0); err == nil {
 			err = uerr
 		}

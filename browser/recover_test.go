@@ -158,7 +158,7 @@ func TestNoInputAfterContextEnded(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for range 50 {
-		if err := shared.click(ctx, 100, 50); !errors.Is(err, context.Canceled) {
+		if err := shared.click(ctx, aimed{x: 100, y: 50, moves: true}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("click with an ended context: %v", err)
 		}
 	}

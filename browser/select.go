@@ -111,10 +111,8 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 	if !found && kind.Kind == "combobox" {
 		// Open the popup: type into an editable combobox, else click it.
 		if kind.Editable {
-			if err := b.focusAndClear(o, el); err != nil {
-				return "", err
-			}
-			if err := b.typeText(o.ctx, option); err != nil {
+			// Key by key: a combobox filters its options as keys arrive.
+			if err := b.fill(o, el, option, true); err != nil {
 				return "", err
 			}
 			prefix = fmt.Sprintf("typed %s into %s and ", strconv.Quote(option), el.desc)
