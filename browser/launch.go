@@ -88,6 +88,8 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 		return fmt.Errorf("browser: creating the profile: %w", err)
 	}
 	s.profileDir = dir
+	tempDir, tempEnv := newChromeTemp() // tempdir.go
+	s.tempDir = tempDir
 
 	// DefaultExecAllocatorOptions gives headless mode and Puppeteer's quiet
 	// defaults; the flags below keep Chromium off the network on a machine
@@ -113,6 +115,9 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	}
 	if opts.Headful {
 		allocOpts = append(allocOpts, chromedp.VisibleWindow)
+	}
+	if tempEnv != "" {
+		allocOpts = append(allocOpts, chromedp.Env(tempEnv))
 	}
 	s.allocCtx, s.allocCancel = chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	if err := b.connect(ctx, s); err != nil {

@@ -53,6 +53,7 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 }
 
 func TestLaunchClose(t *testing.T) {
+	tmp := shortTempDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	b, err := Launch(ctx, Options{Width: 800, Height: 600})
@@ -78,6 +79,8 @@ func TestLaunchClose(t *testing.T) {
 	if pids := processesUsing(dir); len(pids) > 0 {
 		t.Errorf("chromium processes left after Close: %v", pids)
 	}
+	// Nothing of Chromium's own is left in the temporary folder either.
+	wantNoProfiles(t, tmp)
 	if err := b.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
@@ -139,16 +142,34 @@ func isolateTempDir(t *testing.T) string {
 	return tmp
 }
 
-// wantNoProfiles fails the test if a profile dir is left in tmp, or a
-// process still uses one.
-func wantNoProfiles(t *testing.T, tmp string) {
+// shortTempDir points os.TempDir at a new directory with a short path (a
+// test's own t.TempDir can be too long for Chromium's socket under it, and
+// then Chromium's temporary folder goes to /tmp instead).
+func shortTempDir(t *testing.T) string {
 	t.Helper()
-	left, err := filepath.Glob(filepath.Join(tmp, profilePrefix+"*"))
+	tmp, err := os.MkdirTemp("/tmp", "wa-test-")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("TMPDIR", tmp)
+	return tmp
+}
+
+// wantNoProfiles fails the test if a profile dir, or a temporary folder of
+// Chromium's, is left in tmp, or a process still uses one.
+func wantNoProfiles(t *testing.T, tmp string) {
+	t.Helper()
+	var left []string
+	for _, pat := range []string{profilePrefix + "*", tempPrefix + "*", "org.chromium.Chromium.*"} {
+		m, err := filepath.Glob(filepath.Join(tmp, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		left = append(left, m...)
+	}
 	if len(left) > 0 {
-		t.Errorf("profile dirs left: %v", left)
+		t.Errorf("profile or temporary dirs left: %v", left)
 	}
 	for _, d := range left {
 		if pids := processesUsing(d); len(pids) > 0 {

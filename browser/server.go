@@ -30,6 +30,7 @@ type Server struct {
 
 	cmd  *exec.Cmd
 	dir  string
+	temp string // Chromium's TMPDIR (tempdir.go); "" for the system's
 	done chan struct{}
 	once sync.Once
 }
@@ -77,12 +78,17 @@ func StartServer(ctx context.Context, opts Options) (*Server, error) {
 	// Its own process group, so that Close kills the helpers too; and the
 	// parent-death signal, so that it dies with this process.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	temp, tempEnv := newChromeTemp()
+	if tempEnv != "" {
+		cmd.Env = append(os.Environ(), tempEnv)
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		os.RemoveAll(dir)
+		removeTemp(temp)
 		return nil, err
 	}
-	s := &Server{cmd: cmd, dir: dir, done: make(chan struct{})}
+	s := &Server{cmd: cmd, dir: dir, temp: temp, done: make(chan struct{})}
 
 	// Pdeathsig fires when the OS thread that started the child ends, not
 	// the process: start and wait on one locked thread, which lives as long
@@ -100,6 +106,7 @@ func StartServer(ctx context.Context, opts Options) (*Server, error) {
 	}()
 	if err := <-started; err != nil {
 		os.RemoveAll(dir)
+		removeTemp(temp)
 		return nil, fmt.Errorf("browser: starting %s: %w", path, err)
 	}
 
@@ -163,6 +170,9 @@ func (s *Server) Close() error {
 		killLeftovers(s.dir)
 		if rerr := os.RemoveAll(s.dir); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 			err = fmt.Errorf("browser: removing the profile: %w", rerr)
+		}
+		if rerr := removeTemp(s.temp); rerr != nil && err == nil {
+			err = fmt.Errorf("browser: removing its temporary folder: %w", rerr)
 		}
 	})
 	return err

@@ -13,6 +13,7 @@ import (
 // A Server is shared by isolated Browsers; Close leaves no process or
 // profile behind.
 func TestServer(t *testing.T) {
+	tmp := shortTempDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s, err := StartServer(ctx, Options{})
@@ -54,6 +55,7 @@ func TestServer(t *testing.T) {
 	if left := processesUsing(s.dir); len(left) > 0 {
 		t.Fatalf("processes left: %v", left)
 	}
+	wantNoProfiles(t, tmp)
 	if err := s.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}

@@ -29,6 +29,7 @@ type session struct {
 
 	attached   bool
 	profileDir string      // temporary profile of a launched browser
+	tempDir    string      // its TMPDIR (tempdir.go); "" for the system's
 	process    *os.Process // the launched browser, nil when attached
 	bcID       cdp.BrowserContextID
 
@@ -204,6 +205,11 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 		killLeftovers(s.profileDir)
 		if err := removeAll(s.profileDir); err != nil {
 			b.log.Warn().Err(err).Str("dir", s.profileDir).Msg("removing the browser profile")
+		}
+	}
+	if s.tempDir != "" {
+		if err := removeTemp(s.tempDir); err != nil {
+			b.log.Warn().Err(err).Str("dir", s.tempDir).Msg("removing the browser's temporary folder")
 		}
 	}
 }

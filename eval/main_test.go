@@ -31,9 +31,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "processes left behind:", strings.Join(left, "\n"))
 		code = 1
 	}
-	for _, pat := range []string{"webagent-profile-*"} {
+	for _, pat := range []string{"webagent-profile-*", "webagent-tmp-*", "org.chromium.Chromium.*"} {
 		if left, _ := filepath.Glob(filepath.Join(dir, pat)); len(left) > 0 {
-			fmt.Fprintln(os.Stderr, "browser profiles left behind:", left)
+			fmt.Fprintln(os.Stderr, "browser profiles or temporary folders left behind:", left)
 			code = 1
 		}
 	}

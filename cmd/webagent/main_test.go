@@ -100,9 +100,13 @@ func (p *proc) wait(t *testing.T, within time.Duration) int {
 // remains in the process's TMPDIR.
 func (p *proc) noChromeLeft(t *testing.T) {
 	t.Helper()
-	left, _ := filepath.Glob(filepath.Join(p.tmp, "webagent-profile-*"))
+	var left []string
+	for _, pat := range []string{"webagent-profile-*", "webagent-tmp-*", "org.chromium.Chromium.*"} {
+		m, _ := filepath.Glob(filepath.Join(p.tmp, pat))
+		left = append(left, m...)
+	}
 	if len(left) > 0 {
-		t.Errorf("temporary Chrome profiles left behind: %v", left)
+		t.Errorf("temporary Chrome profiles or folders left behind: %v", left)
 	}
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range procs {
