@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -171,13 +170,15 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 	}
 	if s.ctx != nil {
 		switch {
-		case !s.attached && s.browser != nil && s.alive():
-			// A graceful close lets Chromium stop its helper processes.
-			ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
-			if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-				b.log.Debug().Err(err).Msg("closing the browser gracefully")
+		case !s.attached:
+			// A browser of our own is killed at once, with its helper
+			// processes: its profile and temporary folder are removed
+			// below, so a graceful close (up to a few seconds on a busy
+			// machine, or a frozen browser) would add nothing.
+			if s.profileDir != "" {
+				killUsing(s.profileDir)
 			}
-			cancel()
+			s.cancel()
 			closeAll()
 		case s.bcID != "" && s.alive():
 			// Disposing of our browser context closes all its tabs.

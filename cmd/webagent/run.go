@@ -262,10 +262,11 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 	return client, nil
 }
 
-// execute launches the browser, runs the task, closes the browser and
-// prints the result. Chrome is gone by the time it returns.
+// execute launches the browser, runs the task, prints the result and
+// closes the browser. Chrome is gone by the time it returns.
 func execute(ctx context.Context, c common, model agent.Model, task agent.Task, stdout, stderr io.Writer) (int, error) {
 	log := c.logger(stderr)
+	started := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	b, err := browser.Launch(lctx, browser.Options{
 		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
@@ -274,7 +275,13 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
-			return exitInterrupted, fmt.Errorf("interrupted while starting the browser")
+			// The one result of the run, also when it ends this early.
+			printResult(stdout, stderr, &agent.Result{
+				Status: agent.StatusFailure, Code: agent.CodeCanceled,
+				Message:    "interrupted while starting the browser",
+				DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
+			}, c.json)
+			return exitInterrupted, nil
 		}
 		if errors.Is(err, browser.ErrChromeNotFound) {
 			return exitUsage, usagef("%v", err)
@@ -301,10 +308,11 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		return exitUsage, usagef("%v", err)
 	}
 	res := a.Run(ctx, task)
+	// The result first: the browser's clean-up (bounded) comes after.
+	printResult(stdout, stderr, res, c.json)
 	if err := b.Close(); err != nil {
 		log.Warn().Err(err).Msg("closing the browser")
 	}
-	printResult(stdout, stderr, res, c.json)
 	switch {
 	case res.Code == agent.CodeSuccess:
 		return exitOK, nil
