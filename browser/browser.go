@@ -62,7 +62,15 @@ type Options struct {
 	// throttling), to reproduce a slow or busy machine; 0 or 1 is none,
 	// at most MaxCPUThrottle.
 	CPUThrottle float64
+	// LoadTimeout is how long a page's document may take to be parsed (its
+	// body trickling in, a script it waits for never answering) before the
+	// snapshot and the actions use what has arrived, and say that the page
+	// is still loading; DefaultLoadTimeout if 0.
+	LoadTimeout time.Duration
 }
+
+// DefaultLoadTimeout is the default of Options.LoadTimeout.
+const DefaultLoadTimeout = 10 * time.Second
 
 // Errors returned by this package. Only ErrChromeNotFound comes from Launch;
 // the others mean the Browser can no longer be used.

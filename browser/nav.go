@@ -16,9 +16,10 @@ import (
 // for the new document. Its handle method runs on the tab's event loop and
 // only records; waiting happens in wait.
 type navTracker struct {
-	frame  cdp.FrameID
-	tab    target.ID
-	broken func(error)
+	frame     cdp.FrameID
+	tab       target.ID
+	broken    func(error)
+	loadGrace time.Duration // see navState.ready
 
 	mu        sync.Mutex
 	wake      chan struct{} // closed and replaced on every change
@@ -69,8 +70,9 @@ type popupInfo struct {
 
 // lifecycle is what happened to one document.
 type lifecycle struct {
-	dcl, load bool
-	dclAt     time.Time
+	dcl, load   bool
+	dclAt       time.Time
+	committedAt time.Time // zero for the document present at start-up
 }
 
 // navState is a copy of the tracker's state.
@@ -88,11 +90,22 @@ type navState struct {
 	frames    []frameLoad // child frames loading
 	frameNavs int
 	now       time.Time // when the state was read
+	loadGrace time.Duration
 }
 
 // ready reports whether the main document is usable: no navigation is
-// pending or recently requested, and DOMContentLoaded fired.
-func (s navState) ready() bool { return s.pending == "" && s.dcl && !s.requesting() }
+// pending or recently requested, and DOMContentLoaded fired, or the
+// document came loadGrace ago and is still being parsed (its body trickles
+// in, a script it waits for never answers): what has arrived is used.
+func (s navState) ready() bool {
+	return s.pending == "" && !s.requesting() && (s.dcl || s.parseLapsed())
+}
+
+// parseLapsed reports whether the main document is still being parsed
+// loadGrace after it came.
+func (s navState) parseLapsed() bool {
+	return !s.dcl && !s.committedAt.IsZero() && s.loadGrace > 0 && s.now.Sub(s.committedAt) >= s.loadGrace
+}
 
 // requesting reports whether a navigation was requested in the main frame
 // and may still start.
@@ -123,6 +136,9 @@ func (s navState) nextChange() time.Time {
 	if s.dcl && !s.load {
 		earliest(s.dclAt.Add(settleLoad))
 	}
+	if !s.dcl && !s.committedAt.IsZero() && s.loadGrace > 0 {
+		earliest(s.committedAt.Add(s.loadGrace))
+	}
 	if !s.reqAt.IsZero() {
 		earliest(s.reqAt.Add(requestGrace))
 	}
@@ -138,7 +154,7 @@ func (s navState) requestedSince(s0 navState) bool { return s.requested > s0.req
 
 // loadSettled reports whether the short wait for the load event is over.
 func (s navState) loadSettled(now time.Time) bool {
-	return s.pending != "" || s.load || (s.dcl && now.Sub(s.dclAt) >= settleLoad)
+	return s.pending != "" || s.load || (s.dcl && now.Sub(s.dclAt) >= settleLoad) || s.parseLapsed()
 }
 
 // moved reports whether a navigation started or committed since s0.
@@ -149,8 +165,9 @@ func (s navState) moved(s0 navState) bool {
 // opened reports whether the tab opened a new tab since s0.
 func (s navState) opened(s0 navState) bool { return s.popups > s0.popups }
 
-func newNavTracker(tab target.ID, frame cdp.FrameID, loader cdp.LoaderID, url string, broken func(error)) *navTracker {
+func newNavTracker(tab target.ID, frame cdp.FrameID, loader cdp.LoaderID, url string, loadGrace time.Duration, broken func(error)) *navTracker {
 	n := &navTracker{
+		loadGrace: loadGrace,
 		tab:       tab,
 		frame:     frame,
 		broken:    broken,
@@ -211,6 +228,10 @@ func (n *navTracker) handle(ev any) {
 		n.loader = e.Frame.LoaderID
 		n.url = e.Frame.URL + e.Frame.URLFragment
 		n.pending = ""
+		if lc := n.lifecycle[n.loader]; lc.committedAt.IsZero() {
+			lc.committedAt = time.Now()
+			n.lifecycle[n.loader] = lc
+		}
 		if e.Type == page.NavigationTypeBackForwardCacheRestore {
 			// A page restored from the back/forward cache fires no
 			// lifecycle events: it is already loaded.
@@ -356,6 +377,7 @@ func (n *navTracker) stateLocked() navState {
 		reqURL:    n.reqURL,
 		frameNavs: n.frameNavs,
 		now:       time.Now(),
+		loadGrace: n.loadGrace,
 	}
 	for _, f := range n.frames {
 		s.frames = append(s.frames, f)

@@ -93,16 +93,21 @@ func normalizeURL(raw string) (string, error) {
 	return u, nil
 }
 
-// navigated describes the page after a navigation.
+// navigated describes the page after a navigation, and says so when its
+// document is still being parsed (see Options.LoadTimeout).
 func (b *Browser) navigated(o *op) (string, error) {
+	loading := ""
+	if s := b.nav.state(); s.parseLapsed() {
+		loading = fmt.Sprintf("; the page is still loading after %s: what has arrived so far is shown, and more may come", s.loadGrace)
+	}
 	var v [2]string
 	if err := b.evalValue(o, "[location.href, document.title]", &v); err != nil {
 		if o.ctx.Err() != nil {
 			return "", err
 		}
-		return "navigated to " + b.nav.state().url, nil
+		return "navigated to " + b.nav.state().url + loading, nil
 	}
-	return fmt.Sprintf("navigated to %s (%s)", v[0], strconv.Quote(v[1])), nil
+	return fmt.Sprintf("navigated to %s (%s)%s", v[0], strconv.Quote(v[1]), loading), nil
 }
 
 // afterInput waits, after a click or key press, for a navigation or new

@@ -132,6 +132,9 @@ func (b *Browser) snapshot(o *op) (agent.Snapshot, error) {
 	}
 	notes := b.notices.take()
 	notes = append(notes, b.changes(res)...)
+	if s := b.nav.state(); s.parseLapsed() {
+		notes = append(notes, "the page is still loading: this is what has arrived so far; take a new snapshot later to see more")
+	}
 	for _, u := range loading {
 		notes = append(notes, fmt.Sprintf("a frame is still loading %s: what it shows may change; take a new snapshot to see it", u))
 	}

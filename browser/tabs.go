@@ -104,7 +104,11 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 		return err
 	}
 	main := tree.FrameTree.Frame
-	t.nav = newNavTracker(t.target.TargetID, main.ID, main.LoaderID, main.URL, t.kill)
+	loadGrace := b.opts.LoadTimeout
+	if loadGrace <= 0 {
+		loadGrace = DefaultLoadTimeout
+	}
+	t.nav = newNavTracker(t.target.TargetID, main.ID, main.LoaderID, main.URL, loadGrace, t.kill)
 	if err := chromedp.Listen(t.ctx, t.nav.handle); err != nil {
 		return err
 	}

@@ -217,7 +217,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	bar := eval.NewBar(stderr, len(jobs), tty)
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
-		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle},
+		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, LoadTimeout: o.loadTimeout},
 		Options: []agent.Option{
 			agent.WithMaxIterations(maxIterations),
 			agent.WithVision(o.vision),

@@ -35,6 +35,7 @@ type common struct {
 	logLevel         string
 	snapshotTokens   int
 	cpuThrottle      float64
+	loadTimeout      time.Duration
 	uploadDir        string
 	downloadDir      string
 	vision           bool
@@ -59,6 +60,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.downloadDir, "download-dir", "", "folder for files the pages download (default a temporary folder, removed at the end)")
 	fs.BoolVar(&c.vision, "vision", false, "offer the model a screenshot tool (for models that accept images)")
 	fs.IntVar(&c.snapshotTokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "size budget of a page snapshot in (estimated) tokens: past it, text far from the viewport is summarised; every actionable element is kept")
+	fs.DurationVar(&c.loadTimeout, "load-timeout", browser.DefaultLoadTimeout, "how long a page may take to arrive before the agent works with what has arrived (a page that trickles in, a script that never answers) and is told it is still loading")
 	fs.Float64Var(&c.cpuThrottle, "cpu-throttle", 0, fmt.Sprintf("slow every page and frame down N times (CDP CPU throttling), to reproduce a slow or busy machine; 1 to %d, 0 for none", browser.MaxCPUThrottle))
 }
 
@@ -94,6 +96,9 @@ func (c *common) validate() error {
 	}
 	if c.cpuThrottle != 0 && !(c.cpuThrottle >= 1 && c.cpuThrottle <= browser.MaxCPUThrottle) {
 		return usagef("--cpu-throttle is %g; use a factor from 1 (none) to %d, e.g. 6 for a busy machine, or 0 for none", c.cpuThrottle, browser.MaxCPUThrottle)
+	}
+	if c.loadTimeout <= 0 {
+		return usagef("--load-timeout is %s; use a positive duration such as 10s", c.loadTimeout)
 	}
 	if c.humanTimeout <= 0 {
 		return usagef("--human-timeout is %s; use a positive duration such as 1m", c.humanTimeout)
@@ -271,6 +276,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	b, err := browser.Launch(lctx, browser.Options{
 		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
 		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
+		LoadTimeout: c.loadTimeout,
 	})
 	cancel()
 	if err != nil {
