@@ -179,7 +179,7 @@ func (b *Browser) reopen(ctx context.Context, t *tab, url string) error {
 	if url == "" || url == "about:blank" {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, reopenTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, reopenTimeout, errReopenTimeout)
 	defer cancel()
 	o := b.internalOp(ctx)
 	defer o.cancel(nil)
@@ -194,12 +194,16 @@ func (b *Browser) reopen(ctx context.Context, t *tab, url string) error {
 		_, _ = cdp.Call(sctx, t.target, page.StopLoading, cdp.Empty{})
 		scancel()
 	}
-	if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
-		// The tab is there; the page did not load in time.
+	if errors.Is(context.Cause(ctx), errReopenTimeout) {
+		// Its own bound, not the caller's: the tab is there; the page
+		// did not load in time.
 		return nil
 	}
 	return err
 }
+
+// errReopenTimeout is the cause of reopen's own deadline.
+var errReopenTimeout = errors.New("browser: reopening the page took longer than its bound")
 
 // internalOp is an op for work the Browser does for itself while it holds
 // sem (reopening a page).

@@ -9,6 +9,10 @@
 // Inactivity is a separate timer for streams: it cancels a context when
 // nothing has arrived for a window, and is reset by every chunk.
 //
+// A panic in the work is re-raised on the caller's goroutine, as
+// net/http.TimeoutHandler does, wrapped in a *PanicError that keeps the
+// work's stack; a panic in work already abandoned is dropped.
+//
 // The errors tell the three endings apart:
 //   - the watchdog's own budget: a *TimeoutError (errors.Is(err, ErrTimeout)),
 //   - the caller's cancel: context.Canceled,
@@ -19,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"time"
 )
 
@@ -56,9 +61,27 @@ func CheckBudget(name string, d time.Duration) error {
 	return nil
 }
 
+// PanicError is what Run panics with when the work panicked: the value the
+// work panicked with, and the work's stack at that moment.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("watchdog: the work panicked: %v\n\n%s", e.Value, e.Stack)
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
 type result[T any] struct {
-	v   T
-	err error
+	v     T
+	err   error
+	panic *PanicError
 }
 
 // Run calls fn with a context derived from ctx that is cancelled when budget
@@ -72,6 +95,9 @@ type result[T any] struct {
 // context.DeadlineExceeded). In both cases fn's context is cancelled and fn's
 // eventual result is dropped; the goroutine running fn never blocks on
 // delivering it.
+//
+// When fn panics before Run returns, Run panics with a *PanicError on the
+// caller's goroutine.
 func Run[T any](ctx context.Context, op string, budget time.Duration, fn func(ctx context.Context) (T, error)) (T, error) {
 	var zero T
 	if err := CheckBudget(op+" budget", budget); err != nil {
@@ -95,12 +121,20 @@ func Run[T any](ctx context.Context, op string, budget time.Duration, fn func(ct
 
 	done := make(chan result[T], 1) // buffered: a late result never blocks
 	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result[T]{panic: &PanicError{Value: p, Stack: debug.Stack()}}
+			}
+		}()
 		v, err := fn(wctx)
-		done <- result[T]{v, err}
+		done <- result[T]{v: v, err: err}
 	}()
 
 	select {
 	case r := <-done:
+		if r.panic != nil {
+			panic(r.panic)
+		}
 		// The work may have returned because the bound fired: report the
 		// bound, not whatever the work made of its cancelled context.
 		if ctx.Err() != nil && r.err != nil {

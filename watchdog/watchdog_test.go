@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -251,4 +252,38 @@ func ExampleRun() {
 	var te *watchdog.TimeoutError
 	fmt.Println(errors.As(err, &te), te.Budget, err)
 	// Output: true 10ms iteration 1 timed out after 10ms
+}
+
+// A panic in the work reaches the caller's goroutine, where it can be
+// recovered, with the work's stack; the process does not crash.
+func TestPanicReRaisedOnCaller(t *testing.T) {
+	boom := errors.New("boom")
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		_ = watchdog.Do(context.Background(), "work", time.Minute, func(context.Context) error { panic(boom) })
+		return nil
+	}()
+	pe, ok := got.(*watchdog.PanicError)
+	if !ok {
+		t.Fatalf("recovered %#v, want a *watchdog.PanicError", got)
+	}
+	if !errors.Is(pe, boom) || !strings.Contains(string(pe.Stack), "TestPanicReRaisedOnCaller") {
+		t.Errorf("panic error %v; stack:\n%s", pe.Value, pe.Stack)
+	}
+}
+
+// A panic in work already abandoned at its budget is dropped.
+func TestLatePanicDropped(t *testing.T) {
+	release := make(chan struct{})
+	finished := make(chan struct{})
+	err := watchdog.Do(context.Background(), "work", 10*time.Millisecond, func(context.Context) error {
+		defer close(finished)
+		<-release
+		panic("late")
+	})
+	if !errors.Is(err, watchdog.ErrTimeout) {
+		t.Fatalf("err = %v, want a timeout", err)
+	}
+	close(release)
+	<-finished // the process is still here after the late panic
 }
