@@ -67,7 +67,7 @@ func newModel(t *testing.T, r llmtest.Responder, mut ...func(*llm.Config)) (*llm
 	return c, srv
 }
 
-func page(t *testing.T, html string) string {
+func page(t testing.TB, html string) string {
 	t.Helper()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
