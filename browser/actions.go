@@ -342,6 +342,9 @@ const settleJS = `async function (enabled) {
 // description of what covers the element there.
 const hitJS = `function (points) {
   const el = this;
+  // A click is about to be sent: forget the window's latest one.
+  const clicks = el.ownerDocument.defaultView[Symbol.for('webagent.clicks')];
+  if (clicks) clicks.target = null;
   const chain = [];
   for (let d = el.ownerDocument; d !== document;) {
     let fe = null;
@@ -612,11 +615,43 @@ func (b *Browser) clickElement(o *op, el element, verb string) (string, error) {
 		return "", err
 	}
 	s0 := b.nav.state()
+	mark := b.notices.mark()
 	if err := b.click(o.ctx, at); err != nil {
 		return "", err
 	}
-	return b.afterInput(o, s0, inputGrace)
+	nav, err := b.afterInput(o, s0, inputGrace)
+	if err != nil || nav != "" || b.notices.mark() == mark {
+		return nav, err
+	}
+	// A dialog opened while the click was sent: it may have swallowed the
+	// click. If no click arrived, it is sent once more.
+	var arrived bool
+	if err := b.callEl(o, el, clickArrivedJS, &arrived); err != nil || arrived {
+		return "", nil // gone with a navigation, or done
+	}
+	if at, err = b.aim(o, el, verb, true); err != nil {
+		return "", err
+	}
+	s0 = b.nav.state()
+	if err := b.click(o.ctx, at); err != nil {
+		return "", err
+	}
+	if nav, err = b.afterInput(o, s0, inputGrace); err != nil || nav != "" {
+		return nav, err
+	}
+	if err := b.callEl(o, el, clickArrivedJS, &arrived); err == nil && !arrived {
+		return "", agent.ActionErrorf("%s %s did not reach the page: a dialog opened meanwhile, twice; take a new snapshot and try again", verb, el.desc)
+	}
+	return "; a dialog opened during the first click, which did not reach the page, so it was clicked again", nil
 }
+
+// clickArrivedJS reports whether a trusted click arrived in the element's
+// window since its hit test (hitJS forgets the one before); true when the
+// window keeps no record.
+const clickArrivedJS = `function () {
+  const clicks = this.ownerDocument.defaultView[Symbol.for('webagent.clicks')];
+  return !clicks || clicks.target !== null;
+}`
 
 const typeKindJS = `function () {
   const el = this, tag = el.localName;

@@ -14,6 +14,9 @@ import (
 // gives such elements a ref even when nothing else marks them as
 // actionable (a span made clickable by addEventListener or jQuery's .on).
 //
+// It keeps the target of the latest trusted click of the window under a
+// third symbol (see clickElement).
+//
 // It also notes, under two more symbols, whether any listener for pointer
 // motion (mousemove, pointermove, pointerrawupdate) or for keys (keydown,
 // keypress, keyup) was added anywhere in the document, window included: a
@@ -49,6 +52,11 @@ const listenersJS = `(() => {
       return orig.call(this, type, listener, options);
     },
   }.addEventListener;
+  // The latest trusted click of the window, for an action to tell whether
+  // its click arrived (a dialog that opens meanwhile can swallow it).
+  const clicks = { target: null };
+  Object.defineProperty(window, Symbol.for('webagent.clicks'), { value: clicks });
+  orig.call(window, 'click', (e) => { if (e.isTrusted) clicks.target = e.target; }, true);
   const toStr = Function.prototype.toString;
   const origStr = toStr.call(orig);
   Object.defineProperty(wrapped, 'toString', { value: function toString() { return origStr; }, configurable: true, writable: true });

@@ -82,3 +82,28 @@ func TestPageThatNeverFinishesLoading(t *testing.T) {
 		t.Errorf("snapshot of a page held by its script:\n%s", s.Text)
 	}
 }
+
+// On a page that opens an alert every 50 ms, a dialog can swallow a click.
+// Every click either reaches the page exactly once (sent again when the
+// first did not arrive) or says it did not; none is reported done while
+// lost, and none counts twice.
+func TestClickUnderDialogStorm(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Storm</title>
+<button onclick="window.clicks = (window.clicks || 0) + 1">Count</button>
+<script>setInterval(() => alert('tick'), 50)</script>`))
+	ref := refOf(t, s, `button "Count"`)
+	ctx := tctx(t)
+	for i := range 20 {
+		before := evalPage[int](t, shared, "window.clicks || 0")
+		out, err := shared.Do(ctx, agent.Action{Name: agent.ActClick, Ref: ref})
+		after := evalPage[int](t, shared, "window.clicks || 0")
+		switch {
+		case err != nil && !strings.Contains(err.Error(), "did not reach the page"):
+			t.Fatalf("click %d: %v", i, err)
+		case err != nil && after != before:
+			t.Errorf("click %d reported lost, but the page counted %d", i, after-before)
+		case err == nil && after != before+1:
+			t.Errorf("click %d reported done (%q), but the page counted %d", i, out, after-before)
+		}
+	}
+}
