@@ -1,13 +1,10 @@
 package llm
 
 import (
-	"errors"
-	"fmt"
+	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 func TestRetryAfterParsing(t *testing.T) {
@@ -58,15 +55,21 @@ func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
 func TestAssemblerWithoutIndexes(t *testing.T) {
 	// Some servers send no index: a new ID starts a new call.
 	var a assembler
-	frag := func(id, name, args string) openai.ChatCompletionStreamResponse {
-		return openai.ChatCompletionStreamResponse{Choices: []openai.ChatCompletionStreamChoice{{
-			Delta: openai.ChatCompletionStreamChoiceDelta{ToolCalls: []openai.ToolCall{{ID: id, Function: openai.FunctionCall{Name: name, Arguments: args}}}},
-		}}}
+	frag := func(js string) wireChunk {
+		var c wireChunk
+		if err := json.Unmarshal([]byte(`{"choices":[{"delta":{"tool_calls":[`+js+`]}}]}`), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
-	a.add(frag("", "click", `{"ref"`))
-	a.add(frag("", "", `:"e1"}`))
-	a.add(frag("b", "back", `{}`))
-	r := a.reply()
+	a.add(frag(`{"id":null,"function":{"name":"click","arguments":"{\"ref\""}}`))
+	a.add(frag(`{"function":{"arguments":":\"e1\"}"}}`))
+	a.add(frag(`{"id":"b","type":null,"function":{"name":"back","arguments":{}}}`))
+	a.finish = "tool_calls"
+	r, _, err := a.finishReply()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(r.ToolCalls) != 2 || r.ToolCalls[0].Name != "click" || r.ToolCalls[0].Arguments != `{"ref":"e1"}` ||
 		r.ToolCalls[0].ID != "call_0" || r.ToolCalls[1].ID != "b" || r.ToolCalls[1].Arguments != "{}" {
 		t.Errorf("calls = %+v", r.ToolCalls)
@@ -79,11 +82,28 @@ func TestTransient(t *testing.T) {
 	}
 }
 
-func TestClassifyStreamError(t *testing.T) {
-	c := &Client{cfg: Config{APIKey: "sk-x"}}
-	err := c.classify(fmt.Errorf("error, %w", &openai.APIError{Message: "overloaded for sk-x", Type: "server_error"}), 1)
-	var e *Error
-	if !errors.As(err, &e) || e.Status != 0 || err.Error() != "model server sent an error in the stream: overloaded for [REDACTED]" {
-		t.Errorf("err = %v", err)
+func TestRedactOnlyLongKeys(t *testing.T) {
+	const msg = "This model's maximum context length is 8192 tokens for ollama"
+	for _, key := range []string{"x", "ollama", "sk-1234"} {
+		if got := redactKey(msg, key); got != msg {
+			t.Errorf("key %q: %q", key, got)
+		}
+	}
+	if got := redactKey("bad key sk-12345678", "sk-12345678"); got != "bad key [REDACTED]" {
+		t.Errorf("8-char key: %q", got)
+	}
+}
+
+func TestFirstValue(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"ref":"e1"}{"ref":"e1"}`:  `{"ref":"e1"}`,
+		`{"ref":"e1"} {"ref":"e2"}`: `{"ref":"e1"}`,
+		`{"ref":"e1"}`:              `{"ref":"e1"}`,
+		`{"ref"`:                    `{"ref"`,
+		``:                          ``,
+	} {
+		if got := firstValue(in); got != want {
+			t.Errorf("firstValue(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
