@@ -61,6 +61,10 @@ type providerError struct {
 // parseProviderError reads an error object from b. ok is false when b
 // holds none.
 func parseProviderError(b []byte) (providerError, bool) {
+	var list []json.RawMessage // Gemini answers [{"error": {...}}]
+	if json.Unmarshal(b, &list) == nil && len(list) > 0 {
+		b = list[0]
+	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(b, &top) != nil {
 		return providerError{}, false

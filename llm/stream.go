@@ -19,6 +19,9 @@ type (
 	wireChunk struct {
 		Choices []wireChoice `json:"choices"`
 		Usage   *wireUsage   `json:"usage"`
+		XGroq   *struct {
+			Usage *wireUsage `json:"usage"`
+		} `json:"x_groq"` // Groq sends the usage here
 	}
 	wireChoice struct {
 		Index        *int       `json:"index"`
@@ -122,6 +125,9 @@ type partCall struct {
 }
 
 func (a *assembler) add(chunk wireChunk) {
+	if chunk.Usage == nil && chunk.XGroq != nil {
+		chunk.Usage = chunk.XGroq.Usage
+	}
 	if u := chunk.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0 || u.TotalTokens > 0) {
 		a.usage = agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 		if a.usage.TotalTokens == 0 {
