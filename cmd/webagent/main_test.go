@@ -151,6 +151,9 @@ func TestUsageErrors(t *testing.T) {
 		{"bad log level", append([]string{"run", "--url", "https://example.org", "--log-level", "loud", "task"}, model...), []string{`--log-level "loud"`}},
 		{"no model", []string{"run", "--url", "https://example.org", "task"}, []string{"no model configured", "--model", "Ollama", "11434"}},
 		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "ollama serve"}},
+		{"bad tool mode", append([]string{"run", "--url", "https://example.org", "--tool-mode", "maybe", "task"}, model...), []string{`--tool-mode is "maybe"`, "auto, native or prompt"}},
+		{"bad temperature", append([]string{"run", "--url", "https://example.org", "--temperature", "hot", "task"}, model...), []string{`--temperature "hot"`, "from 0 to 2"}},
+		{"bad max tokens", append([]string{"run", "--url", "https://example.org", "--max-tokens", "0", "task"}, model...), []string{`--max-tokens "0"`}},
 		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
 	}
 	for _, c := range cases {
