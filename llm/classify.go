@@ -159,6 +159,8 @@ func classifyKind(status int, code, typ, msg string) Kind {
 		return false
 	}
 	switch {
+	case status == http.StatusTooManyRequests:
+		return KindRateLimit
 	case has("context length", "context_length", "context window", "maximum context", "context size",
 		"exceed_context_size", "exceeds the available context", "too many tokens", "prompt is too long",
 		"input is too long", "reduce the length", "n_ctx", "maximum number of tokens", "token limit"):
