@@ -223,6 +223,11 @@ func runConformance(t *testing.T, b *browser.Browser, tc conformanceCase) {
 		if bank.Logins() != 0 {
 			t.Errorf("the site saw %d sign-ins: a failed reply was acted on", bank.Logins())
 		}
+		for _, s := range res.Steps {
+			if len(s.Actions) > 0 {
+				t.Errorf("step %d ran %+v from a reply that failed", s.Iteration, s.Actions)
+			}
+		}
 	}
 	for _, s := range tc.notWants {
 		if strings.Contains(res.Message, s) {

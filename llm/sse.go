@@ -25,9 +25,9 @@ type sseEvent struct {
 // loosely, as servers do: comment lines (": keep-alive") are skipped
 // wherever they come; a data line that is complete JSON is an event at
 // once, without waiting for the blank line; data split over several lines
-// is joined; an "error:" field is an event of its own; and a body that is
-// plain JSON (a server that ignored "stream": true, or an error body) is
-// read as one event.
+// is joined; an "error:" field is an event of its own; and JSON without
+// "data:" (a server that ignored "stream": true, an error body, JSON
+// lines) is read value by value.
 type sseReader struct {
 	r     *bufio.Reader
 	event string   // the pending "event:" name
@@ -57,6 +57,11 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		if s.plain != nil { // inside a plain JSON body
 			s.plain = append(append(s.plain, '\n'), line...)
+			if json.Valid(s.plain) {
+				p := s.plain
+				s.plain = nil
+				return sseEvent{data: p}, nil
+			}
 			continue
 		}
 		if len(line) == 0 {
@@ -69,9 +74,14 @@ func (s *sseReader) next() (sseEvent, error) {
 			continue // comment: keep-alive
 		}
 		if line[0] == '{' || line[0] == '[' {
+			// JSON without "data:": a plain body, or JSON lines (one
+			// chunk per line).
 			if ev, ok := s.flush(); ok {
 				s.plain = line
 				return ev, nil
+			}
+			if json.Valid(line) {
+				return sseEvent{data: line}, nil
 			}
 			s.plain = line
 			continue

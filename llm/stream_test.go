@@ -46,6 +46,9 @@ func TestStreamEdgeCases(t *testing.T) {
 		{name: "data over two lines", body: "data: {\"choices\":[{\"delta\":\n" + `data: {"content":"hi"}}]}` + "\n\ndata: [DONE]\n\n", content: "hi"},
 		{name: "plain JSON completion", body: `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok","tool_calls":[{"id":"c1","type":"function","function":{"name":"click","arguments":"{\"ref\":\"e1\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}`,
 			content: "ok", calls: `click({"ref":"e1"})`, usage: 7},
+		{name: "JSON lines", body: `{"choices":[{"delta":{"content":"a"}}]}` + "\n" + `{"choices":[{"delta":{"content":"b"},"finish_reason":"stop"}]}` + "\n", content: "ab"},
+		{name: "plain JSON error body with status 200", body: "{\"error\": {\n  \"message\": \"model not found\",\n  \"code\": 404\n}}\n",
+			kind: llm.KindBadRequest, contains: "model not found"},
 		{name: "cut at the token limit mid-call", body: `data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"click","arguments":"{\"ref\":"}}]}}]}` + "\n\n" +
 			`data: {"choices":[{"delta":{},"finish_reason":"length"}]}` + "\n\ndata: [DONE]\n\n", malform: true, contains: "token limit"},
 		{name: "body ends mid-call", body: `data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"click","arguments":"{\"ref\":"}}]}}]}` + "\n\n",
