@@ -29,7 +29,8 @@ type Client struct {
 	doer   *retryDoer
 	http   *http.Client // without retries: Ping fails fast
 	log    zerolog.Logger
-	prompt atomic.Bool // tools are described in the prompt
+	prompt atomic.Bool  // tools are described in the prompt
+	seq    atomic.Int64 // replies read, for the IDs of calls that came without one
 }
 
 var _ agent.Model = (*Client)(nil)
@@ -159,6 +160,13 @@ func (c *Client) once(ctx context.Context, req agent.Request, prompt bool, start
 	if len(reply.ToolCalls) == 0 && len(req.Tools) > 0 {
 		if calls, rest := callsFromText(reply.Content, toolNames(req.Tools)); len(calls) > 0 {
 			reply.ToolCalls, reply.Content, textCalls = calls, rest, true
+		}
+	}
+	// Calls that came without an ID get one unique in the conversation.
+	n := c.seq.Add(1)
+	for i := range reply.ToolCalls {
+		if reply.ToolCalls[i].ID == "" {
+			reply.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", n, i)
 		}
 	}
 	ev := c.log.Debug().Str("model", c.cfg.Model).Dur("took", time.Since(start)).Int("attempts", w.attempts).

@@ -237,6 +237,22 @@ func runConformance(t *testing.T, b *browser.Browser, tc conformanceCase) {
 	if tc.maxReqs > 0 && len(srv.Requests()) > tc.maxReqs {
 		t.Errorf("%d requests, want at most %d", len(srv.Requests()), tc.maxReqs)
 	}
+	// The conversation sent back is consistent: call IDs are unique and
+	// every tool result answers one of them.
+	if reqs := srv.Requests(); len(reqs) > 0 {
+		ids := map[string]bool{}
+		for _, m := range reqs[len(reqs)-1].Req.Messages {
+			for _, c := range m.ToolCalls {
+				if c.ID == "" || ids[c.ID] {
+					t.Errorf("call ID %q empty or repeated in the conversation", c.ID)
+				}
+				ids[c.ID] = true
+			}
+			if m.Role == "tool" && !ids[m.ToolCallID] {
+				t.Errorf("tool result for unknown call %q", m.ToolCallID)
+			}
+		}
+	}
 	if tc.check != nil {
 		tc.check(t, res, srv)
 	}

@@ -71,7 +71,7 @@ func TestAssemblerWithoutIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(r.ToolCalls) != 2 || r.ToolCalls[0].Name != "click" || r.ToolCalls[0].Arguments != `{"ref":"e1"}` ||
-		r.ToolCalls[0].ID != "call_0" || r.ToolCalls[1].ID != "b" || r.ToolCalls[1].Arguments != "{}" {
+		r.ToolCalls[0].ID != "" || r.ToolCalls[1].ID != "b" || r.ToolCalls[1].Arguments != "{}" {
 		t.Errorf("calls = %+v", r.ToolCalls)
 	}
 }

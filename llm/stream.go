@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/webagent/webagent/agent"
@@ -247,7 +246,7 @@ func (a *assembler) addCall(tc wireDeltaCall) {
 // reported as malformed.
 func (a *assembler) finishReply() (agent.Reply, string, error) {
 	r := agent.Reply{Content: a.text.String(), Usage: a.usage, Reasoning: a.reasoning.String()}
-	for i, c := range a.calls {
+	for _, c := range a.calls {
 		args := c.whole
 		if args == "" {
 			args = firstValue(c.args.String())
@@ -260,11 +259,8 @@ func (a *assembler) finishReply() (agent.Reply, string, error) {
 			return agent.Reply{}, a.finish, fmt.Errorf("%s in the middle of a call to %q; the partial call was discarded: %w",
 				why, c.name, agent.ErrMalformedReply)
 		}
-		id := c.id
-		if id == "" {
-			id = "call_" + strconv.Itoa(i) // some local servers send none; the loop needs one
-		}
-		r.ToolCalls = append(r.ToolCalls, agent.ToolCall{ID: id, Name: c.name, Arguments: args, Extra: c.extra})
+		// Some local servers send no ID: Complete gives one.
+		r.ToolCalls = append(r.ToolCalls, agent.ToolCall{ID: c.id, Name: c.name, Arguments: args, Extra: c.extra})
 	}
 	return r, a.finish, nil
 }

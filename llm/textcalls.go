@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/webagent/webagent/agent"
@@ -78,9 +77,6 @@ func callsFromText(text string, tools map[string]bool) ([]agent.ToolCall, string
 		}
 		kept.WriteString(rest[i:])
 		rest = kept.String()
-	}
-	for n := range calls {
-		calls[n].ID = "call_text_" + strconv.Itoa(n)
 	}
 	return calls, strings.TrimSpace(rest)
 }
