@@ -41,7 +41,7 @@ var hints = map[Kind]string{
 	KindToolsUnsupported: "the server refuses tools: use --tool-mode prompt, or a model/server with tool support (llama.cpp --jinja)",
 	KindRefused:          "the provider refused to answer (content filter)",
 	KindBadRequest:       "the server refused the request; check --model and the server's parameters",
-	KindMalformed:        "the server's answer could not be read",
+	KindMalformed:        "the model is asked again; a server that keeps sending this is not OpenAI-compatible",
 }
 
 // Hint returns what to do about an error of kind k.

@@ -54,9 +54,12 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Status > 0 {
+	switch {
+	case e.Kind == KindMalformed:
+		b.WriteString("model server sent an unreadable reply")
+	case e.Status > 0:
 		fmt.Fprintf(&b, "model server returned %d %s", e.Status, http.StatusText(e.Status))
-	} else {
+	default:
 		b.WriteString("model server sent an error in the stream")
 	}
 	if e.Message != "" {
@@ -66,7 +69,7 @@ func (e *Error) Error() string {
 	if e.Code != "" && !strings.Contains(e.Message, e.Code) {
 		fmt.Fprintf(&b, " [code %s]", e.Code)
 	}
-	if h := e.Kind.Hint(); h != "" {
+	if h := e.Kind.Hint(); h != "" && e.Kind != KindMalformed {
 		fmt.Fprintf(&b, " (%s: %s)", strings.ReplaceAll(string(e.Kind), "_", " "), h)
 	}
 	if e.Attempts > 1 {

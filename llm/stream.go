@@ -93,8 +93,9 @@ func (c *Client) readStream(body io.Reader, attempts int) (agent.Reply, string, 
 		}
 		var chunk wireChunk
 		if err := json.Unmarshal(ev.data, &chunk); err != nil {
-			return agent.Reply{}, "", fmt.Errorf("model server sent a malformed stream chunk %q: %w: %w",
-				c.redact(clip(string(ev.data), 120)), agent.ErrMalformedReply, err)
+			return agent.Reply{}, "", &Error{Kind: KindMalformed, Attempts: attempts,
+				Message: fmt.Sprintf("malformed stream chunk %q", c.redact(clip(string(ev.data), 120))),
+				Err:     fmt.Errorf("%w: %w", agent.ErrMalformedReply, err)}
 		}
 		acc.add(chunk)
 		if k, bad := failureFinish[acc.finish]; bad {
@@ -256,8 +257,8 @@ func (a *assembler) finishReply() (agent.Reply, string, error) {
 			if a.finish == "length" {
 				why = "the reply reached its token limit"
 			}
-			return agent.Reply{}, a.finish, fmt.Errorf("%s in the middle of a call to %q; the partial call was discarded: %w",
-				why, c.name, agent.ErrMalformedReply)
+			return agent.Reply{}, a.finish, &Error{Kind: KindMalformed, Err: agent.ErrMalformedReply,
+				Message: fmt.Sprintf("%s in the middle of a call to %q; the partial call was discarded", why, c.name)}
 		}
 		// Some local servers send no ID: Complete gives one.
 		r.ToolCalls = append(r.ToolCalls, agent.ToolCall{ID: c.id, Name: c.name, Arguments: args, Extra: c.extra})
