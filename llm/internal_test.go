@@ -107,3 +107,37 @@ func TestFirstValue(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyRealMessages: providers' own error bodies, by kind.
+func TestClassifyRealMessages(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		want   Kind
+	}{
+		{400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`, KindContextTooLarge},
+		{400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`, KindContextTooLarge},
+		{400, `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens","type":"BadRequestError","param":null,"code":400}`, KindContextTooLarge},
+		{400, `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}`, KindToolsUnsupported},
+		{400, `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","code":400}`, KindToolsUnsupported},
+		{500, `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, KindToolsUnsupported},
+		{429, `{"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.","type":"tokens","code":"rate_limit_exceeded"}}`, KindRateLimit},
+		{429, `[{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}]`, KindRateLimit},
+		{401, `{"error":{"message":"Incorrect API key provided: sk-abc.","type":"invalid_request_error","code":"invalid_api_key"}}`, KindAuth},
+		{403, `{"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}`, KindAuth},
+		{529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, KindProviderDown},
+		{503, `upstream connect error or disconnect/reset before headers`, KindProviderDown},
+		{400, `{"detail":"Model gpt-x not found"}`, KindBadRequest},
+	} {
+		pe, ok := parseProviderError([]byte(tc.body))
+		if !ok {
+			pe.Message = tc.body
+		}
+		if got := classifyKind(tc.status, pe.Code, pe.Type, pe.Message); got != tc.want {
+			t.Errorf("%d %s: kind %s, want %s (message %q)", tc.status, tc.body, got, tc.want, pe.Message)
+		}
+		if pe.Message == "" {
+			t.Errorf("%s: no message read", tc.body)
+		}
+	}
+}
