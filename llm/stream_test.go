@@ -194,3 +194,24 @@ func TestBadToolMode(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestUnfixable5xxNotRetried: a 500 that says the context is too large or
+// tools are refused (older llama.cpp) is answered at once, not retried.
+func TestUnfixable5xxNotRetried(t *testing.T) {
+	for body, kind := range map[string]llm.Kind{
+		`{"error":{"code":500,"message":"the request exceeds the available context size, try increasing it","type":"server_error"}}`: llm.KindContextTooLarge,
+		`{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`:                                  llm.KindToolsUnsupported,
+	} {
+		srv := startServer(t, llmtest.Script(llmtest.Turn{Status: 500, Raw: []byte(body)}, llmtest.Turn{Status: 500, Raw: []byte(body)}))
+		c := newClient(t, srv, llm.Config{ToolMode: llm.ToolModeNative, RetryBaseDelay: time.Second})
+		start := time.Now()
+		_, err := c.Complete(ctxWithTimeout(t, 10*time.Second), simpleRequest())
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != kind || e.Status != 500 || e.Retryable {
+			t.Errorf("err = %v (%#v), want a %s error", err, e, kind)
+		}
+		if n := len(srv.Requests()); n != 1 || time.Since(start) > 500*time.Millisecond {
+			t.Errorf("%d requests in %s, want 1 at once", n, time.Since(start))
+		}
+	}
+}
