@@ -200,7 +200,7 @@ func TestBadToolMode(t *testing.T) {
 func TestUnfixable5xxNotRetried(t *testing.T) {
 	for body, kind := range map[string]llm.Kind{
 		`{"error":{"code":500,"message":"the request exceeds the available context size, try increasing it","type":"server_error"}}`: llm.KindContextTooLarge,
-		`{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`:                                  llm.KindToolsUnsupported,
+		`{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`:                                 llm.KindToolsUnsupported,
 	} {
 		srv := startServer(t, llmtest.Script(llmtest.Turn{Status: 500, Raw: []byte(body)}, llmtest.Turn{Status: 500, Raw: []byte(body)}))
 		c := newClient(t, srv, llm.Config{ToolMode: llm.ToolModeNative, RetryBaseDelay: time.Second})
