@@ -300,3 +300,28 @@ func TestIterationTimeoutExitsOne(t *testing.T) {
 	}
 	p.noChromeLeft(t)
 }
+
+// TestModelFlagsReachServer: --temperature 0 and --seed are sent as given,
+// and --tool-mode prompt sends no tools and reads the call from the text.
+func TestModelFlagsReachServer(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>T</title><p>Hello</p>`)
+	}))
+	defer s.Close()
+	srv, err := llmtest.Start(llmtest.Script(llmtest.Turn{Text: `<tool_call>{"name": "done", "arguments": {"answer": "hi"}}</tool_call>`}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	code, p := run(t, "run", "--json", "--temperature", "0", "--seed", "7", "--tool-mode", "prompt",
+		"--url", s.URL, "--base-url", srv.BaseURL(), "--model", "m", "say hi")
+	var res struct{ Code, Answer string }
+	if err := json.Unmarshal(p.stdout.Bytes(), &res); err != nil || code != 0 || res.Code != "SUCCESS" || res.Answer != "hi" {
+		t.Fatalf("exit %d, result %q (%v); stderr:\n%s", code, p.stdout.String(), err, p.stderr.String())
+	}
+	req := srv.Requests()[0].Req
+	if req.Temperature == nil || *req.Temperature != 0 || !strings.Contains(string(req.Raw), `"seed":7`) || len(req.Tools) != 0 {
+		t.Errorf("request: %s", req.Raw)
+	}
+	p.noChromeLeft(t)
+}
