@@ -475,7 +475,12 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		s.LLMMS = ms(time.Since(t1))
 		s.Usage = reply.Usage
 		s.Thought = r.sec.mask(strings.TrimSpace(reply.Content))
+		s.Reasoning = boundReasoning(r.sec.mask(strings.TrimSpace(reply.Reasoning)))
 	}, "acting")
+	if reply.Reasoning != "" {
+		r.a.cfg.logger.Debug().Int("iteration", iter).Int("bytes", len(reply.Reasoning)).
+			Str("reasoning", boundReasoning(r.sec.mask(reply.Reasoning))).Msg("model reasoning")
+	}
 	if len(reply.ToolCalls) == 0 {
 		out.noTool = true
 		out.step = p.snapshot().Step

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestParseCall(t *testing.T) {
@@ -88,5 +89,18 @@ func TestObservationTrim(t *testing.T) {
 	trimmed := trimmedObservation(obs)
 	if strings.Contains(trimmed, "ref=e1") || !strings.Contains(trimmed, "URL: http://x/") || !strings.Contains(trimmed, "Notice: alert") {
 		t.Fatalf("trimmed: %s", trimmed)
+	}
+}
+
+func TestBoundReasoning(t *testing.T) {
+	short := "think"
+	if got := boundReasoning(short); got != short {
+		t.Errorf("short text changed: %q", got)
+	}
+	long := "START" + strings.Repeat("é", MaxReasoningBytes) + "END"
+	got := boundReasoning(long)
+	if len(got) > MaxReasoningBytes || !strings.HasPrefix(got, "START") || !strings.HasSuffix(got, "END") ||
+		!strings.Contains(got, "reasoning cut") || !utf8.ValidString(got) {
+		t.Errorf("bounded to %d bytes, valid %v: %.40q…", len(got), utf8.ValidString(got), got)
 	}
 }

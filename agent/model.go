@@ -51,6 +51,10 @@ type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// Extra is provider-specific data attached to the call that must be
+	// sent back with it in later turns (Gemini's thought signature in
+	// "extra_content"). The loop keeps it with the call and never reads it.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // ToolDef describes a tool offered to the model. Parameters is a JSON Schema
@@ -72,6 +76,10 @@ type Reply struct {
 	Content   string
 	ToolCalls []ToolCall
 	Usage     Usage
+	// Reasoning is the model's thinking text when the provider streams it
+	// apart (reasoning_content, reasoning). It is recorded in the step, not
+	// sent back to the model.
+	Reasoning string
 }
 
 // Usage counts tokens as reported by the provider.

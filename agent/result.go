@@ -52,6 +52,10 @@ const (
 // task code: the task goes on and the model may retry.
 const OperationTimeout = "OPERATION_TIMEOUT"
 
+// MaxReasoningBytes bounds Step.Reasoning: longer thinking keeps its
+// start and end.
+const MaxReasoningBytes = 4000
+
 // Result is how a task ended. Run always returns one.
 type Result struct {
 	Status     Status `json:"status"`
@@ -72,7 +76,10 @@ type Step struct {
 	Iteration int    `json:"iteration"`
 	URL       string `json:"url,omitempty"`
 	// Thought is any text the model wrote besides its tool calls.
-	Thought    string         `json:"thought,omitempty"`
+	Thought string `json:"thought,omitempty"`
+	// Reasoning is the model's separate thinking text, if its provider
+	// sends one, cut to MaxReasoningBytes.
+	Reasoning  string         `json:"reasoning,omitempty"`
 	Actions    []ActionRecord `json:"actions"`
 	SnapshotMS int64          `json:"snapshot_ms"`
 	LLMMS      int64          `json:"llm_ms"`

@@ -1,27 +1,36 @@
 package llm
 
 import (
+	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
-	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/webagent/webagent/agent"
 )
 
 // Client talks to an OpenAI-compatible chat-completions endpoint. It
 // implements agent.Model and is safe for concurrent use.
+//
+// Requests are go-openai's request type (see wireRequest) sent through the
+// retrying HTTPDoer; the stream is read by this package's own SSE reader
+// (sse.go, stream.go), because go-openai's decoder loses what some servers
+// send: "error:" fields, error objects in chunks, comments glued to the
+// next chunk, arguments sent as objects, null IDs, reasoning text and
+// Gemini's thought signatures.
 type Client struct {
-	cfg  Config
-	api  *openai.Client
-	http *http.Client // without retries: Ping fails fast
-	log  zerolog.Logger
+	cfg    Config
+	doer   *retryDoer
+	http   *http.Client // without retries: Ping fails fast
+	log    zerolog.Logger
+	prompt atomic.Bool  // tools are described in the prompt
+	seq    atomic.Int64 // replies read, for the IDs of calls that came without one
 }
 
 var _ agent.Model = (*Client)(nil)
@@ -40,20 +49,16 @@ func New(cfg Config) (*Client, error) {
 			hc.Transport = t.Clone()
 		}
 	}
-	ocfg := openai.DefaultConfig(cfg.APIKey)
-	ocfg.BaseURL = cfg.BaseURL
-	ocfg.HTTPClient = &retryDoer{
+	c := &Client{cfg: cfg, http: hc, log: cfg.Logger, doer: &retryDoer{
 		next:       hc,
 		maxRetries: cfg.MaxRetries,
 		baseDelay:  cfg.RetryBaseDelay,
 		maxDelay:   cfg.MaxRetryDelay,
 		log:        cfg.Logger,
 		apiKey:     cfg.APIKey,
-	}
-	// SSE comment lines (keep-alives) count as "empty messages" in the
-	// library; silence is bounded by the inactivity window instead.
-	ocfg.EmptyMessagesLimit = math.MaxUint32
-	return &Client{cfg: cfg, api: openai.NewClientWithConfig(ocfg), http: hc, log: cfg.Logger}, nil
+	}}
+	c.prompt.Store(cfg.ToolMode == ToolModePrompt)
+	return c, nil
 }
 
 // Model returns the model name the client asks for.
@@ -61,6 +66,10 @@ func (c *Client) Model() string { return c.cfg.Model }
 
 // BaseURL returns the API root the client talks to.
 func (c *Client) BaseURL() string { return c.cfg.BaseURL }
+
+// PromptMode reports whether the tools are described in the prompt
+// (ToolModePrompt, or after a server refused tools).
+func (c *Client) PromptMode() bool { return c.prompt.Load() }
 
 // CloseIdleConnections closes the client's idle keep-alive connections.
 func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
@@ -71,41 +80,111 @@ func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 // ctx bounds the whole call, retries included; when it ends the connection
 // is closed and the error matches ctx's error with errors.Is. A stream that
 // stays silent for Config.Inactivity ends with an error matching
-// watchdog.ErrTimeout. Errors answered by the server are *Error values.
+// watchdog.ErrTimeout. Errors answered by the server, before or inside the
+// stream, are *Error values with the provider's message. A transient error
+// inside the stream (the provider failed mid-reply) is sent again like a
+// 5xx, up to Config.MaxRetries times: the partial reply is dropped, never
+// acted on.
 func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Reply, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		return agent.Reply{}, fmt.Errorf("model request not sent: %w", ctxErr(ctx))
 	}
-	creq, err := c.chatRequest(req)
+	switched := false
+	for resend := 0; ; resend++ {
+		prompt := c.prompt.Load()
+		reply, err := c.once(ctx, req, prompt, start)
+		var e *Error
+		switch {
+		case err == nil:
+			return reply, nil
+		case errors.As(err, &e) && e.Kind == KindToolsUnsupported && !prompt && !switched &&
+			c.cfg.ToolMode != ToolModeNative && len(req.Tools) > 0:
+			// The server refuses tools: describe them in the prompt from
+			// now on, and send this request again at once.
+			switched = true
+			c.prompt.Store(true)
+			c.log.Warn().Str("reason", e.Message).Msg("the model server refuses tools; describing them in the prompt instead (--tool-mode prompt)")
+		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.cfg.MaxRetries && ctx.Err() == nil:
+			delay := c.doer.backoff(resend + 1)
+			c.log.Warn().Int("resend", resend+1).Dur("retry_in", delay).Str("reason", e.Message).
+				Msg("model server failed in the middle of its reply; the partial reply is dropped and the request sent again")
+			if err := sleep(ctx, delay); err != nil {
+				return agent.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
+			}
+		default:
+			if errors.As(err, &e) && e.Status == 0 && resend > 0 {
+				e.Attempts += resend
+			}
+			return agent.Reply{}, err
+		}
+	}
+}
+
+// once sends the request once (with the doer's retries before the stream
+// starts) and reads the stream.
+func (c *Client) once(ctx context.Context, req agent.Request, prompt bool, start time.Time) (agent.Reply, error) {
+	wreq, err := c.buildRequest(req, prompt)
 	if err != nil {
 		return agent.Reply{}, err
+	}
+	body, err := json.Marshal(wreq)
+	if err != nil {
+		return agent.Reply{}, fmt.Errorf("encoding the model request: %w", err)
 	}
 	w := &streamWatch{window: c.cfg.Inactivity}
 	defer w.stop() // cancels the request's context: the connection is closed if still open
 
-	stream, err := c.api.CreateChatCompletionStream(withWatch(ctx, w), creq)
+	hreq, err := http.NewRequestWithContext(withWatch(ctx, w), http.MethodPost, c.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
-		return agent.Reply{}, c.failure(ctx, w, err, start)
+		return agent.Reply{}, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	defer stream.Close()
-	reply, finish, err := readStream(stream, w)
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	if c.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+	resp, err := c.doer.Do(hreq)
 	if err != nil {
-		return agent.Reply{}, c.failure(ctx, w, err, start)
+		return agent.Reply{}, c.failure(ctx, w, err)
 	}
-	c.log.Debug().Str("model", c.cfg.Model).Dur("took", time.Since(start)).Int("attempts", w.attempts).
-		Int("tool_calls", len(reply.ToolCalls)).Int("text_bytes", len(reply.Content)).Str("finish", finish).
-		Int("prompt_tokens", reply.Usage.PromptTokens).Int("completion_tokens", reply.Usage.CompletionTokens).
-		Msg("model replied")
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return agent.Reply{}, c.failure(ctx, w, c.responseError(resp, w.attempts))
+	}
+	defer resp.Body.Close()
+	reply, finish, err := c.readStream(resp.Body, w.attempts)
+	if err != nil {
+		return agent.Reply{}, c.failure(ctx, w, err)
+	}
+	textCalls := false
+	if len(reply.ToolCalls) == 0 && len(req.Tools) > 0 {
+		if calls, rest := callsFromText(reply.Content, toolNames(req.Tools)); len(calls) > 0 {
+			reply.ToolCalls, reply.Content, textCalls = calls, rest, true
+		}
+	}
+	// Calls that came without an ID get one unique in the conversation.
+	n := c.seq.Add(1)
+	for i := range reply.ToolCalls {
+		if reply.ToolCalls[i].ID == "" {
+			reply.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", n, i)
+		}
+	}
+	ev := c.log.Debug().Str("model", c.cfg.Model).Dur("took", time.Since(start)).Int("attempts", w.attempts).
+		Int("tool_calls", len(reply.ToolCalls)).Bool("calls_from_text", textCalls).Bool("prompt_mode", prompt).
+		Int("text_bytes", len(reply.Content)).Str("finish", finish).
+		Int("prompt_tokens", reply.Usage.PromptTokens).Int("completion_tokens", reply.Usage.CompletionTokens)
+	if reply.Reasoning != "" {
+		ev = ev.Str("reasoning", c.redact(clip(reply.Reasoning, 2000)))
+	}
+	ev.Msg("model replied")
 	return reply, nil
 }
 
 // failure explains why a call failed: the caller's context first, then
 // the inactivity window, then the server's answer.
-func (c *Client) failure(ctx context.Context, w *streamWatch, err error, start time.Time) error {
-	took := time.Since(start).Round(time.Millisecond)
+func (c *Client) failure(ctx context.Context, w *streamWatch, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("model request stopped after %s: %w", took, ctxErr(ctx))
+		return fmt.Errorf("model request stopped: %w", ctxErr(ctx))
 	}
 	if idle := w.idle(); idle != nil {
 		if !w.streaming {
@@ -114,64 +193,4 @@ func (c *Client) failure(ctx context.Context, w *streamWatch, err error, start t
 		return fmt.Errorf("model stream went silent for the %s inactivity window: %w", w.window, idle)
 	}
 	return c.classify(err, w.attempts)
-}
-
-// chatRequest maps an agent request to the library's request.
-func (c *Client) chatRequest(req agent.Request) (openai.ChatCompletionRequest, error) {
-	msgs := make([]openai.ChatCompletionMessage, 0, len(req.Messages))
-	for _, m := range req.Messages {
-		om := openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
-		if m.Role == agent.RoleTool && m.Content == "" {
-			om.Content = "(no output)" // servers reject a tool message without content
-		}
-		if len(m.Images) > 0 {
-			// Vision: text and images as content parts (data URLs).
-			om.Content = ""
-			om.MultiContent = []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: m.Content}}
-			for _, png := range m.Images {
-				om.MultiContent = append(om.MultiContent, openai.ChatMessagePart{
-					Type:     openai.ChatMessagePartTypeImageURL,
-					ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(png), Detail: openai.ImageURLDetailAuto},
-				})
-			}
-		}
-		for _, tc := range m.ToolCalls {
-			args := tc.Arguments
-			if args == "" {
-				args = "{}" // the library omits empty arguments, which servers reject
-			}
-			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{
-				ID:       tc.ID,
-				Type:     openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: tc.Name, Arguments: args},
-			})
-		}
-		msgs = append(msgs, om)
-	}
-	tools := make([]openai.Tool, 0, len(req.Tools))
-	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		} else if !json.Valid(params) {
-			return openai.ChatCompletionRequest{}, fmt.Errorf("tool %q: its parameters are not valid JSON", t.Name)
-		}
-		tools = append(tools, openai.Tool{
-			Type:     openai.ToolTypeFunction,
-			Function: &openai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: params},
-		})
-	}
-	creq := openai.ChatCompletionRequest{
-		Model:         c.cfg.Model,
-		Messages:      msgs,
-		Stream:        true,
-		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
-	}
-	if len(tools) > 0 {
-		creq.Tools = tools
-	}
-	if c.cfg.Temperature != nil {
-		creq.Temperature = *c.cfg.Temperature
-	}
-	return creq, nil
 }

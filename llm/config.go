@@ -53,9 +53,15 @@ type Config struct {
 	// MaxRetryDelay caps one back-off sleep, Retry-After included. 0 means
 	// DefaultMaxRetryDelay.
 	MaxRetryDelay time.Duration
-	// Temperature is sent when set. Because of the client library's
-	// encoding, a temperature of exactly 0 is left to the server's default.
+	// Temperature, TopP, MaxTokens and Seed are sent exactly as set, 0
+	// included; nil leaves them to the server's default.
 	Temperature *float32
+	TopP        *float32
+	MaxTokens   *int
+	Seed        *int
+	// ToolMode is how tools are offered: ToolModeAuto (""), ToolModeNative
+	// or ToolModePrompt.
+	ToolMode string
 	// Logger receives retry warnings and debug traces; never the API key.
 	// The zero value logs nothing, like zerolog.Nop().
 	Logger zerolog.Logger
@@ -112,6 +118,11 @@ func (cfg Config) normalize() (Config, error) {
 	}
 	if cfg.MaxRetryDelay < 0 {
 		bad("MaxRetryDelay is %s: it must not be negative (0 means %s)", cfg.MaxRetryDelay, DefaultMaxRetryDelay)
+	}
+	switch cfg.ToolMode {
+	case "", ToolModeAuto, ToolModeNative, ToolModePrompt:
+	default:
+		bad("tool mode %q is not %q, %q or %q", cfg.ToolMode, ToolModeAuto, ToolModeNative, ToolModePrompt)
 	}
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Timeout != 0 {
 		bad("HTTPClient.Timeout is %s: it must be 0, a whole-request timeout cuts long healthy streams "+

@@ -1,13 +1,10 @@
 package llm
 
 import (
-	"errors"
-	"fmt"
+	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 func TestRetryAfterParsing(t *testing.T) {
@@ -58,17 +55,23 @@ func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
 func TestAssemblerWithoutIndexes(t *testing.T) {
 	// Some servers send no index: a new ID starts a new call.
 	var a assembler
-	frag := func(id, name, args string) openai.ChatCompletionStreamResponse {
-		return openai.ChatCompletionStreamResponse{Choices: []openai.ChatCompletionStreamChoice{{
-			Delta: openai.ChatCompletionStreamChoiceDelta{ToolCalls: []openai.ToolCall{{ID: id, Function: openai.FunctionCall{Name: name, Arguments: args}}}},
-		}}}
+	frag := func(js string) wireChunk {
+		var c wireChunk
+		if err := json.Unmarshal([]byte(`{"choices":[{"delta":{"tool_calls":[`+js+`]}}]}`), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
-	a.add(frag("", "click", `{"ref"`))
-	a.add(frag("", "", `:"e1"}`))
-	a.add(frag("b", "back", `{}`))
-	r := a.reply()
+	a.add(frag(`{"id":null,"function":{"name":"click","arguments":"{\"ref\""}}`))
+	a.add(frag(`{"function":{"arguments":":\"e1\"}"}}`))
+	a.add(frag(`{"id":"b","type":null,"function":{"name":"back","arguments":{}}}`))
+	a.finish = "tool_calls"
+	r, _, err := a.finishReply()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(r.ToolCalls) != 2 || r.ToolCalls[0].Name != "click" || r.ToolCalls[0].Arguments != `{"ref":"e1"}` ||
-		r.ToolCalls[0].ID != "call_0" || r.ToolCalls[1].ID != "b" || r.ToolCalls[1].Arguments != "{}" {
+		r.ToolCalls[0].ID != "" || r.ToolCalls[1].ID != "b" || r.ToolCalls[1].Arguments != "{}" {
 		t.Errorf("calls = %+v", r.ToolCalls)
 	}
 }
@@ -79,11 +82,62 @@ func TestTransient(t *testing.T) {
 	}
 }
 
-func TestClassifyStreamError(t *testing.T) {
-	c := &Client{cfg: Config{APIKey: "sk-x"}}
-	err := c.classify(fmt.Errorf("error, %w", &openai.APIError{Message: "overloaded for sk-x", Type: "server_error"}), 1)
-	var e *Error
-	if !errors.As(err, &e) || e.Status != 0 || err.Error() != "model server sent an error in the stream: overloaded for [REDACTED]" {
-		t.Errorf("err = %v", err)
+func TestRedactOnlyLongKeys(t *testing.T) {
+	const msg = "This model's maximum context length is 8192 tokens for ollama"
+	for _, key := range []string{"x", "ollama", "sk-1234"} {
+		if got := redactKey(msg, key); got != msg {
+			t.Errorf("key %q: %q", key, got)
+		}
+	}
+	if got := redactKey("bad key sk-12345678", "sk-12345678"); got != "bad key [REDACTED]" {
+		t.Errorf("8-char key: %q", got)
+	}
+}
+
+func TestFirstValue(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"ref":"e1"}{"ref":"e1"}`:  `{"ref":"e1"}`,
+		`{"ref":"e1"} {"ref":"e2"}`: `{"ref":"e1"}`,
+		`{"ref":"e1"}`:              `{"ref":"e1"}`,
+		`{"ref"`:                    `{"ref"`,
+		``:                          ``,
+	} {
+		if got := firstValue(in); got != want {
+			t.Errorf("firstValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestClassifyRealMessages: providers' own error bodies, by kind.
+func TestClassifyRealMessages(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		want   Kind
+	}{
+		{400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`, KindContextTooLarge},
+		{400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`, KindContextTooLarge},
+		{400, `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens","type":"BadRequestError","param":null,"code":400}`, KindContextTooLarge},
+		{400, `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}`, KindToolsUnsupported},
+		{400, `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","code":400}`, KindToolsUnsupported},
+		{500, `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, KindToolsUnsupported},
+		{429, `{"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.","type":"tokens","code":"rate_limit_exceeded"}}`, KindRateLimit},
+		{429, `[{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}]`, KindRateLimit},
+		{401, `{"error":{"message":"Incorrect API key provided: sk-abc.","type":"invalid_request_error","code":"invalid_api_key"}}`, KindAuth},
+		{403, `{"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}`, KindAuth},
+		{529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, KindProviderDown},
+		{503, `upstream connect error or disconnect/reset before headers`, KindProviderDown},
+		{400, `{"detail":"Model gpt-x not found"}`, KindBadRequest},
+	} {
+		pe, ok := parseProviderError([]byte(tc.body))
+		if !ok {
+			pe.Message = tc.body
+		}
+		if got := classifyKind(tc.status, pe.Code, pe.Type, pe.Message); got != tc.want {
+			t.Errorf("%d %s: kind %s, want %s (message %q)", tc.status, tc.body, got, tc.want, pe.Message)
+		}
+		if pe.Message == "" {
+			t.Errorf("%s: no message read", tc.body)
+		}
 	}
 }

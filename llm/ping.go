@@ -37,10 +37,10 @@ func (c *Client) Ping(ctx context.Context) error {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20)) // let the connection be reused
 		return nil
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
-		return &Error{Status: s, Message: c.redact(providerMessage(resp)), Attempts: 1}
+		return c.responseError(resp, 1)
 	case s >= 400 && s <= 499:
 		return nil
 	default:
-		return &Error{Status: s, Message: c.redact(providerMessage(resp)), Attempts: 1, Retryable: retryableStatus(s)}
+		return c.responseError(resp, 1)
 	}
 }

@@ -1,8 +1,8 @@
 package llm
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -70,7 +70,14 @@ func (d *retryDoer) Do(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			reason = err.Error()
 		} else {
-			reason = providerMessage(resp) // also closes the failed response's body
+			body := readBody(resp) // closes the failed response's body
+			if !transientBody(resp.StatusCode, body) {
+				// A 5xx that says what no retry can fix (the context is
+				// too large, tools are refused): answered at once.
+				resp.Body = io.NopCloser(bytes.NewReader(body))
+				return resp, nil
+			}
+			reason = bodyMessage(body, resp.Status)
 		}
 		ev := d.log.Warn().Int("attempt", attempt).Int("max_attempts", d.maxRetries+1).
 			Str("url", req.URL.Redacted()).Dur("retry_in", delay).Str("reason", clip(redactKey(reason, d.apiKey), 300))
@@ -164,19 +171,33 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// providerMessage reads the error message of a failed response and closes
-// its body.
-func providerMessage(resp *http.Response) string {
+// readBody reads (at most 64 KiB of) a failed response's body and closes
+// it.
+func readBody(resp *http.Response) []byte {
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<10))
-	var e openai.ErrorResponse
-	if json.Unmarshal(body, &e) == nil && e.Error != nil && e.Error.Message != "" {
-		return e.Error.Message
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	return body
+}
+
+// transientBody reports whether a failed response is worth another try
+// by what it says, not only its status.
+func transientBody(status int, body []byte) bool {
+	pe, _ := parseProviderError(body)
+	if pe.Message == "" {
+		pe.Message = string(body)
+	}
+	return retryableKind(classifyKind(status, pe.Code, pe.Type, pe.Message), status)
+}
+
+// bodyMessage is the provider's message in a failed response's body.
+func bodyMessage(body []byte, status string) string {
+	if pe, ok := parseProviderError(body); ok && pe.Message != "" {
+		return pe.Message
 	}
 	if msg := strings.TrimSpace(string(body)); msg != "" {
 		return msg
 	}
-	return resp.Status
+	return status
 }
 
 // sleep waits for d or until ctx ends.

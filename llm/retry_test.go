@@ -85,7 +85,8 @@ func TestUnauthorizedFailsAtOnce(t *testing.T) {
 		if !errors.As(err, &e) || e.Status != status || e.Retryable {
 			t.Errorf("err = %#v", err)
 		}
-		if status == 401 && err.Error() != "model server returned 401 Unauthorized: invalid api key" {
+		if status == 401 && (!strings.HasPrefix(err.Error(), "model server returned 401 Unauthorized: invalid api key") ||
+			!strings.Contains(err.Error(), "check --api-key") || e.Kind != llm.KindAuth) {
 			t.Errorf("message = %q", err.Error())
 		}
 		if n := len(srv.Requests()); n != 1 {

@@ -48,12 +48,6 @@ func (w *streamWatch) attempt(parent context.Context) (context.Context, error) {
 	return ctx, nil
 }
 
-func (w *streamWatch) touch() {
-	if w.in != nil {
-		w.in.Touch()
-	}
-}
-
 // stop releases the current attempt's window and cancels its context,
 // which closes its connection.
 func (w *streamWatch) stop() {

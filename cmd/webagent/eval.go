@@ -57,8 +57,9 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	// The common flags, except --cdp-url, which eval takes repeatedly.
 	cfs := flag.NewFlagSet("common", flag.ContinueOnError)
 	o.common.register(cfs)
-	_ = cfs.Set("iteration-timeout", "60s")
-	_ = cfs.Set("task-timeout", "3m")
+	// The model-facing bounds (iteration timeout, stream idle timeout, no
+	// task timeout) are run's: a reasoning model that thinks for 90 s must
+	// not fail every eval iteration. Only the tool backstop is tighter.
 	_ = cfs.Set("operation-timeout", "45s")
 	cfs.VisitAll(func(f *flag.Flag) {
 		if f.Name == "cdp-url" {

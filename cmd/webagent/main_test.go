@@ -169,6 +169,9 @@ func TestUsageErrors(t *testing.T) {
 		{"bad log level", append([]string{"run", "--url", "https://example.org", "--log-level", "loud", "task"}, model...), []string{`--log-level "loud"`}},
 		{"no model", []string{"run", "--url", "https://example.org", "task"}, []string{"no model configured", "--model", "Ollama", "11434"}},
 		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "ollama serve"}},
+		{"bad tool mode", append([]string{"run", "--url", "https://example.org", "--tool-mode", "maybe", "task"}, model...), []string{`--tool-mode is "maybe"`, "auto, native or prompt"}},
+		{"bad temperature", append([]string{"run", "--url", "https://example.org", "--temperature", "hot", "task"}, model...), []string{`--temperature "hot"`, "from 0 to 2"}},
+		{"bad max tokens", append([]string{"run", "--url", "https://example.org", "--max-tokens", "0", "task"}, model...), []string{`--max-tokens "0"`}},
 		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
 	}
 	for _, c := range cases {
@@ -386,4 +389,29 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 		}
 		<-tick.C
 	}
+}
+
+// TestModelFlagsReachServer: --temperature 0 and --seed are sent as given,
+// and --tool-mode prompt sends no tools and reads the call from the text.
+func TestModelFlagsReachServer(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>T</title><p>Hello</p>`)
+	}))
+	defer s.Close()
+	srv, err := llmtest.Start(llmtest.Script(llmtest.Turn{Text: `<tool_call>{"name": "done", "arguments": {"answer": "hi"}}</tool_call>`}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	code, p := run(t, "run", "--json", "--temperature", "0", "--seed", "7", "--tool-mode", "prompt",
+		"--url", s.URL, "--base-url", srv.BaseURL(), "--model", "m", "say hi")
+	var res struct{ Code, Answer string }
+	if err := json.Unmarshal(p.stdout.Bytes(), &res); err != nil || code != 0 || res.Code != "SUCCESS" || res.Answer != "hi" {
+		t.Fatalf("exit %d, result %q (%v); stderr:\n%s", code, p.stdout.String(), err, p.stderr.String())
+	}
+	req := srv.Requests()[0].Req
+	if req.Temperature == nil || *req.Temperature != 0 || !strings.Contains(string(req.Raw), `"seed":7`) || len(req.Tools) != 0 {
+		t.Errorf("request: %s", req.Raw)
+	}
+	p.noChromeLeft(t)
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -13,6 +16,10 @@ import (
 type modelFlags struct {
 	model, baseURL, apiKey string
 	idle                   time.Duration
+	toolMode               string
+	// Sampling parameters: nil when not given, so that a 0 is sent as 0.
+	temperature, topP *float32
+	maxTokens, seed   *int
 }
 
 // register adds the flags; modelHelp and baseHelp say what they mean for
@@ -22,11 +29,44 @@ func (m *modelFlags) register(fs *flag.FlagSet, modelHelp, baseHelp string) {
 	fs.StringVar(&m.baseURL, "base-url", "", baseHelp)
 	fs.StringVar(&m.apiKey, "api-key", "", "API key (default $OPENAI_API_KEY; local servers need none)")
 	fs.DurationVar(&m.idle, "stream-idle-timeout", llm.DefaultInactivity, "end a model response that sends nothing for this long (raise it for a slow local model's first load); 0 disables")
+	fs.StringVar(&m.toolMode, "tool-mode", llm.ToolModeAuto, "how tools are offered: auto (native, and described in the prompt if the server refuses tools), native, or prompt (for models without tool support)")
+	fs.Func("temperature", "sampling temperature, sent exactly (0 included); default the server's", floatFlag("--temperature", 0, 2, &m.temperature))
+	fs.Func("top-p", "nucleus sampling top_p, sent exactly; default the server's", floatFlag("--top-p", 0, 1, &m.topP))
+	fs.Func("max-tokens", "cap on the tokens of one reply (max_tokens); default the server's", intFlag("--max-tokens", 1, &m.maxTokens))
+	fs.Func("seed", "sampling seed, for reproducible runs where the server supports it", intFlag("--seed", math.MinInt32, &m.seed))
+}
+
+func floatFlag(name string, lo, hi float64, dst **float32) func(string) error {
+	return func(s string) error {
+		v, err := strconv.ParseFloat(s, 32)
+		if err != nil || v < lo || v > hi {
+			return fmt.Errorf("%s %q: give a number from %g to %g", name, s, lo, hi)
+		}
+		f := float32(v)
+		*dst = &f
+		return nil
+	}
+}
+
+func intFlag(name string, lo int, dst **int) func(string) error {
+	return func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < lo {
+			return fmt.Errorf("%s %q: give a whole number of at least %d", name, s, lo)
+		}
+		*dst = &v
+		return nil
+	}
 }
 
 func (m *modelFlags) validate() error {
 	if m.idle < 0 {
 		return usagef("--stream-idle-timeout is %s; use a positive duration such as 2m, or 0 to disable it", m.idle)
+	}
+	switch m.toolMode {
+	case llm.ToolModeAuto, llm.ToolModeNative, llm.ToolModePrompt:
+	default:
+		return usagef("--tool-mode is %q; use auto, native or prompt", m.toolMode)
 	}
 	return nil
 }
@@ -44,5 +84,7 @@ func (m *modelFlags) config(log zerolog.Logger) llm.Config {
 		cfg.APIKey = m.apiKey
 	}
 	cfg.Logger, cfg.Inactivity = log, m.idle
+	cfg.ToolMode = m.toolMode
+	cfg.Temperature, cfg.TopP, cfg.MaxTokens, cfg.Seed = m.temperature, m.topP, m.maxTokens, m.seed
 	return cfg
 }

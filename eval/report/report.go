@@ -109,6 +109,7 @@ type Step struct {
 	Iteration  int      `json:"iteration"`
 	URL        string   `json:"url,omitempty"`
 	Thought    string   `json:"thought,omitempty"`
+	Reasoning  string   `json:"reasoning,omitempty"`
 	Actions    []string `json:"actions"`
 	Error      string   `json:"error,omitempty"`
 	SnapshotMS int64    `json:"snapshot_ms"`
@@ -122,7 +123,7 @@ func Steps(steps []agent.Step) []Step {
 	out := make([]Step, 0, len(steps))
 	for _, s := range steps {
 		st := Step{
-			Iteration: s.Iteration, URL: s.URL, Thought: clip(s.Thought, 300), Error: s.Error,
+			Iteration: s.Iteration, URL: s.URL, Thought: clip(s.Thought, 300), Reasoning: clip(s.Reasoning, 1000), Error: s.Error,
 			SnapshotMS: s.SnapshotMS, LLMMS: s.LLMMS, ActionMS: s.ActionMS, Tokens: s.Usage.TotalTokens,
 			Actions: []string{},
 		}

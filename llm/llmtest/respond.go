@@ -108,6 +108,10 @@ func (x *exchange) serve(t Turn) {
 			orDefault(t.Text, "llmtest: injected server error"), 0)
 		return
 	case None:
+		if t.Raw != nil {
+			x.raw(t)
+			return
+		}
 		if t.Status >= 400 {
 			writeError(x.w, t.Status, "invalid_request_error", "", orDefault(t.Text, http.StatusText(t.Status)), 0)
 			return
@@ -118,6 +122,40 @@ func (x *exchange) serve(t Turn) {
 	} else {
 		x.plain(t)
 	}
+}
+
+// raw writes the turn's bytes as they are.
+func (x *exchange) raw(t Turn) {
+	h := x.w.Header()
+	status := statusOr(t.Status, http.StatusOK)
+	if status >= 400 {
+		h.Set("Content-Type", "application/json")
+	} else {
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+	}
+	x.w.WriteHeader(status)
+	if !x.flush() {
+		return
+	}
+	pieces := [][]byte{t.Raw}
+	if t.ChunkSize > 0 {
+		pieces = nil
+		for b := t.Raw; len(b) > 0; {
+			n := min(t.ChunkSize, len(b))
+			pieces = append(pieces, b[:n])
+			b = b[n:]
+		}
+	}
+	for i, p := range pieces {
+		if i > 0 && t.Every > 0 && !x.wait(t.Every) {
+			return
+		}
+		if !x.write(p) {
+			return
+		}
+	}
+	x.rec.finish(false)
 }
 
 // reset closes the connection with a TCP RST before writing anything.

@@ -122,6 +122,12 @@ type Turn struct {
 	// the headers of a stream and before its first chunk, Every apart, as
 	// proxies and some providers do while the model is busy.
 	KeepAlive int
+	// Raw, when set, is written verbatim as the response body, in pieces
+	// of ChunkSize bytes when that is set (Every apart), with status
+	// Status (200 when 0) and Content-Type text/event-stream, or
+	// application/json for a status of 400 or more: the exact bytes a
+	// particular server sends, for dialect tests. Fault must be None.
+	Raw []byte
 	// Delay holds the response before any header is written. It ends early
 	// when the client goes away or the server closes.
 	Delay time.Duration

@@ -1,0 +1,74 @@
+package llm
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// Tool modes, Config.ToolMode.
+const (
+	// ToolModeAuto sends tools natively and switches to prompt mode for
+	// good when the server refuses them (the default).
+	ToolModeAuto = "auto"
+	// ToolModeNative sends tools natively, never falling back.
+	ToolModeNative = "native"
+	// ToolModePrompt describes the tools in the system message and reads
+	// the calls from the reply's text, for models without tool support.
+	ToolModePrompt = "prompt"
+)
+
+// promptMessages rewrites a conversation for a server without tools: the
+// tools are described in the system message, the assistant's calls are
+// written back as the tagged JSON the model is asked to write, and tool
+// results become user messages.
+func promptMessages(req agent.Request) []agent.Message {
+	var b strings.Builder
+	b.WriteString("\n\n# Tools\nYou call tools by writing, for each call, one line:\n" +
+		"<tool_call>{\"name\": \"TOOL\", \"arguments\": {…}}</tool_call>\n" +
+		"Write nothing else but a short thought before the calls. The tools, with the JSON Schema of their arguments:\n")
+	for _, t := range req.Tools {
+		params := string(t.Parameters)
+		if params == "" {
+			params = "{}"
+		}
+		b.WriteString("- " + t.Name + ": " + t.Description + "\n  arguments: " + params + "\n")
+	}
+	names := map[string]string{} // call ID → tool name
+	out := make([]agent.Message, 0, len(req.Messages)+1)
+	sawSystem := false
+	for _, m := range req.Messages {
+		switch {
+		case m.Role == agent.RoleSystem && !sawSystem:
+			sawSystem = true
+			m.Content += b.String()
+		case m.Role == agent.RoleAssistant && len(m.ToolCalls) > 0:
+			var txt strings.Builder
+			txt.WriteString(m.Content)
+			for _, tc := range m.ToolCalls {
+				names[tc.ID] = tc.Name
+				args := json.RawMessage(tc.Arguments)
+				if !json.Valid(args) {
+					args = json.RawMessage("{}")
+				}
+				call, _ := json.Marshal(struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				}{tc.Name, args})
+				if txt.Len() > 0 {
+					txt.WriteString("\n")
+				}
+				txt.WriteString("<tool_call>" + string(call) + "</tool_call>")
+			}
+			m = agent.Message{Role: agent.RoleAssistant, Content: txt.String()}
+		case m.Role == agent.RoleTool:
+			m = agent.Message{Role: agent.RoleUser, Content: "Result of " + names[m.ToolCallID] + ": " + m.Content}
+		}
+		out = append(out, m)
+	}
+	if !sawSystem {
+		out = append([]agent.Message{{Role: agent.RoleSystem, Content: strings.TrimSpace(b.String())}}, out...)
+	}
+	return out
+}
