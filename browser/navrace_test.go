@@ -37,24 +37,6 @@ func tripwire(method, what string, armed bool) string {
 </script>`, strings.Split(method, ".")[0], strings.Split(method, ".")[1], armed, what)
 }
 
-func navServer(t *testing.T, pages map[string]string) string {
-	t.Helper()
-	mux := http.NewServeMux()
-	for path, body := range pages {
-		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != path {
-				http.NotFound(w, r)
-				return
-			}
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprint(w, body)
-		})
-	}
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
 // TestSnapshotMeetsNavigation replaces the document while the walker reads
 // it: by a navigation the page starts, and by document.open, which leaves
 // the page without a document element for a moment (the "reading
@@ -70,7 +52,7 @@ func TestSnapshotMeetsNavigation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			base := navServer(t, map[string]string{
+			base := serve(t, map[string]string{
 				"/first":  `<title>First</title><p>the first page</p><button>Old button</button>` + tripwire("Element.getBoundingClientRect", c.trigger, false),
 				"/second": `<title>Second</title><p>the second page</p><button>New button</button>`,
 			})
@@ -95,7 +77,7 @@ func TestSnapshotMeetsNavigation(t *testing.T) {
 // the walker reads the page; the snapshot waits for the frame's new
 // document and shows it.
 func TestSnapshotFrameNavigatesMidWalk(t *testing.T) {
-	base := navServer(t, map[string]string{
+	base := serve(t, map[string]string{
 		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Form frame" src="/form" width=400 height=200></iframe>` +
 			tripwire("Element.getBoundingClientRect", `document.querySelector('iframe').contentWindow.location.href = '/thanks';`, false),
 		"/form":   `<p>the form</p><button>Send</button>`,
@@ -116,9 +98,9 @@ func TestSnapshotFrameNavigatesMidWalk(t *testing.T) {
 // is removed right after the page's walker ran, while the snapshot attaches
 // to the frame's own target to read it.
 func TestSnapshotCrossOriginFrameDetachedMidSnapshot(t *testing.T) {
-	frame := navServer(t, map[string]string{"/f": `<p>frame text</p><button>Frame button</button>`})
+	frame := serve(t, map[string]string{"/f": `<p>frame text</p><button>Frame button</button>`})
 	frameURL := strings.Replace(frame, "127.0.0.1", "localhost", 1) + "/f"
-	base := navServer(t, map[string]string{
+	base := serve(t, map[string]string{
 		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Other site" src="` + frameURL + `" width=400 height=200></iframe>` +
 			tripwire("Element.getBoundingClientRect", `setTimeout(() => document.querySelector('iframe').remove(), 0);`, false),
 	})
@@ -147,7 +129,7 @@ func TestSnapshotCrossOriginFrameDetachedMidSnapshot(t *testing.T) {
 // target (the element and its document go away under the action). The
 // outcome says where the page went, not a browser error.
 func TestClickMeetsNavigation(t *testing.T) {
-	base := navServer(t, map[string]string{
+	base := serve(t, map[string]string{
 		"/start":     `<title>Start</title><button onclick="document.title='clicked'">Buy</button>` + tripwire("Document.elementFromPoint", `location.href = '/elsewhere';`, false),
 		"/elsewhere": `<title>Elsewhere</title><p>somewhere else</p>`,
 	})
