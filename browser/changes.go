@@ -1,14 +1,12 @@
 package browser
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 )
 
 // Reporting what an action changed: before the input, an observer is put on
@@ -59,28 +57,9 @@ func (b *Browser) watchChanges(o *op) func() string {
 		o.tab.bound = true
 	}
 	token := strconv.FormatInt(watchSeq.Add(1), 10)
-	sub, cancel := context.WithCancel(b.tabCtx)
-	events := chromedp.Events(sub, runtime.BindingCalled)
-	changed := make(chan struct{}, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			if ev.Name == changeBinding && ev.Payload == token {
-				select {
-				case changed <- struct{}{}:
-				default:
-				}
-			}
-		}
-	}()
-	stop := func() {
-		cancel()
-		<-done
-	}
+	changed, stop := catchEvent(b.tabCtx, runtime.BindingCalled, func(ev runtime.EventBindingCalled) bool {
+		return ev.Name == changeBinding && ev.Payload == token
+	})
 	var ok bool
 	if err := b.evalValue(o, fmt.Sprintf(watchChangesJS, changeBinding, strconv.Quote(token)), &ok); err != nil || !ok {
 		stop()

@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"github.com/webagent/webagent/agent"
 )
@@ -249,26 +248,8 @@ func (b *Browser) dragMouse(o *op, moves []agent.Point) (dropped bool, err error
 	}
 	sx, sy := moves[0].X, moves[0].Y
 	tx, ty := moves[len(moves)-1].X, moves[len(moves)-1].Y
-	sub, cancel := context.WithCancel(b.tabCtx)
-	events := chromedp.Events(sub, input.DragIntercepted)
-	drags := make(chan *input.DragData, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			select {
-			case drags <- ev.Data:
-			default:
-			}
-		}
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	drags, stop := catchEvent(b.tabCtx, input.DragIntercepted, func(input.EventDragIntercepted) bool { return true })
+	defer stop()
 	if _, err := cdp.Call(o.ctx, b.target, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: true}); err != nil {
 		return false, err
 	}
@@ -307,7 +288,8 @@ func (b *Browser) dragMouse(o *op, moves []agent.Point) (dropped bool, err error
 			return false, err
 		}
 		select {
-		case data = <-drags:
+		case ev := <-drags:
+			data = ev.Data
 		default:
 		}
 	}
@@ -317,7 +299,8 @@ func (b *Browser) dragMouse(o *op, moves []agent.Point) (dropped bool, err error
 			return false, err
 		}
 		select {
-		case data = <-drags:
+		case ev := <-drags:
+			data = ev.Data
 		default:
 		}
 	}
