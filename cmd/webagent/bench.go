@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -83,7 +82,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		if ctx.Err() != nil {
 			return exitInterrupted, fmt.Errorf("interrupted")
 		}
-		if errors.Is(err, browser.ErrChromeNotFound) {
+		if isBrowserConfigError(err) { // browsererr.go
 			return exitUsage, usagef("%v", err)
 		}
 		return exitFailed, err

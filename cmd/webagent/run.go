@@ -276,7 +276,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		if ctx.Err() != nil {
 			return exitInterrupted, fmt.Errorf("interrupted while starting the browser")
 		}
-		if errors.Is(err, browser.ErrChromeNotFound) {
+		if isBrowserConfigError(err) { // browsererr.go
 			return exitUsage, usagef("%v", err)
 		}
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)
