@@ -42,7 +42,7 @@ them carry a ref), one row a page, then a summary line starting with #.
 
 Flags:
 `, snapbench.Header)
-		fs.PrintDefaults()
+		printFlags(fs) // cliflags.go
 	}
 	return fs, o
 }

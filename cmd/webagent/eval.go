@@ -92,7 +92,7 @@ interrupted (the partial report is still written).
 
 Flags:
 `)
-		fs.PrintDefaults()
+		printFlags(fs) // cliflags.go
 	}
 	return fs, o
 }
@@ -347,7 +347,7 @@ func cmdCompare(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprintf(fs.Output(), "Usage: webagent eval compare [flags] OLD/report.json NEW/report.json\n\n"+
 			"Lists regressions (passed before, failed now), improvements, and changes in time and tokens.\n"+
 			"Exit status 1 when there is a regression.\n\nFlags:\n")
-		fs.PrintDefaults()
+		printFlags(fs) // cliflags.go
 	}
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {

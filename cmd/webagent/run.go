@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +54,11 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
 	fs.StringVar(&c.cdpURL, "cdp-url", "", "attach to a running browser at this DevTools URL instead of launching one")
 	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
+	fs.BoolFunc("headless", "run the browser without a window (the default); --headless=false is --headful", func(v string) error {
+		headless, err := strconv.ParseBool(v)
+		c.headful = !headless
+		return err
+	})
 	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "folder whose files the agent may upload; without it, uploads are refused")
@@ -120,6 +126,8 @@ type runOpts struct {
 	url string
 	modelFlags
 	secrets secretFlag
+	// taskFile holds the task; "-" is stdin (taskinput.go).
+	taskFile string
 }
 
 func runFlags() (*flag.FlagSet, *runOpts) {
@@ -129,10 +137,11 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
 		"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
 	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs; VALUE env:VAR reads it from the environment (repeatable)")
+	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n\nFlags:\n")
-		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
+		printFlags(fs) // cliflags.go
 	}
 	return fs, o
 }
@@ -168,7 +177,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 		return nil, err
 	}
 	if err != nil {
-		return nil, usagef("%v (see 'webagent help %s')", err, fs.Name())
+		return nil, usagef("%s (see 'webagent help %s')", flagError(fs, err), fs.Name()) // cliflags.go
 	}
 	return pos, nil
 }
@@ -201,7 +210,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
-	task := strings.TrimSpace(strings.Join(pos, " "))
+	task, err := taskText(pos, o.taskFile, os.Stdin) // taskinput.go
+	if err != nil {
+		return exitUsage, err
+	}
 	if task == "" {
 		return exitUsage, usagef("no task given; write it in plain words after the flags, e.g. webagent run --url https://example.org \"find the contact email\"")
 	}
@@ -219,6 +231,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
+		return exitUsage, err
+	}
+	if err := checkSecretRefs(task, secrets, stderr); err != nil { // taskinput.go
 		return exitUsage, err
 	}
 	log := o.logger(stderr)
