@@ -24,7 +24,9 @@ func TestCommandLineMissteps(t *testing.T) {
 	}
 	defer srv.Close()
 	model := []string{"--base-url", srv.BaseURL(), "--model", "m"}
-	run := func(args ...string) []string { return append(append([]string{"run", "--url", "https://example.org"}, model...), args...) }
+	run := func(args ...string) []string {
+		return append(append([]string{"run", "--url", "https://example.org"}, model...), args...)
+	}
 	cases := []struct {
 		name  string
 		args  []string
