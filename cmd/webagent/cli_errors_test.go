@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webagent/webagent/llm/llmtest"
 )
 
 // runEnv runs the binary like run, with extra environment variables and
@@ -98,5 +100,83 @@ func TestBrowserConfigErrors(t *testing.T) {
 			code, _, stderr := runEnv(t, c.env, "", c.args...)
 			checkStderr(t, code, exitUsage, stderr, c.want, chromedpJargon...)
 		})
+	}
+}
+
+// The model preflight tells apart a missing key, a refused key and a base
+// URL without /v1, and gives one hint fitting the server meant.
+func TestModelPreflightErrors(t *testing.T) {
+	keyed, err := llmtest.Start(llmtest.Script(), llmtest.WithAPIKey("good-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer keyed.Close()
+	// A web server that is not an API: /models is a 404 page and a POST
+	// is a 501 page, as python3 -m http.server answers.
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html;charset=utf-8")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusNotImplemented)
+			_, _ = w.Write([]byte("<!DOCTYPE HTML><html><body><h1>Error response</h1><p>Error code: 501</p></body></html>"))
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte("<!DOCTYPE HTML><html><body><h1>Error response</h1><p>Error code: 404</p></body></html>"))
+	}))
+	defer web.Close()
+	task := []string{"--url", "https://example.org", "--model", "m", "task"}
+	cases := []struct {
+		name    string
+		args    []string
+		want    []string
+		wantNot []string
+	}{
+		{"no key sent", append([]string{"run", "--base-url", keyed.BaseURL()}, task...),
+			[]string{"wants an API key and none was sent", "--api-key"}, []string{"refused"}},
+		{"key refused", append([]string{"run", "--base-url", keyed.BaseURL(), "--api-key", "sk-wrong-123"}, task...),
+			[]string{"refused the API key that was sent", "401"}, []string{"none was sent", "sk-wrong-123"}},
+		{"base url without /v1", append([]string{"run", "--base-url", web.URL}, task...),
+			[]string{"did you mean " + web.URL + "/v1?", "501"}, []string{"<html", "<!DOCTYPE"}},
+		{"closed local port", append([]string{"run", "--base-url", "http://127.0.0.1:" + portOf(t, closedAddr(t)) + "/v1"}, task...),
+			[]string{"cannot reach the model server", "connection refused"}, []string{"ollama"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runEnv(t, nil, "", c.args...)
+			checkStderr(t, code, exitUsage, stderr, c.want, c.wantNot...)
+			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 || stdout != "" {
+				t.Errorf("want one line on stderr and nothing on stdout, got stdout %q stderr:\n%s", stdout, stderr)
+			}
+		})
+	}
+	if n := len(keyed.Requests()); n != 0 {
+		t.Errorf("%d chat requests reached the keyed server", n)
+	}
+}
+
+func portOf(t *testing.T, addr string) string {
+	t.Helper()
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
+}
+
+func TestEndpointHint(t *testing.T) {
+	for base, want := range map[string]string{
+		"http://localhost:11434/v1":   "`ollama serve`",
+		"http://127.0.0.1:11434/v1":   "`ollama serve`",
+		"https://api.openai.com/v1":   "network and proxy",
+		"http://127.0.0.1:8080/v1":    "running on port 8080",
+		"https://llm.example.com/api": "check the address in --base-url",
+	} {
+		got := endpointHint(base)
+		if !strings.Contains(got, want) {
+			t.Errorf("endpointHint(%s) = %q, want %q in it", base, got, want)
+		}
+		if strings.Count(got, "ollama") > 1 || (!strings.Contains(base, "11434") && strings.Contains(got, "ollama")) {
+			t.Errorf("endpointHint(%s) = %q sends the user to Ollama", base, got)
+		}
 	}
 }

@@ -150,7 +150,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad duration", append([]string{"run", "--url", "https://example.org", "--iteration-timeout", "soon", "task"}, model...), []string{`--iteration-timeout "soon" is not a duration`, "90s"}},
 		{"bad log level", append([]string{"run", "--url", "https://example.org", "--log-level", "loud", "task"}, model...), []string{`--log-level "loud"`}},
 		{"no model", []string{"run", "--url", "https://example.org", "task"}, []string{"no model configured", "--model", "Ollama", "11434"}},
-		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "ollama serve"}},
+		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "connection refused", "is the model server running on port"}},
 		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
 	}
 	for _, c := range cases {

@@ -263,16 +263,7 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx); err != nil {
-		switch {
-		case errors.Is(err, llm.ErrUnauthorized):
-			return nil, usagef("the model server refused the API key (%v); check --api-key or OPENAI_API_KEY", err)
-		case errors.Is(err, llm.ErrUnreachable), errors.Is(err, context.DeadlineExceeded):
-			return nil, usagef("cannot reach the model server at %s (%v); is it running (e.g. 'ollama serve')? Set --base-url or OPENAI_BASE_URL", cfg.BaseURL, err)
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		default:
-			return nil, usagef("the model server at %s: %v", cfg.BaseURL, err)
-		}
+		return nil, pingError(ctx, cfg, err) // model.go
 	}
 	return client, nil
 }
