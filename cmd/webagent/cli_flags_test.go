@@ -200,3 +200,18 @@ func TestTaskFromFileAndStdin(t *testing.T) {
 		})
 	}
 }
+
+// Step lines show the model's <secret>NAME</secret> as written, not as
+// JSON's \u003csecret\u003e; the secret's value is never shown.
+func TestStepLinesShowSecretPlaceholder(t *testing.T) {
+	code, stdout, stderr := runEnv(t, nil, "", "demo")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, `"text":"<secret>password</secret>"`) || strings.Contains(stderr, `\u003c`) {
+		t.Errorf("step lines do not show <secret>password</secret> as written:\n%s", stderr)
+	}
+	if strings.Contains(stdout, `\u003c`) {
+		t.Errorf("stdout has an escaped <: %s", stdout)
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/llm"
 )
 
@@ -326,7 +327,7 @@ func printStep(w io.Writer, s agent.Step) {
 	for _, a := range s.Actions {
 		line := a.Tool
 		if len(a.Args) > 0 && string(a.Args) != "{}" {
-			line += " " + string(a.Args)
+			line += " " + report.ReadableJSON(string(a.Args))
 		}
 		line += " → " + oneLine(a.Outcome, 160)
 		acts = append(acts, line)
@@ -355,6 +356,7 @@ func printResult(stdout, stderr io.Writer, res *agent.Result, asJSON bool) {
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // people read it too: <secret>, not \u003csecret\u003e
 		_ = enc.Encode(res)
 		return
 	}
