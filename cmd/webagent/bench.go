@@ -53,6 +53,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	if err != nil {
 		return exitUsage, err
 	}
+	if len(pos) > 0 && pos[0] != "snapshot" && closest(pos[0], []string{"snapshot"}) != "" {
+		return exitUsage, usagef("unknown bench %q; did you mean 'webagent bench snapshot DIR'?", pos[0])
+	}
 	if len(pos) != 2 || pos[0] != "snapshot" {
 		return exitUsage, usagef("usage: webagent bench snapshot [flags] DIR (see 'webagent help bench')")
 	}

@@ -45,6 +45,8 @@ func TestCommandLineMissteps(t *testing.T) {
 		{"unknown command", []string{"rnu"}, []string{`unknown command "rnu"`, `did you mean "run"?`}, ""},
 		{"help of an unknown command", []string{"help", "nosuch"}, []string{`unknown command "nosuch"`, "version"}, ""},
 		{"help typo", []string{"help", "evl"}, []string{`did you mean "eval"?`}, ""},
+		{"eval subcommand typo", []string{"eval", "compar", "a.json", "b.json"}, []string{"did you mean 'webagent eval compare OLD NEW'?"}, ""},
+		{"bench subcommand typo", []string{"bench", "snapshots", "dir"}, []string{"did you mean 'webagent bench snapshot DIR'?"}, ""},
 		{"undeclared secret", run("log in with <secret>pw</secret>"), []string{"the task uses <secret>pw</secret> but no --secret pw=… was given"}, ""},
 		{"other secret declared", run("--secret", "user=me", "log in with <secret>pw</secret>"), []string{"no --secret pw=… was given"}, ""},
 		{"completion without shell", []string{"completion"}, []string{"webagent completion bash|zsh|fish"}, ""},

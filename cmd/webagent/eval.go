@@ -101,6 +101,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if len(args) > 0 && args[0] == "compare" {
 		return cmdCompare(args[1:], stdout)
 	}
+	if len(args) > 0 && closest(args[0], []string{"compare"}) != "" {
+		if _, err := os.Stat(args[0]); err != nil {
+			return exitUsage, usagef("%q is neither a task file nor a command of eval; did you mean 'webagent eval compare OLD NEW'?", args[0])
+		}
+	}
 	fs, o := evalFlags()
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
