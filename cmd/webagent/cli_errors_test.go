@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/llm/llmtest"
 )
 
@@ -93,6 +95,7 @@ func TestBrowserConfigErrors(t *testing.T) {
 		{"cdp-url closed port", nil, []string{"demo", "--cdp-url", "http://" + closedAddr(t)}, []string{"nothing answers at http://127.0.0.1:", "--remote-debugging-port"}},
 		{"cdp-url not a browser", nil, []string{"demo", "--cdp-url", html.URL}, []string{html.URL + " answers, but it is not a Chromium DevTools endpoint", "--remote-debugging-port"}},
 		{"chrome is /bin/true", []string{"CHROME_PATH=/bin/true"}, []string{"demo"}, []string{"/bin/true did not start as a Chromium browser", "CHROME_PATH"}},
+		{"eval with no browser at its cdp-url", nil, []string{"eval", "--task", "bank-balance", "--cdp-url", "http://" + closedAddr(t)}, []string{"nothing answers at http://127.0.0.1:"}},
 		{"chrome missing", []string{"CHROME_PATH=/nonexistent/chromium"}, []string{"demo"}, []string{"Chromium not found", "CHROME_PATH"}},
 	}
 	for _, c := range cases {
@@ -179,4 +182,19 @@ func TestEndpointHint(t *testing.T) {
 			t.Errorf("endpointHint(%s) = %q sends the user to Ollama", base, got)
 		}
 	}
+}
+
+// With one browser of the --cdp-url pool down, eval warns and runs on the
+// other.
+func TestEvalPoolWithOneBrowserDown(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv, err := browser.StartServer(ctx, browser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	down := "http://" + closedAddr(t)
+	code, _, stderr := runEnv(t, nil, "", "eval", "--workers", "1", "--out", t.TempDir(), "--task", "bank-balance", "--cdp-url", srv.URL, "--cdp-url", down)
+	checkStderr(t, code, exitOK, stderr, []string{"warning: browser: nothing answers at " + down, "1 of 1 passed"})
 }

@@ -208,6 +208,12 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		maxIterations = eval.MiniWoBMaxIterations
 	}
 
+	if err := checkRemoteBrowsers(ctx, o.cdpURLs, log, stderr); err != nil { // evalpreflight.go
+		if ctx.Err() != nil {
+			return exitInterrupted, err
+		}
+		return exitUsage, err
+	}
 	out := o.out
 	if out == "" {
 		out = filepath.Join("eval-out", time.Now().Format("20060102-150405"))
