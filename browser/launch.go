@@ -116,7 +116,7 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	}
 	s.allocCtx, s.allocCancel = chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	if err := b.connect(ctx, s); err != nil {
-		return startError(path, err) // launcherr.go
+		return startError(ctx, path, err) // launcherr.go
 	}
 	s.process = s.browser.Process()
 	// The connection may outlive a killed browser for a while (helper

@@ -28,9 +28,9 @@ func (e *ConfigError) Error() string { return "browser: " + e.Problem + "; " + e
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // attachError classifies a failure to attach to the browser at cdpURL. A
-// cancelled start (a context error) is returned as is.
-func attachError(cdpURL string, err error) error {
-	if isContextErr(err) {
+// start that ctx ended is not a configuration error.
+func attachError(ctx context.Context, cdpURL string, err error) error {
+	if ctx.Err() != nil {
 		return fmt.Errorf("browser: attaching to %s: %w", cdpURL, err)
 	}
 	const fix = "start Chromium with --remote-debugging-port (e.g. chromium --headless --remote-debugging-port=9222) and pass its address, e.g. --cdp-url http://127.0.0.1:9222"
@@ -44,9 +44,10 @@ func attachError(cdpURL string, err error) error {
 
 // startError classifies a failure to start the Chromium binary at path: it
 // exited, or never opened its DevTools endpoint. Chromium's first output
-// lines, if any, are kept in the message.
-func startError(path string, err error) error {
-	if isContextErr(err) {
+// lines, if any, are kept in the message. A start that ctx ended is not a
+// configuration error.
+func startError(ctx context.Context, path string, err error) error {
+	if ctx.Err() != nil {
 		return fmt.Errorf("browser: starting %s: %w", path, err)
 	}
 	problem := fmt.Sprintf("%s did not start as a Chromium browser", path)
@@ -58,10 +59,6 @@ func startError(path string, err error) error {
 		Fix:     "pass --chrome or set CHROME_PATH to a Chromium or Chrome binary (e.g. /usr/bin/chromium), or install it with `apt-get install chromium`",
 		Err:     err,
 	}
-}
-
-func isContextErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // netReason is the last, human part of a network error: "connection

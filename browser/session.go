@@ -68,7 +68,7 @@ func (b *Browser) startSession(ctx context.Context) (*session, error) {
 		s.allocCtx, s.allocCancel = remote.NewAllocator(context.Background(), b.opts.CDPURL)
 		err = b.connect(ctx, s)
 		if err != nil {
-			err = attachError(b.opts.CDPURL, err) // launcherr.go
+			err = attachError(ctx, b.opts.CDPURL, err) // launcherr.go
 		}
 	} else {
 		err = b.launchProcess(ctx, s)
