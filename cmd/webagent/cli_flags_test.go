@@ -42,6 +42,7 @@ func TestCommandLineMissteps(t *testing.T) {
 		{"unknown flag far from all", run("--zzzzzzzz", "task"), []string{"unknown flag --zzzzzzzz"}, ""},
 		{"flag without value", []string{"run", "--url"}, []string{"--url needs a value"}, ""},
 		{"bad boolean", run("--json=maybe", "task"), []string{"--json=maybe is not true or false"}, ""},
+		{"secret without a name", run("--secret", "=hunter2", "task"), []string{"--secret wants NAME=VALUE"}, ""},
 		{"unknown command", []string{"rnu"}, []string{`unknown command "rnu"`, `did you mean "run"?`}, ""},
 		{"help of an unknown command", []string{"help", "nosuch"}, []string{`unknown command "nosuch"`, "version"}, ""},
 		{"help typo", []string{"help", "evl"}, []string{`did you mean "eval"?`}, ""},
@@ -60,7 +61,7 @@ func TestCommandLineMissteps(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runEnv(t, nil, c.stdin, c.args...)
-			checkStderr(t, code, exitUsage, stderr, c.want, "flag provided but not defined", "parse error")
+			checkStderr(t, code, exitUsage, stderr, c.want, "flag provided but not defined", "parse error", "hunter2")
 			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Errorf("want one line, got:\n%s", stderr)
 			}

@@ -67,6 +67,11 @@ func flagError(fs *flag.FlagSet, err error) string {
 				}
 			}
 		}
+		if name == "secret" {
+			// The value may hold the secret; Set's message shows only
+			// its name.
+			return why
+		}
 		return fmt.Sprintf("--%s %q is not valid: %s", name, val, why)
 	}
 	return msg
