@@ -72,8 +72,9 @@ type Options struct {
 // DefaultLoadTimeout is the default of Options.LoadTimeout.
 const DefaultLoadTimeout = 10 * time.Second
 
-// Errors returned by this package. Only ErrChromeNotFound comes from Launch;
-// the others mean the Browser can no longer be used.
+// Errors returned by this package. Only ErrChromeNotFound (and a
+// *ConfigError, launcherr.go) comes from Launch; the others mean the
+// Browser can no longer be used.
 var (
 	// ErrChromeNotFound: no Chromium binary was found.
 	ErrChromeNotFound = errors.New("browser: Chromium not found: install it with `apt-get install chromium`, or pass --chrome or set CHROME_PATH to the browser binary")

@@ -121,7 +121,7 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	}
 	s.allocCtx, s.allocCancel = chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	if err := b.connect(ctx, s); err != nil {
-		return fmt.Errorf("browser: starting %s: %w", path, err)
+		return startError(ctx, path, err) // launcherr.go
 	}
 	s.process = s.browser.Process()
 	// The connection may outlive a killed browser for a while (helper

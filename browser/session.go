@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -67,7 +68,7 @@ func (b *Browser) startSession(ctx context.Context) (*session, error) {
 		s.allocCtx, s.allocCancel = remote.NewAllocator(context.Background(), b.opts.CDPURL)
 		err = b.connect(ctx, s)
 		if err != nil {
-			err = fmt.Errorf("browser: attaching to %s: %w", b.opts.CDPURL, err)
+			err = attachError(ctx, b.opts.CDPURL, err) // launcherr.go
 		}
 	} else {
 		err = b.launchProcess(ctx, s)
@@ -89,9 +90,18 @@ func (b *Browser) startSession(ctx context.Context) (*session, error) {
 // connects to it; ctx only cancels it.
 func (b *Browser) connect(ctx context.Context, s *session) error {
 	log := b.log
+	// Until connected, chromedp's complaints (a pipe broken by a binary
+	// that is not Chromium) are debug: the start's error says it plainly.
+	var up atomic.Bool
 	sctx, cancel := chromedp.NewContext(s.allocCtx, chromedp.WithBrowserOption(
 		chromedp.WithBrowserLogf(func(f string, a ...any) { log.Debug().Msgf("chromedp: "+f, a...) }),
-		chromedp.WithBrowserErrorf(func(f string, a ...any) { log.Warn().Msgf("chromedp: "+f, a...) }),
+		chromedp.WithBrowserErrorf(func(f string, a ...any) {
+			ev := log.Debug()
+			if up.Load() {
+				ev = log.Warn()
+			}
+			ev.Msgf("chromedp: "+f, a...)
+		}),
 	))
 	// chromedp's cancel func must run once: a second call can wait for
 	// ever when the browser never started.
@@ -107,6 +117,7 @@ func (b *Browser) connect(ctx context.Context, s *session) error {
 		}
 		return err
 	}
+	up.Store(true)
 	s.browser = chromedp.FromContext(s.ctx).Browser
 	lostCh := s.browser.LostConnection
 	b.wg.Go(func() {

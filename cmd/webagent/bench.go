@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,7 +42,7 @@ them carry a ref), one row a page, then a summary line starting with #.
 
 Flags:
 `, snapbench.Header)
-		fs.PrintDefaults()
+		printFlags(fs) // cliflags.go
 	}
 	return fs, o
 }
@@ -53,6 +52,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return exitUsage, err
+	}
+	if len(pos) > 0 && pos[0] != "snapshot" && closest(pos[0], []string{"snapshot"}) != "" {
+		return exitUsage, usagef("unknown bench %q; did you mean 'webagent bench snapshot DIR'?", pos[0])
 	}
 	if len(pos) != 2 || pos[0] != "snapshot" {
 		return exitUsage, usagef("usage: webagent bench snapshot [flags] DIR (see 'webagent help bench')")
@@ -83,7 +85,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		if ctx.Err() != nil {
 			return exitInterrupted, fmt.Errorf("interrupted")
 		}
-		if errors.Is(err, browser.ErrChromeNotFound) {
+		if isBrowserConfigError(err) { // browsererr.go
 			return exitUsage, usagef("%v", err)
 		}
 		return exitFailed, err

@@ -93,7 +93,7 @@ interrupted (the partial report is still written).
 
 Flags:
 `)
-		fs.PrintDefaults()
+		printFlags(fs) // cliflags.go
 	}
 	return fs, o
 }
@@ -101,6 +101,11 @@ Flags:
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) > 0 && args[0] == "compare" {
 		return cmdCompare(args[1:], stdout)
+	}
+	if len(args) > 0 && closest(args[0], []string{"compare"}) != "" {
+		if _, err := os.Stat(args[0]); err != nil {
+			return exitUsage, usagef("%q is neither a task file nor a command of eval; did you mean 'webagent eval compare OLD NEW'?", args[0])
+		}
 	}
 	fs, o := evalFlags()
 	pos, err := parseFlags(fs, args, stdout)
@@ -204,6 +209,12 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		maxIterations = eval.MiniWoBMaxIterations
 	}
 
+	if err := checkRemoteBrowsers(ctx, o.cdpURLs, log, stderr); err != nil { // evalpreflight.go
+		if ctx.Err() != nil {
+			return exitInterrupted, err
+		}
+		return exitUsage, err
+	}
 	out := o.out
 	if out == "" {
 		out = filepath.Join("eval-out", time.Now().Format("20060102-150405"))
@@ -348,7 +359,7 @@ func cmdCompare(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprintf(fs.Output(), "Usage: webagent eval compare [flags] OLD/report.json NEW/report.json\n\n"+
 			"Lists regressions (passed before, failed now), improvements, and changes in time and tokens.\n"+
 			"Exit status 1 when there is a regression.\n\nFlags:\n")
-		fs.PrintDefaults()
+		printFlags(fs) // cliflags.go
 	}
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {

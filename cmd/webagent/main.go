@@ -17,6 +17,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -36,6 +38,8 @@ Usage:
   webagent bench snapshot DIR      measure the page snapshot on DIR's .html pages (CSV)
   webagent eval [flags] [FILES]    run task suites (the built-in ones offline by default) and write reports
   webagent eval compare OLD NEW    list regressions and improvements between two report.json
+  webagent version                 print the version and the commit it was built from
+  webagent completion bash|zsh|fish  print a shell completion script
   webagent help [command]
 
 Run 'webagent help run' for the flags.
@@ -76,14 +80,19 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(ctx, args[1:], stdout, stderr)
 	case "eval":
 		code, err = cmdEval(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		code, err = cmdVersion(args[1:], stdout) // version.go
+	case "completion":
+		code, err = cmdCompletion(args[1:], stdout) // completion.go
 	case "help", "-h", "--help":
 		if len(args) > 1 {
-			return help(args[1], stdout)
+			code, err = help(args[1], stdout)
+			break
 		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q; the commands are run, demo, bench, eval and help", args[0])
+		err = unknownCommand(args[0])
 	}
 	var ue *usageError
 	switch {
@@ -101,26 +110,32 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func help(cmd string, w io.Writer) int {
-	switch cmd {
-	case "run":
-		fs, _ := runFlags()
-		fs.SetOutput(w)
-		fs.Usage()
-	case "demo":
-		fs, _ := demoFlags()
-		fs.SetOutput(w)
-		fs.Usage()
-	case "bench":
-		fs, _ := benchFlags()
-		fs.SetOutput(w)
-		fs.Usage()
-	case "eval":
-		fs, _ := evalFlags()
-		fs.SetOutput(w)
-		fs.Usage()
-	default:
-		fmt.Fprint(w, usage)
+// commands are the commands, in the order help lists them.
+var commands = []string{"run", "demo", "bench", "eval", "version", "completion", "help"}
+
+// commandFlags returns each command's flag set, for help and completion.
+var commandFlags = map[string]func() *flag.FlagSet{
+	"run":   func() *flag.FlagSet { fs, _ := runFlags(); return fs },
+	"demo":  func() *flag.FlagSet { fs, _ := demoFlags(); return fs },
+	"bench": func() *flag.FlagSet { fs, _ := benchFlags(); return fs },
+	"eval":  func() *flag.FlagSet { fs, _ := evalFlags(); return fs },
+}
+
+func unknownCommand(cmd string) error {
+	if near := closest(cmd, commands); near != "" {
+		return usagef("unknown command %q; did you mean %q? (see 'webagent help')", cmd, near)
 	}
-	return exitOK
+	return usagef("unknown command %q; the commands are %s (see 'webagent help')", cmd, strings.Join(commands, ", "))
+}
+
+func help(cmd string, w io.Writer) (int, error) {
+	if flags, ok := commandFlags[cmd]; ok {
+		writeHelp(flags(), w)
+		return exitOK, nil
+	}
+	if slices.Contains(commands, cmd) {
+		fmt.Fprint(w, usage)
+		return exitOK, nil
+	}
+	return exitUsage, unknownCommand(cmd)
 }

@@ -159,19 +159,19 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"no command", nil, []string{"Usage"}},
 		{"unknown command", []string{"fly"}, []string{`unknown command "fly"`}},
-		{"bad flag", []string{"run", "--nope"}, []string{"flag provided but not defined: -nope"}},
+		{"bad flag", []string{"run", "--nope"}, []string{"unknown flag --nope"}},
 		{"no task", append([]string{"run", "--url", "https://example.org"}, model...), []string{"no task given"}},
 		{"no url", append([]string{"run", "task"}, model...), []string{"--url is required"}},
 		{"url without scheme", append([]string{"run", "--url", "example.org", "task"}, model...), []string{"has no scheme", "https://example.org"}},
 		{"bad scheme", append([]string{"run", "--url", "ftp://x", "task"}, model...), []string{`scheme "ftp" is not supported`}},
 		{"negative timeout", append([]string{"run", "--url", "https://example.org", "--iteration-timeout", "-1s", "task"}, model...), []string{"--iteration-timeout is -1s"}},
-		{"bad duration", append([]string{"run", "--url", "https://example.org", "--iteration-timeout", "soon", "task"}, model...), []string{"invalid value \"soon\""}},
+		{"bad duration", append([]string{"run", "--url", "https://example.org", "--iteration-timeout", "soon", "task"}, model...), []string{`--iteration-timeout "soon" is not a duration`, "90s"}},
 		{"bad log level", append([]string{"run", "--url", "https://example.org", "--log-level", "loud", "task"}, model...), []string{`--log-level "loud"`}},
 		{"no model", []string{"run", "--url", "https://example.org", "task"}, []string{"no model configured", "--model", "Ollama", "11434"}},
-		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "ollama serve"}},
 		{"bad tool mode", append([]string{"run", "--url", "https://example.org", "--tool-mode", "maybe", "task"}, model...), []string{`--tool-mode is "maybe"`, "auto, native or prompt"}},
 		{"bad temperature", append([]string{"run", "--url", "https://example.org", "--temperature", "hot", "task"}, model...), []string{`--temperature "hot"`, "from 0 to 2"}},
 		{"bad max tokens", append([]string{"run", "--url", "https://example.org", "--max-tokens", "0", "task"}, model...), []string{`--max-tokens "0"`}},
+		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "connection refused", "is the model server running on port"}},
 		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
 	}
 	for _, c := range cases {

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
+	"net"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -87,4 +92,78 @@ func (m *modelFlags) config(log zerolog.Logger) llm.Config {
 	cfg.ToolMode = m.toolMode
 	cfg.Temperature, cfg.TopP, cfg.MaxTokens, cfg.Seed = m.temperature, m.topP, m.maxTokens, m.seed
 	return cfg
+}
+
+// pingError says what a failed preflight of the model server means and
+// what to do, once, for the server the user meant.
+func pingError(ctx context.Context, cfg llm.Config, err error) error {
+	var le *llm.Error
+	switch {
+	case errors.Is(err, llm.ErrUnauthorized) && cfg.APIKey == "":
+		return usagef("the model server at %s wants an API key and none was sent; pass --api-key KEY or set OPENAI_API_KEY", cfg.BaseURL)
+	case errors.Is(err, llm.ErrUnauthorized):
+		why := ""
+		if errors.As(err, &le) && le.Message != "" {
+			why = ": " + le.Message
+		}
+		return usagef("the model server at %s refused the API key that was sent (%d%s); check --api-key or OPENAI_API_KEY", cfg.BaseURL, statusOf(err), why)
+	case errors.Is(err, llm.ErrNotChatEndpoint):
+		return usagef("the model server at %s: %s", cfg.BaseURL, strings.TrimPrefix(err.Error(), llm.ErrNotChatEndpoint.Error()+": "))
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return usagef("the model server at %s did not answer within 10s; %s", cfg.BaseURL, endpointHint(cfg.BaseURL))
+	case errors.Is(err, llm.ErrUnreachable):
+		return usagef("cannot reach the model server at %s (%s); %s", cfg.BaseURL, netReason(err), endpointHint(cfg.BaseURL))
+	default:
+		return usagef("the model server at %s: %v", cfg.BaseURL, err)
+	}
+}
+
+func statusOf(err error) int {
+	var le *llm.Error
+	if errors.As(err, &le) {
+		return le.Status
+	}
+	return 0
+}
+
+// netReason is the human end of a network error: "connection refused",
+// "no such host".
+func netReason(err error) string {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "no such host " + dns.Name
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		s := op.Err.Error()
+		if i := strings.LastIndex(s, ": "); i >= 0 {
+			s = s[i+2:]
+		}
+		return s
+	}
+	return err.Error()
+}
+
+// endpointHint is what to check when the model server at base cannot be
+// reached: Ollama's port gets `ollama serve`, OpenAI's API the network,
+// another local port its server, anything else the address.
+func endpointHint(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "check --base-url or OPENAI_BASE_URL"
+	}
+	host, port := u.Hostname(), u.Port()
+	local := host == "localhost" || net.ParseIP(host).IsLoopback()
+	switch {
+	case local && port == "11434":
+		return "is Ollama running? Start it with `ollama serve`"
+	case host == "api.openai.com":
+		return "check this machine's network and proxy settings (HTTPS_PROXY)"
+	case local:
+		return "is the model server running on port " + port + "? Start it, or point --base-url (or OPENAI_BASE_URL) at the one that is"
+	default:
+		return "check the address in --base-url (or OPENAI_BASE_URL) and this machine's network"
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/llm"
 )
 
@@ -54,6 +56,11 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
 	fs.StringVar(&c.cdpURL, "cdp-url", "", "attach to a running browser at this DevTools URL instead of launching one")
 	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
+	fs.BoolFunc("headless", "run the browser without a window (the default); --headless=false is --headful", func(v string) error {
+		headless, err := strconv.ParseBool(v)
+		c.headful = !headless
+		return err
+	})
 	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "folder whose files the agent may upload; without it, uploads are refused")
@@ -125,6 +132,8 @@ type runOpts struct {
 	url string
 	modelFlags
 	secrets secretFlag
+	// taskFile holds the task; "-" is stdin (taskinput.go).
+	taskFile string
 }
 
 func runFlags() (*flag.FlagSet, *runOpts) {
@@ -134,10 +143,11 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
 		"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
 	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs; VALUE env:VAR reads it from the environment (repeatable)")
+	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n\nFlags:\n")
-		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
+		printFlags(fs) // cliflags.go
 	}
 	return fs, o
 }
@@ -173,7 +183,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 		return nil, err
 	}
 	if err != nil {
-		return nil, usagef("%v (see 'webagent help %s')", err, fs.Name())
+		return nil, usagef("%s (see 'webagent help %s')", flagError(fs, err), fs.Name()) // cliflags.go
 	}
 	return pos, nil
 }
@@ -206,7 +216,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
-	task := strings.TrimSpace(strings.Join(pos, " "))
+	task, err := taskText(pos, o.taskFile, os.Stdin) // taskinput.go
+	if err != nil {
+		return exitUsage, err
+	}
 	if task == "" {
 		return exitUsage, usagef("no task given; write it in plain words after the flags, e.g. webagent run --url https://example.org \"find the contact email\"")
 	}
@@ -224,6 +237,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
+		return exitUsage, err
+	}
+	if err := checkSecretRefs(task, secrets, stderr); err != nil { // taskinput.go
 		return exitUsage, err
 	}
 	log := o.logger(stderr)
@@ -253,16 +269,7 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx); err != nil {
-		switch {
-		case errors.Is(err, llm.ErrUnauthorized):
-			return nil, usagef("the model server refused the API key (%v); check --api-key or OPENAI_API_KEY", err)
-		case errors.Is(err, llm.ErrUnreachable), errors.Is(err, context.DeadlineExceeded):
-			return nil, usagef("cannot reach the model server at %s (%v); is it running (e.g. 'ollama serve')? Set --base-url or OPENAI_BASE_URL", cfg.BaseURL, err)
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		default:
-			return nil, usagef("the model server at %s: %v", cfg.BaseURL, err)
-		}
+		return nil, pingError(ctx, cfg, err) // model.go
 	}
 	return client, nil
 }
@@ -289,7 +296,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 			}, c.json)
 			return exitInterrupted, nil
 		}
-		if errors.Is(err, browser.ErrChromeNotFound) {
+		if isBrowserConfigError(err) { // browsererr.go
 			return exitUsage, usagef("%v", err)
 		}
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)
@@ -334,7 +341,7 @@ func printStep(w io.Writer, s agent.Step) {
 	for _, a := range s.Actions {
 		line := a.Tool
 		if len(a.Args) > 0 && string(a.Args) != "{}" {
-			line += " " + string(a.Args)
+			line += " " + report.ReadableJSON(string(a.Args))
 		}
 		line += " → " + oneLine(a.Outcome, 160)
 		acts = append(acts, line)
@@ -363,6 +370,7 @@ func printResult(stdout, stderr io.Writer, res *agent.Result, asJSON bool) {
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // people read it too: <secret>, not \u003csecret\u003e
 		_ = enc.Encode(res)
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/webagent/webagent/agent"
 )
 
 // Change is one run present in both reports.
@@ -17,7 +19,10 @@ type Change struct {
 // Diff is what changed between two reports.
 type Diff struct {
 	// Regressions passed before and fail now; Improvements the reverse.
+	// A run interrupted (CANCELED) in either report is neither: it is in
+	// Interrupted.
 	Regressions, Improvements []Change
+	Interrupted               []Change
 	// Slower and Faster changed their time by more than the threshold
 	// (Compare's minDelta); MoreTokens and FewerTokens their tokens by
 	// more than 10%.
@@ -55,6 +60,9 @@ func Compare(old, new *Report, minDeltaMS int64) *Diff {
 		}
 		c := Change{Key: k, Old: o, New: n, DurationChangeMS: n.DurationMS - o.DurationMS, TokensChange: n.Tokens.TotalTokens - o.Tokens.TotalTokens}
 		switch {
+		case o.Code == string(agent.CodeCanceled) || n.Code == string(agent.CodeCanceled):
+			d.Interrupted = append(d.Interrupted, c)
+			continue
 		case o.Success && !n.Success:
 			d.Regressions = append(d.Regressions, c)
 		case !o.Success && n.Success:
@@ -126,12 +134,20 @@ func (d *Diff) Write(w io.Writer) {
 	}
 	section("more tokens", d.MoreTokens, tokLine)
 	section("fewer tokens", d.FewerTokens, tokLine)
-	if len(d.Added) > 0 {
-		fmt.Fprintf(w, "\nonly in the new report (%d): %v\n", len(d.Added), d.Added)
+	section("interrupted (CANCELED) in one report, not compared", d.Interrupted, func(c Change) string {
+		return fmt.Sprintf("%s → %s", c.Old.Code, c.New.Code)
+	})
+	list := func(title string, keys []string) {
+		if len(keys) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s (%d):\n", title, len(keys))
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %s\n", k)
+		}
 	}
-	if len(d.Removed) > 0 {
-		fmt.Fprintf(w, "\nonly in the old report (%d): %v\n", len(d.Removed), d.Removed)
-	}
+	list("only in the new report", d.Added)
+	list("only in the old report", d.Removed)
 	if len(d.Regressions) == 0 {
 		fmt.Fprintln(w, "\nno regressions")
 	}

@@ -137,33 +137,42 @@ func latencyChart(ls []Latency) template.HTML {
 	return template.HTML(b.String())
 }
 
-// timeChart draws one bar per run, slowest first, green for a pass.
+// timeChart draws one horizontal bar per run, slowest first, green for a
+// pass. It is drawn at its own pixel size, timeRowH a run, and spans the
+// page's width (report.html), so 50 runs stay as readable as 5.
 func timeChart(runs []Run) template.HTML {
 	rs := append([]Run(nil), runs...)
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].DurationMS > rs[j].DurationMS })
-	const rowH, labelW, barW = 14, 170, 200
+	const rowH, labelW, barW = timeRowH, 260, 420
 	max := int64(1)
 	for _, r := range rs {
 		if r.DurationMS > max {
 			max = r.DurationMS
 		}
 	}
+	w, h := labelW+barW+80, rowH*len(rs)+6
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart-svg" xmlns="http://www.w3.org/2000/svg" width="100%%" viewBox="0 0 %d %d" role="img" aria-label="time per task">`, labelW+barW+80, rowH*len(rs)+6)
+	fmt.Fprintf(&b, `<svg class="chart-svg time-svg" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="time per task">`, w, h, w, h)
 	for i, r := range rs {
-		y := i*rowH + 2
+		y := i*rowH + 3
 		col := colPass
 		if !r.Success {
 			col = colFail
 		}
-		w := int(float64(r.DurationMS) / float64(max) * barW)
-		if w < 1 {
-			w = 1
+		bw := int(float64(r.DurationMS) / float64(max) * barW)
+		if bw < 1 {
+			bw = 1
 		}
-		fmt.Fprintf(&b, `<text x="0" y="%d" font-size="10">%s</text>`, y+10, esc(clip(runLabel(r), 32)))
-		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="11" fill="%s"><title>%s %s</title></rect>`, labelW, y, w, col, esc(r.ID), fmtMS(float64(r.DurationMS)))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">%s</text>`, labelW+w+4, y+10, fmtMS(float64(r.DurationMS)))
+		fmt.Fprintf(&b, `<text x="0" y="%d" font-size="%d">%s<title>%s</title></text>`, y+13, timeFontPx, esc(clip(runLabel(r), 40)), esc(runLabel(r)))
+		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s %s</title></rect>`, labelW, y, bw, rowH-6, col, esc(r.ID), fmtMS(float64(r.DurationMS)))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d">%s</text>`, labelW+bw+4, y+13, timeFontPx, fmtMS(float64(r.DurationMS)))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
+
+// The time chart's row height and font size, in CSS pixels.
+const (
+	timeRowH   = 20
+	timeFontPx = 12
+)

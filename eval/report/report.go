@@ -130,7 +130,7 @@ func Steps(steps []agent.Step) []Step {
 		for _, a := range s.Actions {
 			line := a.Tool
 			if len(a.Args) > 0 && string(a.Args) != "{}" {
-				line += " " + clip(string(a.Args), 200)
+				line += " " + clip(ReadableJSON(string(a.Args)), 200) // readable.go
 			}
 			switch {
 			case a.Skipped:
@@ -183,11 +183,11 @@ func (r *Report) Suites() []string {
 
 // WriteJSON writes the report as indented JSON to path.
 func (r *Report) WriteJSON(path string) error {
-	data, err := json.MarshalIndent(r, "", "  ")
+	data, err := marshalReadable(r) // readable.go
 	if err != nil {
 		return err
 	}
-	return writeFile(path, append(data, '\n'))
+	return writeFile(path, data)
 }
 
 // Load reads a report.json.

@@ -1,0 +1,96 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+)
+
+// ConfigError is a browser that could not be started or reached because of
+// how it was configured: a Chromium binary that does not start, or a
+// DevTools address (Options.CDPURL) where nothing answers or something
+// other than a browser does. Retrying does not help; the configuration must
+// change. Its message says what is wrong and how to fix it, without CDP
+// jargon; Err keeps the underlying cause for logs.
+type ConfigError struct {
+	// Problem says what is wrong, e.g. "nothing answers at http://…".
+	Problem string
+	// Fix says what to do about it.
+	Fix string
+	// Err is the cause as the DevTools library reported it.
+	Err error
+}
+
+func (e *ConfigError) Error() string { return "browser: " + e.Problem + "; " + e.Fix }
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// attachError classifies a failure to attach to the browser at cdpURL. A
+// start that ctx ended is not a configuration error.
+func attachError(ctx context.Context, cdpURL string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("browser: attaching to %s: %w", cdpURL, err)
+	}
+	const fix = "start Chromium with --remote-debugging-port (e.g. chromium --headless --remote-debugging-port=9222) and pass its address, e.g. --cdp-url http://127.0.0.1:9222"
+	var op *net.OpError
+	var dns *net.DNSError
+	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &dns) {
+		return &ConfigError{Problem: fmt.Sprintf("nothing answers at %s (%s)", cdpURL, netReason(err)), Fix: fix, Err: err}
+	}
+	return &ConfigError{Problem: fmt.Sprintf("%s answers, but it is not a Chromium DevTools endpoint", cdpURL), Fix: fix, Err: err}
+}
+
+// startError classifies a failure to start the Chromium binary at path: it
+// exited, or never opened its DevTools endpoint. Chromium's first output
+// lines, if any, are kept in the message. A start that ctx ended is not a
+// configuration error.
+func startError(ctx context.Context, path string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("browser: starting %s: %w", path, err)
+	}
+	problem := fmt.Sprintf("%s did not start as a Chromium browser", path)
+	if out := chromeOutput(err); out != "" {
+		problem += " (it printed: " + out + ")"
+	}
+	return &ConfigError{
+		Problem: problem,
+		Fix:     "pass --chrome or set CHROME_PATH to a Chromium or Chrome binary (e.g. /usr/bin/chromium), or install it with `apt-get install chromium`",
+		Err:     err,
+	}
+}
+
+// netReason is the last, human part of a network error: "connection
+// refused", "no such host".
+func netReason(err error) string {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "no such host " + dns.Name
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		s := op.Err.Error()
+		if i := strings.LastIndex(s, ": "); i >= 0 {
+			s = s[i+2:]
+		}
+		return s
+	}
+	return err.Error()
+}
+
+// chromeOutput is what the browser printed before it failed, as chromedp
+// reports it after "chrome failed to start:", on one line and short.
+func chromeOutput(err error) string {
+	s := err.Error()
+	for _, marker := range []string{"chrome failed to start:", "chrome printed:"} {
+		if _, after, ok := strings.Cut(s, marker); ok {
+			out := strings.Join(strings.Fields(after), " ")
+			if r := []rune(out); len(r) > 200 {
+				out = string(r[:199]) + "…"
+			}
+			return out
+		}
+	}
+	return ""
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// printFlags writes a flag set's flags as README writes them: --name.
+// It replaces flag.PrintDefaults, which prints -name.
+func printFlags(fs *flag.FlagSet) {
+	w := fs.Output()
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if def := f.DefValue; def != "" && def != "0" && def != "false" && def != "0s" && def != "[]" {
+			if _, isString := f.Value.(interface{ IsStringFlag() bool }); isString || name == "string" {
+				def = fmt.Sprintf("%q", def)
+			}
+			fmt.Fprintf(w, " (default %s)", def)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// The flag package's parse errors, to be reworded.
+var (
+	errUnknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	errBadValue    = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
+	errNeedsArg    = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+)
+
+// flagError rewords a flag-parsing error of fs: flags written --name, an
+// example for a duration without a unit, and "did you mean" for an unknown
+// flag.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := errUnknownFlag.FindStringSubmatch(msg); m != nil {
+		s := fmt.Sprintf("unknown flag --%s", m[1])
+		if near := closest(m[1], flagNames(fs)); near != "" {
+			s += fmt.Sprintf("; did you mean --%s?", near)
+		}
+		return s
+	}
+	if m := errNeedsArg.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("--%s needs a value, e.g. --%s VALUE", m[1], m[1])
+	}
+	if m := errBadValue.FindStringSubmatch(msg); m != nil {
+		val, name, why := m[1], m[2], m[3]
+		if f := fs.Lookup(name); f != nil {
+			if g, ok := f.Value.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case time.Duration:
+					if isNumber(val) {
+						return fmt.Sprintf("--%s %q is not a duration; use a unit, e.g. %ss or %sm (units: ms, s, m, h)", name, val, val, val)
+					}
+					return fmt.Sprintf("--%s %q is not a duration; write a number and a unit, e.g. 90s or 2m (units: ms, s, m, h)", name, val)
+				case bool:
+					return fmt.Sprintf("--%s=%s is not true or false", name, val)
+				}
+			}
+		}
+		if name == "secret" {
+			// The value may hold the secret; Set's message shows only
+			// its name.
+			return why
+		}
+		return fmt.Sprintf("--%s %q is not valid: %s", name, val, why)
+	}
+	return msg
+}
+
+var number = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+
+func isNumber(s string) bool { return number.MatchString(s) }
+
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
+}
+
+// closest is the candidate nearest to word by edit distance, if it is near
+// enough to be a typo (or word is a prefix of only it); "" otherwise.
+func closest(word string, candidates []string) string {
+	best, bestD := "", 0
+	var prefixed []string
+	for _, c := range candidates {
+		if strings.HasPrefix(c, word) {
+			prefixed = append(prefixed, c)
+		}
+		d := editDistance(word, c)
+		if best == "" || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if len(prefixed) == 1 && len(word) >= 2 {
+		return prefixed[0]
+	}
+	if best != "" && bestD <= max(1, min(3, len(word)/3)) {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the edit distance between a and b, counting a swap of
+// two neighbouring letters as one edit (optimal string alignment).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// writeHelp prints a flag set's help to w.
+func writeHelp(fs *flag.FlagSet, w io.Writer) {
+	fs.SetOutput(w)
+	fs.Usage()
+}
