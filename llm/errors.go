@@ -143,7 +143,7 @@ func (c *Client) classify(err error, attempts int) error {
 		return err
 	}
 	if cannotConnect(err) {
-		return fmt.Errorf("%w: cannot reach %s (%w); is the server running? e.g. `ollama serve`, or set --base-url",
+		return fmt.Errorf("%w: cannot reach %s (%w); is the model server still running at that address?",
 			ErrUnreachable, c.cfg.BaseURL, netCause(err))
 	}
 	return fmt.Errorf("model request failed: %w", err)

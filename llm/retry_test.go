@@ -225,7 +225,7 @@ func TestUnreachable(t *testing.T) {
 		_, err = c.Complete(ctxWithTimeout(t, 10*time.Second), simpleRequest())
 		if !errors.Is(err, llm.ErrUnreachable) {
 			t.Errorf("retries %d: err = %v, want ErrUnreachable", retries, err)
-		} else if !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "ollama serve") {
+		} else if !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "still running") {
 			t.Errorf("message = %q", err)
 		}
 	}
