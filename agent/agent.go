@@ -150,6 +150,9 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 
+	if err := r.confine(); err != nil {
+		return r.finish(ctx, taskCtx, CodeBrowserError, err)
+	}
 	if task.URL != "" {
 		err := watchdog.Do(taskCtx, "opening the start URL", a.cfg.startTimeout, func(ctx context.Context) error {
 			_, err := a.browser.Do(ctx, Action{Name: ActGoto, URL: task.URL})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -506,8 +507,11 @@ func TestFaultMatrix(t *testing.T) {
 						context.Background(), agent.Task{URL: s.URL, Instruction: "x"})
 				},
 				check: func(t *testing.T, res *agent.Result) {
-					if !told(srv, "downloaded report.csv (8 B) to ") {
+					if !told(srv, "downloaded report.csv (8 B) into the download folder") {
 						t.Error("the download was not reported")
+					}
+					if told(srv, os.TempDir()) {
+						t.Error("the model was told a folder of the machine")
 					}
 				},
 			}
