@@ -94,6 +94,7 @@ type run struct {
 	a       *Agent
 	task    Task
 	sec     *secrets
+	fence   fence // marks page text as data (fence.go)
 	tools   *toolset
 	asks    *asks
 	msgs    []Message
@@ -121,7 +122,7 @@ type repeat struct {
 // never blocks past its bounds.
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
 	r := &run{
-		a: a, task: task, sec: newSecrets(task.Secrets),
+		a: a, task: task, sec: newSecrets(task.Secrets), fence: newFence(),
 		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout, a.cfg.vision),
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
@@ -146,7 +147,7 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		defer cancelTask()
 	}
 	r.msgs = []Message{
-		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil)},
+		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 
@@ -462,7 +463,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	if err != nil {
 		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
-	obs := observation(snap, r.sec, iter, r.a.cfg.maxIterations)
+	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen = snap.Text
@@ -520,7 +521,11 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 			done++
 		}
 		rec.MS = ms(time.Since(ta))
-		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: rec.Outcome})
+		content := rec.Outcome
+		if isPageTool(tc.Name) && !rec.Skipped {
+			content = r.fence.wrap(content) // it may quote the page
+		}
+		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")

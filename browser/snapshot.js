@@ -72,7 +72,9 @@
     'textarea,summary,[contenteditable],[onclick],[role=button],[role=link],' +
     '[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch]';
 
-  const q = JSON.stringify;
+  // Names and values are page text: quoted, and never passing for a ref
+  // or a region handle.
+  const q = (v) => JSON.stringify(typeof v === 'string' ? v.replace(/\[(ref|region)=/g, '[$1:') : v);
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const cut = (s, n) => {
     if (s.length <= n) return s;
@@ -650,7 +652,7 @@
     buf = '';
     // Separators alone (",", "|", "·") are noise. Page text must not pass
     // for a ref.
-    if (t && WORDY.test(t)) push(bufDepth, t.replace(/\[ref=/g, '[ref:'), 't', bufEl);
+    if (t && WORDY.test(t)) push(bufDepth, t.replace(/\[(ref|region)=/g, '[$1:'), 't', bufEl);
   }
 
   const active = deepActive();
