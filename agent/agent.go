@@ -122,7 +122,7 @@ type repeat struct {
 // never blocks past its bounds.
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
 	r := &run{
-		a: a, task: task, sec: newSecrets(task.Secrets), fence: newFence(),
+		a: a, task: task, sec: newSecrets(task.Secrets, task.URL), fence: newFence(),
 		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout, a.cfg.vision),
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
@@ -616,7 +616,11 @@ func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (string, error
 		if a.Name == ActWaitFor {
 			a.Seen = out.seen
 		}
-		return r.a.browser.Do(ctx, r.sec.fillAction(a))
+		filled, err := r.sec.fillAction(a) // secrets.go
+		if err != nil {
+			return "", err
+		}
+		return r.a.browser.Do(ctx, filled)
 	}
 	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (string, error) {
 		return watchdog.Run(ctx, name, c.budget, do)
