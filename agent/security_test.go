@@ -140,7 +140,7 @@ func TestSecretStaysOnItsOrigin(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range append(leakForms(pw), base64.StdEncoding.EncodeToString([]byte("u:"+pw))[4:12]) {
+	for _, f := range append(leakForms(pw), base64.StdEncoding.EncodeToString([]byte("u:" + pw))[4:12]) {
 		if strings.Contains(string(out), f) {
 			t.Errorf("the JSON result holds the secret as %q", f)
 		}
