@@ -151,6 +151,10 @@ func TestUsageErrors(t *testing.T) {
 		{"bad log level", append([]string{"run", "--url", "https://example.org", "--log-level", "loud", "task"}, model...), []string{`--log-level "loud"`}},
 		{"no model", []string{"run", "--url", "https://example.org", "task"}, []string{"no model configured", "--model", "Ollama", "11434"}},
 		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "ollama serve"}},
+		{"file url", append([]string{"run", "--url", "file:///etc/passwd", "task"}, model...), []string{"local files are not opened", "http.server"}},
+		{"bad allowed domain", append([]string{"run", "--url", "https://example.org", "--allowed-domains", "example.org,ex*.org", "task"}, model...), []string{"--allowed-domains", "wildcard"}},
+		{"bad blocked domain", append([]string{"run", "--url", "https://example.org", "--blocked-domains", "example.org/path", "task"}, model...), []string{"--blocked-domains", "not a path"}},
+		{"bad secret origin", append([]string{"run", "--url", "https://example.org", "--secret", "pw@ftp://x=hunter2", "task"}, model...), []string{"--secret", "not an http or https origin"}},
 		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
 	}
 	for _, c := range cases {
