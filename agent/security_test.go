@@ -213,3 +213,28 @@ func TestAllowedDomainsTask(t *testing.T) {
 		t.Errorf("the other host received %q", got)
 	}
 }
+
+// A page with 200,000 links: the first model request stays under 512 KiB
+// (the snapshot summarises the links far from the viewport with their count).
+func TestHugePageModelRequestIsCapped(t *testing.T) {
+	u := page(t, `<title>Links</title><div id=l></div><script>
+const d = document.getElementById('l'), f = document.createDocumentFragment();
+for (let i = 0; i < 200000; i++) { const a = document.createElement('a'); a.href = '/p/' + i; a.textContent = 'Item ' + i; f.append(a, ' '); }
+d.append(f);
+</script>`)
+	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn { return done("ok") }))
+	a := mustAgent(t, shared, model, agent.WithIterationTimeout(2*time.Minute), agent.WithStartTimeout(2*time.Minute))
+	res := a.Run(context.Background(), agent.Task{URL: u, Instruction: "count the links"})
+	if res.Code != agent.CodeSuccess {
+		t.Fatalf("%s: %s", res.Code, res.Message)
+	}
+	reqs := srv.Requests()
+	size := len(reqs[0].Req.Raw)
+	t.Logf("first model request: %d bytes; snapshot %d ms", size, res.Steps[0].SnapshotMS)
+	if size > 512<<10 {
+		t.Errorf("the first model request is %d bytes, want under 512 KiB", size)
+	}
+	if !told(srv, "more links") {
+		t.Error("the model was not told how many links were left out")
+	}
+}
