@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"html"
+	"io"
 	"net/url"
 	"reflect"
 	"strings"
@@ -163,5 +164,19 @@ func TestSecretMaskingForms(t *testing.T) {
 		if !strings.Contains(got, "<secret>pw</secret>") {
 			t.Errorf("mask(%q) = %q: no placeholder", f, got)
 		}
+	}
+}
+
+// The masking writer hides a secret in a log line, in any form.
+func TestMaskerWriter(t *testing.T) {
+	const pw = "Zq9!p@ss word"
+	var out strings.Builder
+	w := NewMasker(map[string]string{"pw@https://bank.example": pw}).Writer(&out)
+	line := "DBG snapshot url=http://127.0.0.1:8080/login?user=ann&password=" + url.QueryEscape(pw) + " raw=" + pw + "\n"
+	if n, err := io.WriteString(w, line); err != nil || n != len(line) {
+		t.Fatalf("write: %d, %v", n, err)
+	}
+	if got := out.String(); strings.Contains(got, "Zq9") || strings.Count(got, "<secret>pw</secret>") != 2 {
+		t.Errorf("logged %q", got)
 	}
 }

@@ -227,6 +227,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
+	// The logs (the browser's too: the URLs it reads) never show a secret.
+	stderr = agent.NewMasker(secrets).Writer(stderr)
 	log := o.logger(stderr)
 
 	cfg := o.modelFlags.config(log)
