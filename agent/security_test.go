@@ -49,6 +49,13 @@ func (a *attacker) requests() []string {
 	return append([]string(nil), a.reqs...)
 }
 
+// unconfine lifts, at the end of the test, the policy a run left on the
+// shared browser (it stays until the next run sets its own), so that tests
+// driving the browser directly are not held to it.
+func unconfine(t *testing.T) {
+	t.Cleanup(func() { _ = shared.Confine(agent.NavigationPolicy{AllowPrivateNetwork: true}) })
+}
+
 // forms of a value that must never show.
 func leakForms(v string) []string {
 	return []string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v),
@@ -62,6 +69,7 @@ func leakForms(v string) []string {
 // page echoes encoded, never reaches the model, the steps or the result.
 func TestSecretStaysOnItsOrigin(t *testing.T) {
 	const pw = "Zq9!p@ss w<rd>"
+	unconfine(t)
 	evil := newAttacker(t)
 	var logins atomic.Int32
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -179,6 +187,7 @@ func TestPageTextIsFenced(t *testing.T) {
 // With allowed domains, a task moves between the two allowed sites, and a
 // goto elsewhere is refused with the reason; nothing reaches the other host.
 func TestAllowedDomainsTask(t *testing.T) {
+	unconfine(t)
 	evil := newAttacker(t)
 	second := page(t, `<title>Second</title><p>the second site</p>`)
 	first := page(t, fmt.Sprintf(`<title>First</title><a href="%s">to the second site</a>`, second))
