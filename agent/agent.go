@@ -492,6 +492,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
+		structured := false
 		state := ""
 		if stop == "" && isPageTool(tc.Name) {
 			state = r.pageState(ctx)
@@ -504,7 +505,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 			if err != nil {
 				return nil, err
 			}
-			rec.Outcome, rec.Error = r.sec.mask(res.text), res.failed
+			rec.Outcome, rec.Error, structured = r.sec.mask(res.text), res.failed, res.json
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not
@@ -522,7 +523,11 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		}
 		rec.MS = ms(time.Since(ta))
 		content := rec.Outcome
-		if isPageTool(tc.Name) && !rec.Skipped {
+		switch {
+		case rec.Skipped || !isPageTool(tc.Name):
+		case structured:
+			content = r.fence.escape(content)
+		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
 		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
@@ -539,6 +544,7 @@ type outcome struct {
 	failed   bool
 	terminal bool
 	stale    bool // the call named an element that is gone
+	json     bool // a JSON result: kept valid, the fence's boundary removed only
 }
 
 // navigatedPhrase is how a browser's outcome says an action loaded a new
@@ -586,7 +592,7 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	case errors.As(err, &te) && tc.Name == ActWaitFor && te.Budget == c.budget:
 		return outcome{text: "error: " + waitForTimeout(c.action, c.budget), failed: true}, nil
 	case errors.As(err, &te):
-		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true}, nil
+		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true, json: true}, nil
 	case errors.As(err, &ae):
 		return outcome{text: "error: " + ae.Msg, failed: true, stale: errors.Is(err, ErrStaleRef)}, nil
 	default:

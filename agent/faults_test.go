@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
@@ -80,6 +86,58 @@ func seen(req *llmtest.ChatRequest, s string) bool {
 		}
 	}
 	return false
+}
+
+// serverBrowser starts a Chromium and attaches a Browser to it, so that the
+// test can reach the tab through the browser's DevTools address.
+func serverBrowser(t *testing.T) (*browser.Server, *browser.Browser) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	chrome, err := browser.StartServer(ctx, browser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = chrome.Close() })
+	b, err := browser.Launch(ctx, browser.Options{CDPURL: chrome.URL, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return chrome, b
+}
+
+// crashTab sends Page.crash to the tab whose URL starts with prefix, through
+// the browser's DevTools address.
+func crashTab(ctx context.Context, cdpURL, prefix string) error {
+	actx, cancelAlloc := remote.NewAllocator(ctx, cdpURL)
+	defer cancelAlloc()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	infos, err := chromedp.Targets(bctx)
+	if err != nil {
+		return err
+	}
+	for _, ti := range infos {
+		if ti.Type != "page" || !strings.HasPrefix(ti.URL, prefix) {
+			continue
+		}
+		tctx, cancelTab := chromedp.NewContext(bctx, chromedp.WithTargetID(ti.TargetID))
+		defer cancelTab()
+		// The renderer dies before it can answer: the call is not waited
+		// for long.
+		_, err := chromedp.Run(tctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
+			cctx, cancel := context.WithTimeout(ctx, time.Second)
+			defer cancel()
+			_, err := cdp.Call(cctx, t, cdppage.Crash, cdp.Empty{})
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				err = nil
+			}
+			return cdp.Empty{}, err
+		})
+		return err
+	}
+	return fmt.Errorf("no tab at %s", prefix)
 }
 
 // ownBrowser launches a Chromium for one row.
@@ -310,18 +368,36 @@ func TestFaultMatrix(t *testing.T) {
 		func() faultRow {
 			var srv *llmtest.Server
 			return faultRow{
-				// A crash (chrome://crash) during the model's action:
-				// the tab is replaced at its last URL, the task goes on.
+				// A crash during the model's action (its click submits a
+				// form whose server sends Page.crash to the tab before it
+				// answers): the tab is replaced at its last URL, the task
+				// goes on.
 				name: "crashed tab", code: agent.CodeSuccess, max: 5 * time.Second,
 				run: func(t *testing.T) *agent.Result {
-					b := ownBrowser(t)
-					url := page(t, `<!doctype html><title>Before</title><p>before the crash</p>`)
+					chrome, b := serverBrowser(t)
+					mux := http.NewServeMux()
+					mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+						fmt.Fprint(w, `<!doctype html><title>Before</title><p>before the crash</p><form method="post" action="/crash"><button>Crash</button></form>`)
+					})
+					mux.HandleFunc("POST /crash", func(w http.ResponseWriter, r *http.Request) {
+						ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+						defer cancel()
+						// The call fails as the renderer dies under it; the
+						// row's check sees whether the tab crashed.
+						if err := crashTab(ctx, chrome.URL, "http://"+r.Host+"/"); err != nil {
+							t.Logf("crashing the tab: %v", err)
+						}
+					})
+					s := httptest.NewServer(mux)
+					t.Cleanup(s.Close)
+					url := s.URL + "/"
 					var model *llm.Client
 					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
 						if seen(req, "crashed") && strings.Contains(req.LastUser(), "before the crash") {
 							return done("recovered")
 						}
-						return call("goto", map[string]any{"url": "chrome://crash"})
+						ref, _ := llmtest.FindRef(req.LastUser(), "button", "Crash")
+						return call("click", map[string]any{"ref": ref})
 					}))
 					a := mustAgent(t, b, model, agent.WithIterationTimeout(iterBudget), agent.WithOperationTimeout(opBudget))
 					return runTask(b, a, context.Background(), agent.Task{URL: url, Instruction: "crash it"})
