@@ -24,13 +24,16 @@ type secrets struct {
 
 type secretForm struct{ enc, name string }
 
-var secretRef = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
+var (
+	secretRef  = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
+	secretName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+)
 
 // ParseSecretKey splits a key of Task.Secrets, NAME or NAME@ORIGIN, and
 // checks the origin (scheme://host[:port]).
 func ParseSecretKey(key string) (name, origin string, err error) {
 	name, origin, bound := strings.Cut(key, "@")
-	if !regexp.MustCompile(`^[A-Za-z0-9_.-]+$`).MatchString(name) {
+	if !secretName.MatchString(name) {
 		return "", "", fmt.Errorf("secret name %q: use letters, digits, '_', '.' or '-'", name)
 	}
 	if !bound {
@@ -82,8 +85,6 @@ func newSecrets(m map[string]string, startURL string) *secrets {
 		if origin != "" && !slices.Contains(s.origins[name], origin) {
 			s.origins[name] = append(s.origins[name], origin)
 		}
-		// Another value's bindings must not mask this one's: each value
-		// masks under its own name.
 	}
 	for name, v := range s.values {
 		for _, enc := range encodings(v) {
