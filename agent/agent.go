@@ -94,6 +94,7 @@ type run struct {
 	a       *Agent
 	task    Task
 	sec     *secrets
+	fence   fence // marks page text as data (fence.go)
 	tools   *toolset
 	asks    *asks
 	msgs    []Message
@@ -121,7 +122,7 @@ type repeat struct {
 // never blocks past its bounds.
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
 	r := &run{
-		a: a, task: task, sec: newSecrets(task.Secrets),
+		a: a, task: task, sec: newSecrets(task.Secrets, task.URL), fence: newFence(),
 		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout, a.cfg.vision),
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
@@ -146,10 +147,13 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		defer cancelTask()
 	}
 	r.msgs = []Message{
-		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil)},
+		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 
+	if err := r.confine(); err != nil {
+		return r.finish(ctx, taskCtx, CodeBrowserError, err)
+	}
 	if task.URL != "" {
 		err := watchdog.Do(taskCtx, "opening the start URL", a.cfg.startTimeout, func(ctx context.Context) error {
 			_, err := a.browser.Do(ctx, Action{Name: ActGoto, URL: task.URL})
@@ -459,7 +463,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	if err != nil {
 		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
-	obs := observation(snap, r.sec, iter, r.a.cfg.maxIterations)
+	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen = snap.Text
@@ -493,6 +497,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
+		structured := false
 		state := ""
 		if stop == "" && isPageTool(tc.Name) {
 			state = r.pageState(ctx)
@@ -505,7 +510,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 			if err != nil {
 				return nil, err
 			}
-			rec.Outcome, rec.Error = r.sec.mask(res.text), res.failed
+			rec.Outcome, rec.Error, structured = r.sec.mask(res.text), res.failed, res.json
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not
@@ -522,7 +527,15 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 			done++
 		}
 		rec.MS = ms(time.Since(ta))
-		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: rec.Outcome})
+		content := rec.Outcome
+		switch {
+		case rec.Skipped || !isPageTool(tc.Name):
+		case structured:
+			content = r.fence.escape(content)
+		default:
+			content = r.fence.wrap(content) // it may quote the page
+		}
+		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")
@@ -536,6 +549,7 @@ type outcome struct {
 	failed   bool
 	terminal bool
 	stale    bool // the call named an element that is gone
+	json     bool // a JSON result: kept valid, the fence's boundary removed only
 }
 
 // navigatedPhrase is how a browser's outcome says an action loaded a new
@@ -583,7 +597,7 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	case errors.As(err, &te) && tc.Name == ActWaitFor && te.Budget == c.budget:
 		return outcome{text: "error: " + waitForTimeout(c.action, c.budget), failed: true}, nil
 	case errors.As(err, &te):
-		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true}, nil
+		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true, json: true}, nil
 	case errors.As(err, &ae):
 		return outcome{text: "error: " + ae.Msg, failed: true, stale: errors.Is(err, ErrStaleRef)}, nil
 	default:
@@ -613,7 +627,11 @@ func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (string, error
 		if a.Name == ActWaitFor {
 			a.Seen = out.seen
 		}
-		return r.a.browser.Do(ctx, r.sec.fillAction(a))
+		filled, err := r.sec.fillAction(a) // secrets.go
+		if err != nil {
+			return "", err
+		}
+		return r.a.browser.Do(ctx, filled)
 	}
 	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (string, error) {
 		return watchdog.Run(ctx, name, c.budget, do)

@@ -131,6 +131,13 @@ type Action struct {
 	// the page shows it once more. Empty: the page at the call is the
 	// baseline.
 	Seen string `json:"-"`
+
+	// Origins is set by the loop on a type action whose text carries a
+	// secret: the origins (scheme://host:port) the field's document must
+	// be on, or the browser refuses to type. SecretNames names the secrets,
+	// for the refusal.
+	Origins     []string `json:"-"`
+	SecretNames []string `json:"-"`
 }
 
 // PageStater is implemented by browsers that can fingerprint the page

@@ -58,6 +58,7 @@ type config struct {
 	vision           bool
 	logger           zerolog.Logger
 	observer         Observer
+	nav              NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
 }
 
 func defaults() config {
@@ -178,6 +179,27 @@ func WithHuman(h Human, timeout time.Duration) Option {
 // WithVision offers the model a screenshot tool: the page as an image, for
 // models that accept images. The browser must implement Screenshotter.
 func WithVision(on bool) Option { return func(c *config) { c.vision = on } }
+
+// WithAllowedDomains confines the browser to the places the patterns
+// match (DomainPattern syntax: example.com, *.example.com,
+// http://localhost:3000); navigations anywhere else are refused and the
+// model is told why. The browser must implement Confiner.
+func WithAllowedDomains(p ...DomainPattern) Option {
+	return func(c *config) { c.nav.Allowed = append(c.nav.Allowed, p...) }
+}
+
+// WithBlockedDomains refuses navigations to the places the patterns match,
+// even when they are allowed.
+func WithBlockedDomains(p ...DomainPattern) Option {
+	return func(c *config) { c.nav.Blocked = append(c.nav.Blocked, p...) }
+}
+
+// WithPrivateNetwork lifts (true) the private network guard: by default,
+// hosts on loopback, private, link-local or metadata addresses are reachable
+// only when the user named them (the start URL's host, an allowed domain).
+func WithPrivateNetwork(allow bool) Option {
+	return func(c *config) { c.nav.AllowPrivateNetwork = allow }
+}
 
 // WithLogger sets a logger for the loop's diagnostics (silent by default).
 // Secrets and typed text are never logged.

@@ -1,48 +1,152 @@
 package agent
 
 import (
+	"fmt"
+	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // secrets keeps credentials given to a task out of the model's view, the
 // logs and the step records. The model writes <secret>NAME</secret>; only the
-// browser ever receives the value.
+// browser ever receives the value, and only by the type action, into a field
+// of a page on one of the secret's origins.
 type secrets struct {
-	values map[string]string
-	// order holds names by decreasing value length, so that a value that
-	// contains another is masked first.
-	order []string
+	values  map[string]string
+	origins map[string][]string // name -> the origins it may be typed on
+	bad     map[string]string   // name -> why its binding cannot be used
+	// forms holds every encoded form of every value, longest first, with
+	// the placeholder that replaces it.
+	forms []secretForm
 }
 
-var secretRef = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
+type secretForm struct{ enc, name string }
 
-func newSecrets(m map[string]string) *secrets {
-	s := &secrets{values: map[string]string{}}
-	for k, v := range m {
+var (
+	secretRef  = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
+	secretName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+)
+
+// ParseSecretKey splits a key of Task.Secrets, NAME or NAME@ORIGIN, and
+// checks the origin (scheme://host[:port]).
+func ParseSecretKey(key string) (name, origin string, err error) {
+	name, origin, bound := strings.Cut(key, "@")
+	if !secretName.MatchString(name) {
+		return "", "", fmt.Errorf("secret name %q: use letters, digits, '_', '.' or '-'", name)
+	}
+	if !bound {
+		return name, "", nil
+	}
+	o, err := originOf(origin)
+	if err != nil {
+		return "", "", fmt.Errorf("secret %s@%s: %w; write e.g. %s@https://login.example.com", name, origin, err, name)
+	}
+	return name, o, nil
+}
+
+// originOf returns the origin of an absolute http(s) URL.
+func originOf(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http or https origin", raw)
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), nil
+}
+
+// newSecrets reads the task's secrets. A key without an origin is bound to
+// the start URL's origin.
+func newSecrets(m map[string]string, startURL string) *secrets {
+	s := &secrets{values: map[string]string{}, origins: map[string][]string{}, bad: map[string]string{}}
+	start, _ := originOf(startURL)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := m[k]
 		if v == "" {
 			continue
 		}
-		s.values[k] = v
-		s.order = append(s.order, k)
+		name, origin, err := ParseSecretKey(k)
+		if err != nil {
+			name, _, _ = strings.Cut(k, "@")
+			s.bad[name] = err.Error()
+			origin = ""
+		} else if origin == "" {
+			origin = start
+		}
+		if old, ok := s.values[name]; ok && old != v {
+			s.bad[name] = fmt.Sprintf("secret %s is given twice with different values", name)
+		}
+		s.values[name] = v
+		if origin != "" && !slices.Contains(s.origins[name], origin) {
+			s.origins[name] = append(s.origins[name], origin)
+		}
 	}
-	sort.Slice(s.order, func(i, j int) bool {
-		return len(s.values[s.order[i]]) > len(s.values[s.order[j]])
+	for name, v := range s.values {
+		for _, enc := range encodings(v) {
+			s.forms = append(s.forms, secretForm{enc, name})
+		}
+	}
+	sort.SliceStable(s.forms, func(i, j int) bool {
+		if len(s.forms[i].enc) != len(s.forms[j].enc) {
+			return len(s.forms[i].enc) > len(s.forms[j].enc)
+		}
+		return s.forms[i].enc < s.forms[j].enc
 	})
 	return s
 }
 
 func (s *secrets) names() []string {
-	n := append([]string(nil), s.order...)
+	n := make([]string, 0, len(s.values))
+	for k := range s.values {
+		n = append(n, k)
+	}
 	sort.Strings(n)
 	return n
 }
 
-// mask replaces every secret value in text by its placeholder.
+// mask replaces every secret value, in every form it can take on the way
+// back (see encodings), by its placeholder.
 func (s *secrets) mask(text string) string {
-	for _, k := range s.order {
-		text = strings.ReplaceAll(text, s.values[k], "<secret>"+k+"</secret>")
+	for _, f := range s.forms {
+		if strings.Contains(text, f.enc) {
+			text = strings.ReplaceAll(text, f.enc, "<secret>"+f.name+"</secret>")
+		}
+	}
+	if strings.Contains(text, "%") && len(s.values) > 0 {
+		text = s.maskEscaped(text)
+	}
+	return text
+}
+
+// escapedRun is a piece of a URL or form body that may hold an escaped
+// value: between the delimiters of a query.
+var escapedRun = regexp.MustCompile(`[A-Za-z0-9%+\-._~!*'()@:;,$]*%[0-9A-Fa-f]{2}[A-Za-z0-9%+\-._~!*'()@:;,$]*`)
+
+// maskEscaped catches percent-encodings the list of forms does not (any mix
+// of escaped and plain characters, of hex cases): each escaped run is
+// decoded and masked as a whole when it holds a value.
+func (s *secrets) maskEscaped(text string) string {
+	return escapedRun.ReplaceAllStringFunc(text, func(run string) string {
+		dec, err := url.QueryUnescape(run)
+		if err != nil {
+			return run
+		}
+		if masked := s.maskPlain(dec); masked != dec {
+			return masked
+		}
+		return run
+	})
+}
+
+// maskPlain masks the raw values only.
+func (s *secrets) maskPlain(text string) string {
+	for _, name := range s.names() {
+		text = strings.ReplaceAll(text, s.values[name], "<secret>"+name+"</secret>")
 	}
 	return text
 }
@@ -61,9 +165,65 @@ func (s *secrets) fill(text string) string {
 	})
 }
 
-func (s *secrets) fillAction(a Action) Action {
+// used returns the names of the known secrets the text refers to.
+func (s *secrets) used(text string) []string {
+	var out []string
+	for _, m := range secretRef.FindAllStringSubmatch(text, -1) {
+		if _, ok := s.values[m[1]]; ok && !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// fillAction fills the placeholders of a type action's text, and sets the
+// origins its field must be on. A placeholder anywhere else (a URL, an
+// option, another tool) is refused: the error names the secret, never its
+// value.
+func (s *secrets) fillAction(a Action) (Action, error) {
+	if len(s.values) == 0 {
+		return a, nil
+	}
+	if a.Name != ActType {
+		for _, f := range actionTexts(a) {
+			if names := s.used(f); len(names) > 0 {
+				return a, ActionErrorf("the secret %s can only be typed into a field of its own site with type; it is never put into %s", names[0], a.Name)
+			}
+		}
+		return a, nil
+	}
+	names := s.used(a.Text)
+	if len(names) == 0 {
+		return a, nil
+	}
+	var origins []string
+	for i, n := range names {
+		if why, bad := s.bad[n]; bad {
+			return a, ActionErrorf("the secret %s cannot be used: %s", n, why)
+		}
+		o := s.origins[n]
+		if len(o) == 0 {
+			return a, ActionErrorf("the secret %s is bound to no site (the task has no start URL); the user must bind it as %s@https://site", n, n)
+		}
+		if i == 0 {
+			origins = append([]string(nil), o...)
+			continue
+		}
+		origins = slices.DeleteFunc(origins, func(x string) bool { return !slices.Contains(o, x) })
+	}
+	if len(origins) == 0 {
+		return a, ActionErrorf("the secrets %s are bound to different sites and cannot be typed together", strings.Join(names, ", "))
+	}
 	a.Text = s.fill(a.Text)
-	a.URL = s.fill(a.URL)
-	a.Option = s.fill(a.Option)
-	return a
+	a.SecretNames, a.Origins = names, origins
+	return a, nil
+}
+
+// actionTexts lists the text fields of an action the model wrote.
+func actionTexts(a Action) []string {
+	out := []string{a.URL, a.Text, a.Option, a.Key, a.Value, a.Tab, a.Ref, a.ToRef}
+	out = append(out, a.Options...)
+	out = append(out, a.Remove...)
+	out = append(out, a.Files...)
+	return out
 }

@@ -101,7 +101,9 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
 	case agent.ActClick:
 		out, err = b.doClick(o, a.Ref)
 	case agent.ActType:
-		out, err = b.doType(o, a.Ref, a.Text, a.Submit)
+		if err = b.checkSecretOrigin(o, a); err == nil { // secretorigin.go
+			out, err = b.doType(o, a.Ref, a.Text, a.Submit)
+		}
 	case agent.ActSelect:
 		out, err = b.doSelect(o, a.Ref, a.Option)
 	case agent.ActCheck:

@@ -404,12 +404,13 @@ func TestClickOnCoveredElement(t *testing.T) {
 }
 
 func TestBeforeUnloadDoesNotBlock(t *testing.T) {
+	away := servePage(t, `<title>Away</title><p>left the draft</p>`)
 	s := open(t, shared, servePage(t, `<title>Draft</title>
 <textarea aria-label="Draft">unsaved</textarea>
 <script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });</script>`))
 	// A user gesture arms the beforeunload prompt.
 	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Draft"`), Text: "changed"})
-	out := do(t, shared, agent.Action{Name: agent.ActGoto, URL: "data:text/html,<title>Away</title><p>left the draft</p>"})
+	out := do(t, shared, agent.Action{Name: agent.ActGoto, URL: away})
 	if !strings.Contains(out, "beforeunload dialog was accepted") {
 		t.Errorf("outcome = %q", out)
 	}

@@ -58,6 +58,10 @@ type Options struct {
 	// UploadDir is the folder the upload action takes files from; the
 	// model names files relative to it. Uploads are refused when empty.
 	UploadDir string
+	// AllowFileURLs lets goto open file: URLs (to look at a local report,
+	// for example). Never set it for an agent that reads untrusted pages:
+	// a page could then lead it to the machine's files.
+	AllowFileURLs bool
 	// CPUThrottle slows every page and frame down by this factor (CDP CPU
 	// throttling), to reproduce a slow or busy machine; 0 or 1 is none,
 	// at most MaxCPUThrottle.
@@ -119,6 +123,7 @@ type Browser struct {
 	pid        *os.Process // process, for PID
 
 	downloads downloads
+	guard     guard // where the tabs may go (navpolicy.go)
 	nav       *navTracker
 	notices   notices
 

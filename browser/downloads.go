@@ -109,7 +109,8 @@ func (d *downloads) completed(e *cdpbrowser.EventDownloadProgress) {
 	if fi, err := os.Stat(dst); err == nil {
 		size = fi.Size()
 	}
-	d.b.notices.add(fmt.Sprintf("downloaded %s (%s) to %s", filepath.Base(dst), humanSize(size), dst))
+	// The notice names the file, never the machine's folders.
+	d.b.notices.add(fmt.Sprintf("downloaded %s (%s) into the download folder", filepath.Base(dst), humanSize(size)))
 }
 
 // close removes the download folder if it was a temporary one.

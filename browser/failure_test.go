@@ -70,7 +70,8 @@ func TestCrashedTab(t *testing.T) {
 	}
 }
 
-// A crash during an action (a navigation to chrome://crash) is an
+// A crash during an action (a navigation to chrome://crash, which goto
+// refuses to the model, so the test navigates as goto would) is an
 // ActionError saying the tab was replaced; the next calls work.
 func TestCrashDuringAction(t *testing.T) {
 	b := launch(t, Options{})
@@ -80,7 +81,13 @@ func TestCrashDuringAction(t *testing.T) {
 	// The navigation is aborted at once and the renderer crashes right
 	// after: the goto fails or reports the crash, and the snapshot, which may
 	// start before the crash is noticed, works either way.
-	_, err := b.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: "chrome://crash"})
+	o, err := b.begin(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.navigate(o, "chrome://crash")
+	err = o.fail(agent.ActGoto, err)
+	o.end()
 	if !isActionError(err) {
 		t.Fatalf("goto chrome://crash: %v", err)
 	}

@@ -50,6 +50,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 
 	b.opts = opts
 	b.downloads.init(b)
+	b.guard.files = opts.AllowFileURLs
 
 	sess, err := b.startSession(ctx)
 	if err != nil {

@@ -35,6 +35,9 @@ func (b *Browser) doGoto(o *op, raw string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if why := b.guard.check(o.ctx, u, true); why != "" { // navpolicy.go
+		return "", agent.ActionErrorf("goto %s was refused: %s", shortURL(u), why)
+	}
 	return b.navigate(o, u)
 }
 
@@ -43,6 +46,10 @@ func (b *Browser) doGoto(o *op, raw string) (string, error) {
 func (b *Browser) navigate(o *op, u string) (string, error) {
 	s0 := b.nav.state()
 	res, err := cdp.Call(o.ctx, b.target, page.Navigate, page.NavigateParams{URL: u})
+	refusal := ""
+	if err == nil && blockedByGuard(res.ErrorText) {
+		refusal = b.guard.last() // navpolicy.go
+	}
 	switch {
 	case err != nil && o.ctx.Err() != nil:
 		o.stopLoading = true
@@ -52,7 +59,9 @@ func (b *Browser) navigate(o *op, u string) (string, error) {
 	case err != nil:
 		return "", err
 	case res.IsDownload:
-		return fmt.Sprintf("%s is a file download: it is saved to %s and reported when complete", u, b.downloads.folder()), nil
+		return fmt.Sprintf("%s is a file download: it is saved in the download folder and reported when complete", u), nil
+	case refusal != "":
+		return "", agent.ActionErrorf("could not load %s: %s", shortURL(u), refusal)
 	case res.ErrorText != "":
 		return "", agent.ActionErrorf("could not load %s: %s", u, res.ErrorText)
 	}

@@ -32,6 +32,7 @@ type session struct {
 	tempDir    string      // its TMPDIR (tempdir.go); "" for the system's
 	process    *os.Process // the launched browser, nil when attached
 	bcID       cdp.BrowserContextID
+	icpt       *interceptor // the navigation guard (intercept.go)
 
 	// lost ends when the connection to the browser is lost (the process
 	// died, or the browser we attached to went away).
@@ -145,6 +146,9 @@ func (b *Browser) prepareSession(ctx context.Context, s *session) error {
 		}
 		s.bcID = res.BrowserContextID
 	}
+	if err := b.intercept(ctx, s); err != nil { // intercept.go
+		return fmt.Errorf("guarding navigations: %w", err)
+	}
 	if s.attached && !b.opts.Isolated && b.opts.DownloadDir == "" {
 		// A browser we attach to keeps its own download settings, unless
 		// the tabs are ours alone or the user named a folder.
@@ -213,6 +217,9 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 		}
 	}
 	s.loseOnce()
+	if s.icpt != nil {
+		s.icpt.close()
+	}
 	if s.profileDir != "" {
 		killLeftovers(s.profileDir)
 		if err := removeAll(s.profileDir); err != nil {

@@ -119,6 +119,7 @@ type walkResult struct {
 	Tokens  int       `json:"tokens"`
 	XFrames int       `json:"xframes"`
 	Omitted int       `json:"omitted"`
+	Partial bool      `json:"partial"` // the walk ran out of its time budget
 	MaxRef  int       `json:"maxRef"`
 	Timing  []float64 `json:"timing"` // ms: layout, walk, fitting the budget (for the debug log)
 
@@ -137,6 +138,9 @@ func (b *Browser) snapshot(o *op) (agent.Snapshot, error) {
 	}
 	for _, u := range loading {
 		notes = append(notes, fmt.Sprintf("a frame is still loading %s: what it shows may change; take a new snapshot to see it", u))
+	}
+	if res.Partial {
+		notes = append(notes, "the page is too large to read whole: this snapshot is partial (it says where it stops)")
 	}
 	if res.unsettled {
 		notes = append(notes, "the page kept navigating while it was read: this snapshot may already be out of date")

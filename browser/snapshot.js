@@ -40,6 +40,9 @@
   const SHORT_NAME = 40; // characters of a name far from the viewport on a page over its budget
   const EST_SCALE = 0.93; // see est
   const MARKER_MIN = 10; // runs of text cheaper than this are kept, not summarised
+  const TEXT_NODE_MAX = 20000; // characters read of one text node
+  const WALK_MS = 1000; // time budget of the walk; past it the snapshot is partial
+  const ACT_SHARE = 2; // actionable lines may take this many budgets; the farthest from the viewport are summarised past it
   const WORDY = /[\p{L}\p{N}]/u;
   const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
@@ -72,7 +75,9 @@
     'textarea,summary,[contenteditable],[onclick],[role=button],[role=link],' +
     '[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch]';
 
-  const q = JSON.stringify;
+  // Names and values are page text: quoted, and never passing for a ref
+  // or a region handle.
+  const q = (v) => JSON.stringify(typeof v === 'string' ? v.replace(/\[(ref|region)=/g, '[$1:') : v);
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const cut = (s, n) => {
     if (s.length <= n) return s;
@@ -650,15 +655,21 @@
     buf = '';
     // Separators alone (",", "|", "·") are noise. Page text must not pass
     // for a ref.
-    if (t && WORDY.test(t)) push(bufDepth, t.replace(/\[ref=/g, '[ref:'), 't', bufEl);
+    if (t && WORDY.test(t)) push(bufDepth, t.replace(/\[(ref|region)=/g, '[$1:'), 't', bufEl);
   }
 
   const active = deepActive();
   const rootCx = { text: true, hidden: false, inAction: false, cursor: 'auto', listDepth: 0 };
 
   function walk(n, depth, cx) {
+    if (partial) return;
+    if ((++ticks & 63) === 0 && performance.now() - T1 > WALK_MS) { partial = true; return; }
     if (n.nodeType === 3) {
-      if (cx.text && !cx.hidden) addText(depth, n.data);
+      if (cx.text && !cx.hidden) {
+        const d = n.data;
+        addText(depth, d.length <= TEXT_NODE_MAX ? d
+          : d.slice(0, TEXT_NODE_MAX) + ' … (' + (d.length - TEXT_NODE_MAX) + ' more characters of this text not shown)');
+      }
       return;
     }
     if (n.nodeType === 11) { walkKids(n, depth, cx); return; }
@@ -1018,8 +1029,13 @@
   const T0 = performance.now();
   document.documentElement.getBoundingClientRect();
   const T1 = performance.now();
+  let partial = false, ticks = 0;
   walk(document.documentElement, 0, rootCx);
   flush();
+  if (partial) {
+    push(0, '… the page is too large to read whole: the rest of it, from here on, was not read within ' +
+      (WALK_MS / 1000) + ' s (this snapshot is partial; extract reads the text)', 's');
+  }
   const T2 = performance.now();
   reg.xframes = xframes;
 
@@ -1085,10 +1101,35 @@
         cost[i] = c;
       }
     }
+    // A hard cap: past ACT_SHARE budgets of actionable lines, those
+    // farthest from the viewport are summarised with their count (scroll
+    // to bring them near).
+    const drop = new Uint8Array(L.length);
+    if (fixed > ACT_SHARE * budget) {
+      const acts = [];
+      for (let i = 0; i < L.length; i++) if (L[i].k === 'a') acts.push(i);
+      // Positions of every stride-th line only (lines follow each other
+      // down the page): thousands of boxes, not hundreds of thousands.
+      const stride = Math.max(1, Math.ceil(acts.length / 2000));
+      let y = 0;
+      const ad = acts.map((i, j) => { if (j % stride === 0) y = yOf(L[i]); return y < 0 ? -y * 2 : y > vh ? y - vh : 0; });
+      const ord = acts.map((_, j) => j).sort((a, b) => ad[a] - ad[b] || a - b);
+      let actCost = 0;
+      for (const i of acts) { actCost += cost[i]; drop[i] = 1; }
+      let used = 0;
+      const cap = ACT_SHARE * budget - (fixed - actCost);
+      for (const j of ord) {
+        const i = acts[j];
+        if (used + cost[i] > cap) break;
+        drop[i] = 0;
+        used += cost[i];
+      }
+      fixed -= actCost - used;
+    }
     let room = budget - fixed;
     for (let pass = 0; pass < 4; pass++) {
       keep = new Uint8Array(L.length);
-      for (let i = 0; i < L.length; i++) if (L[i].k !== 't' && L[i].k !== 'h') keep[i] = 1;
+      for (let i = 0; i < L.length; i++) if (L[i].k !== 't' && L[i].k !== 'h' && !drop[i]) keep[i] = 1;
       let used = 0;
       for (const j of idx) {
         const i = order[j];
@@ -1125,7 +1166,7 @@
         line(i++);
         continue;
       }
-      let end = i, n = 0, words = 0, c = 0, heads = 0, same = true;
+      let end = i, n = 0, words = 0, c = 0, heads = 0, same = true, acts = 0, role = '';
       const g = L[i].g;
       const its = new Set();
       for (let j = i; j < L.length; j++) {
@@ -1137,6 +1178,14 @@
         if ((l.g >= 0 || g >= 0) && l.g !== g) break; // another repeated structure
         n++;
         if (l.k === 'h') heads++;
+        if (l.k === 'a') {
+          const r = l.s.slice(0, l.s.indexOf(' '));
+          role = acts === 0 || r === role ? r : '*';
+          acts++;
+          c += cost[j];
+          end = j + 1;
+          continue;
+        }
         words += l.s.split(' ').length;
         c += cost[j];
         if (l.g !== g) same = false;
@@ -1154,7 +1203,11 @@
       const where = y0 > vh ? ' below' : y1 < 0 ? ' above' : y1 > vh ? ' here and below' : '';
       const how = y1 > vh ? 'scroll down or extract' : y0 < 0 ? 'scroll up or extract' : 'extract';
       let s;
-      if (same && g >= 0) {
+      if (acts > 0) {
+        const what = role === '*' ? 'elements you can act on' : role + (role.endsWith('x') ? 'es' : 's');
+        s = '… ' + acts + ' more ' + what + (n > acts ? ' and ' + (n - acts) + ' lines of text' : '') + where +
+          ' not shown (' + (y1 > vh ? 'scroll down' : y0 < 0 ? 'scroll up' : 'scroll') + ' to bring them near, and take a new snapshot)';
+      } else if (same && g >= 0) {
         const gr = groups[g];
         s = '… ' + its.size + ' more ' + gr.unit + (gr.of ? ' of ' + gr.of : '') + where + ', text not shown (' + how + ' to read them)';
       } else {
@@ -1187,6 +1240,7 @@
     tokens: Math.round(shown.tokens),
     xframes: xframes.length,
     omitted: shown.omitted,
+    partial,
     maxRef: reg.next - 1,
     timing: [T1 - T0, T2 - T1, performance.now() - T2],
   };

@@ -156,7 +156,8 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	b, err := browser.Launch(ctx, browser.Options{})
+	// The report is a local file: the one case for file: URLs.
+	b, err := browser.Launch(ctx, browser.Options{AllowFileURLs: true})
 	if err != nil {
 		t.Fatal(err)
 	}

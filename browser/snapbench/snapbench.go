@@ -98,7 +98,14 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	srv := &http.Server{Handler: http.FileServer(http.Dir(cfg.Dir)), ReadHeaderTimeout: 10 * time.Second}
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(cfg.Dir)))
+	// The warm-up page (goto opens only http and https pages).
+	mux.HandleFunc("/_webagent-warm-up", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, "<title>warm-up</title><p>warm-up</p><button>ok</button>")
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	base := "http://" + ln.Addr().String() + "/"
@@ -124,7 +131,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 
 	timeout := cmp.Or(cfg.PageTimeout, 30*time.Second)
 	// Warm up: the first snapshot of a browser compiles the walker.
-	warm := "data:text/html,<title>warm-up</title><p>warm-up</p><button>ok</button>"
+	warm := base + "_webagent-warm-up"
 	if _, err := measure(ctx, b, warm, timeout, 1); err != nil {
 		return nil, Summary{}, fmt.Errorf("snapbench: warming up: %w", err)
 	}

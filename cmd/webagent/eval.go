@@ -230,14 +230,14 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
 		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, LoadTimeout: o.loadTimeout},
-		Options: []agent.Option{
+		Options: append([]agent.Option{
 			agent.WithMaxIterations(maxIterations),
 			agent.WithVision(o.vision),
 			agent.WithIterationTimeout(o.iterationTimeout),
 			agent.WithTaskTimeout(o.taskTimeout),
 			agent.WithOperationTimeout(o.operationTimeout),
 			agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(o.timeoutPolicy), o.maxTimeouts),
-		},
+		}, o.nav.options()...),
 		SiteHost: o.siteHost, OutDir: out, Progress: bar, Logger: log,
 	})
 

@@ -172,6 +172,10 @@ func TestUsageErrors(t *testing.T) {
 		{"bad temperature", append([]string{"run", "--url", "https://example.org", "--temperature", "hot", "task"}, model...), []string{`--temperature "hot"`, "from 0 to 2"}},
 		{"bad max tokens", append([]string{"run", "--url", "https://example.org", "--max-tokens", "0", "task"}, model...), []string{`--max-tokens "0"`}},
 		{"unreachable model", []string{"run", "--url", "https://example.org", "--base-url", closed, "--model", "m", "task"}, []string{"cannot reach the model server", "connection refused", "is the model server running on port"}},
+		{"file url", append([]string{"run", "--url", "file:///etc/passwd", "task"}, model...), []string{"local files are not opened", "http.server"}},
+		{"bad allowed domain", append([]string{"run", "--url", "https://example.org", "--allowed-domains", "example.org,ex*.org", "task"}, model...), []string{"--allowed-domains", "wildcard"}},
+		{"bad blocked domain", append([]string{"run", "--url", "https://example.org", "--blocked-domains", "example.org/path", "task"}, model...), []string{"--blocked-domains", "not a path"}},
+		{"bad secret origin", append([]string{"run", "--url", "https://example.org", "--secret", "pw@ftp://x=hunter2", "task"}, model...), []string{"--secret", "not an http or https origin"}},
 		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
 	}
 	for _, c := range cases {

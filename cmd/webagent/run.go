@@ -43,9 +43,11 @@ type common struct {
 	vision           bool
 	// human answers ask_human; set only when stdin is a terminal.
 	human agent.Human
+	nav   navFlags // navflags.go
 }
 
 func (c *common) register(fs *flag.FlagSet) {
+	c.nav.register(fs)
 	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
 	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
 	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
@@ -72,6 +74,9 @@ func (c *common) register(fs *flag.FlagSet) {
 }
 
 func (c *common) validate() error {
+	if err := c.nav.validate(); err != nil {
+		return err
+	}
 	if c.maxIterations < 1 {
 		return usagef("--max-iterations is %d; it must be at least 1", c.maxIterations)
 	}
@@ -139,10 +144,10 @@ type runOpts struct {
 func runFlags() (*flag.FlagSet, *runOpts) {
 	o := &runOpts{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.StringVar(&o.url, "url", "", "the page to start on (http, https or file URL)")
+	fs.StringVar(&o.url, "url", "", "the page to start on (an http or https URL)")
 	o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
 		"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
-	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs; VALUE env:VAR reads it from the environment (repeatable)")
+	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs, typed only on the start URL's origin; NAME@https://login.example.com=VALUE binds it to another origin; VALUE env:VAR reads it from the environment (repeatable)")
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
 	fs.Usage = func() {
@@ -202,10 +207,11 @@ func checkStartURL(raw string) error {
 			return usagef("--url %q has no host; write e.g. https://example.org/path", raw)
 		}
 	case "file":
+		return usagef("--url %q: local files are not opened (a page could then lead the agent to the machine's other files); serve the folder over http, e.g. python3 -m http.server, and pass its http URL", raw)
 	case "":
 		return usagef("--url %q has no scheme; write https://%s", raw, raw)
 	default:
-		return usagef("--url %q: the scheme %q is not supported; use http, https or file", raw, u.Scheme)
+		return usagef("--url %q: the scheme %q is not supported; use http or https", raw, u.Scheme)
 	}
 	return nil
 }
@@ -242,6 +248,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := checkSecretRefs(task, secrets, stderr); err != nil { // taskinput.go
 		return exitUsage, err
 	}
+	// The logs (the browser's too: the URLs it reads) never show a secret.
+	stderr = agent.NewMasker(secrets).Writer(stderr)
 	log := o.logger(stderr)
 
 	cfg := o.modelFlags.config(log)
@@ -313,6 +321,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		agent.WithLogger(log),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { printStep(stderr, s) })),
 	}
+	opts = append(opts, c.nav.options()...)
 	if c.human != nil {
 		opts = append(opts, agent.WithHuman(c.human, c.humanTimeout))
 	}
@@ -412,6 +421,9 @@ func (s secretFlag) resolve() (map[string]string, error) {
 		}
 		if val == "" {
 			return nil, usagef("--secret %s has an empty value", name)
+		}
+		if _, _, err := agent.ParseSecretKey(name); err != nil {
+			return nil, usagef("--secret: %v", err)
 		}
 		m[name] = val
 	}

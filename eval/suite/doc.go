@@ -29,7 +29,10 @@
 //	      iteration_timeout: 90s
 //	      task_timeout: 10m
 //	    secrets:                # optional; the model sees only <secret>NAME</secret>
-//	      card: "4111 1111 1111 1111"
+//	      card: "4111 1111 1111 1111"   # typed only on the start URL's origin
+//	      pw@https://login.example.org: "s3cret"   # or bound to an origin
+//	    allowed_domains: [example.org, "*.example.org"]   # optional; added to --allowed-domains
+//	    blocked_domains: ["http://localhost:3000"]        # optional; added to --blocked-domains
 //	    checks:                 # required; all must pass
 //	      - state: {path: orders, count: 1}
 //	      - state: {path: "orders.0.items[slug=blue-mug].quantity", equals: 1}

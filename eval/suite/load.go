@@ -18,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/eval/sites"
 )
 
@@ -297,12 +298,9 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-var (
-	idRe         = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	secretNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`) // as the agent's <secret>NAME</secret>
-)
+var idRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-var taskFields = []string{"id", "site", "path", "url", "instruction", "tags", "limits", "secrets", "checks", "reference"}
+var taskFields = []string{"id", "site", "path", "url", "instruction", "tags", "limits", "secrets", "allowed_domains", "blocked_domains", "checks", "reference"}
 
 func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 	l.taskID = ""
@@ -351,6 +349,10 @@ func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 			t.Limits = l.limits(v, "limits", t.Limits)
 		case "secrets":
 			t.Secrets = l.secrets(v)
+		case "allowed_domains":
+			t.AllowedDomains = l.domains(v, "allowed_domains")
+		case "blocked_domains":
+			t.BlockedDomains = l.domains(v, "blocked_domains")
 		case "checks":
 			hasChecks = true
 			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
@@ -484,6 +486,20 @@ func (l *loader) limits(v *yaml.Node, field string, lim Limits) Limits {
 	return lim
 }
 
+// domains reads a list of domain patterns (agent.ParseDomainPattern).
+func (l *loader) domains(v *yaml.Node, field string) []agent.DomainPattern {
+	var out []agent.DomainPattern
+	for i, s := range l.strList(v, field) {
+		p, err := agent.ParseDomainPattern(s)
+		if err != nil {
+			l.errorf(v.Content[i], fmt.Sprintf("%s[%d]", field, i), "%v", err)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func (l *loader) secrets(v *yaml.Node) map[string]string {
 	if v.Kind != yaml.MappingNode {
 		l.errorf(v, "secrets", "must be a mapping of secret names to values")
@@ -492,8 +508,8 @@ func (l *loader) secrets(v *yaml.Node) map[string]string {
 	out := map[string]string{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, x := v.Content[i], v.Content[i+1]
-		if !secretNameRe.MatchString(k.Value) {
-			l.errorf(k, "secrets."+k.Value, "a secret's name may hold only letters, digits, '_', '.' and '-'")
+		if _, _, err := agent.ParseSecretKey(k.Value); err != nil {
+			l.errorf(k, "secrets."+k.Value, "%v (a secret's name may hold only letters, digits, '_', '.' and '-', and may be bound as NAME@https://origin)", err)
 			continue
 		}
 		if _, dup := out[k.Value]; dup {

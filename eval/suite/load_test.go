@@ -44,6 +44,10 @@ tasks:
   - id: second
     url: https://example.org/start
     instruction: Read the page.
+    secrets:
+      pw@https://login.example.org: "s3cret"
+    allowed_domains: [example.org, "*.shop.example"]
+    blocked_domains: ["http://localhost:3000"]
     checks:
       - page_js: "document.title !== ''"
     reference:
@@ -69,7 +73,10 @@ func TestParseGoodFile(t *testing.T) {
 	if a.Limits != (Limits{MaxIterations: 30, IterationTimeout: 90 * time.Second, TaskTimeout: 10 * time.Minute}) {
 		t.Errorf("limits = %+v", a.Limits)
 	}
-	if a.Secrets["card"] != "4111" {
+	if len(b.AllowedDomains) != 2 || b.AllowedDomains[1].String() != "*.shop.example" || len(b.BlockedDomains) != 1 || b.BlockedDomains[0].Port != "3000" {
+		t.Errorf("domains = %v, %v", b.AllowedDomains, b.BlockedDomains)
+	}
+	if a.Secrets["card"] != "4111" || b.Secrets["pw@https://login.example.org"] != "s3cret" {
 		t.Errorf("secrets = %v", a.Secrets)
 	}
 	if len(a.Checks) != 6 || a.Checks[1].Number != 12.5 || a.Checks[1].Tolerance != 0.01 || a.Checks[2].Path != "orders.0.items[slug=blue-mug].quantity" ||
@@ -86,7 +93,7 @@ func TestParseGoodFile(t *testing.T) {
 	if b.Site != "" || b.URL != "https://example.org/start" || b.Path != "" || b.Limits.MaxIterations != 30 {
 		t.Errorf("second = %+v", b)
 	}
-	if tr := b.Reference.Turns; len(tr) != 2 || tr[0].Line != 37 || tr[1].Line != 38 {
+	if tr := b.Reference.Turns; len(tr) != 2 || tr[0].Line != 41 || tr[1].Line != 42 {
 		t.Errorf("list reference = %+v", tr)
 	}
 	if got := a.StartURL("http://127.0.0.1:9/"); got != "http://127.0.0.1:9/products" {
@@ -166,6 +173,8 @@ func TestParseErrors(t *testing.T) {
 		{"unquoted list line", oneTask("    checks: [{answer_contains: x}]\n    reference:\n      - click \"A\"\n      - done \"a: b\"\n"), 8, "reference[1]", "quote the line"},
 		{"folded reference", oneTask("    checks: [{answer_contains: x}]\n    reference: >\n      click \"A\"\n      done \"x\"\n"), 6, "reference", "not a folded one"},
 		{"repeated field", oneTask("    checks: [{answer_contains: x}]\n    instruction: again\n"), 6, "instruction", "given twice"},
+		{"bad domain", oneTask("    checks: [{answer_contains: x}]\n    allowed_domains: [example.org, 'ex*ample.org']\n"), 6, "allowed_domains[1]", "wildcard"},
+		{"bad secret origin", oneTask("    checks: [{answer_contains: x}]\n    secrets: {'pw@ftp://x': x}\n"), 6, "secrets.pw@ftp://x", "not an http or https origin"},
 		{"secret name", oneTask("    checks: [{answer_contains: x}]\n    secrets: {'a b': x}\n"), 6, "secrets.a b", "may hold only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

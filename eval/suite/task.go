@@ -30,6 +30,9 @@ type Task struct {
 	Tags        []string
 	Limits      Limits
 	Secrets     map[string]string
+	// AllowedDomains and BlockedDomains confine the task's browser (added
+	// to the runner's own lists).
+	AllowedDomains, BlockedDomains []agent.DomainPattern
 	// Checks all must pass for the task to pass.
 	Checks []Check
 	// Reference is the reference solution, nil when the task has none.
@@ -76,6 +79,12 @@ func (t *Task) AgentOptions() []agent.Option {
 	}
 	if t.Limits.TaskTimeout > 0 {
 		opts = append(opts, agent.WithTaskTimeout(t.Limits.TaskTimeout))
+	}
+	if len(t.AllowedDomains) > 0 {
+		opts = append(opts, agent.WithAllowedDomains(t.AllowedDomains...))
+	}
+	if len(t.BlockedDomains) > 0 {
+		opts = append(opts, agent.WithBlockedDomains(t.BlockedDomains...))
 	}
 	return opts
 }

@@ -1,0 +1,147 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// The navigation guard in the browser: every document request (a goto, a
+// link, a form, a redirect, a popup, a frame) pauses in the browser until
+// the guard allows it, so that no page can take the agent where goto would
+// not. Only document requests are intercepted; subresources load as before.
+
+// interceptBudget bounds the answer to one paused request.
+const interceptBudget = 10 * time.Second
+
+// interceptor follows one session's paused requests and its targets.
+type interceptor struct {
+	b *Browser
+	s *session
+
+	wg sync.WaitGroup // answers in flight
+
+	mu     sync.Mutex
+	closed bool
+	// ctxOf maps a target to whether it is in the Browser's own browser
+	// context (only tracked for an isolated context on a shared browser).
+	ctxOf map[target.ID]bool
+	page  map[target.ID]bool // page targets (top-level frames)
+}
+
+// intercept makes the session's browser pause document requests for the
+// guard.
+func (b *Browser) intercept(ctx context.Context, s *session) error {
+	in := &interceptor{b: b, s: s, ctxOf: map[target.ID]bool{}, page: map[target.ID]bool{}}
+	s.icpt = in
+	if err := chromedp.ListenBrowser(s.ctx, in.handle); err != nil {
+		return err
+	}
+	_, err := cdp.Call(ctx, s.browser, fetch.Enable, fetch.EnableParams{
+		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}},
+	})
+	return err
+}
+
+// handle runs on the browser's event loop: it records targets and answers
+// each paused request in a goroutine of its own.
+func (in *interceptor) handle(ev any) {
+	switch e := ev.(type) {
+	case *target.EventTargetCreated:
+		in.track(e.TargetInfo)
+	case *target.EventTargetInfoChanged:
+		in.track(e.TargetInfo)
+	case *fetch.EventRequestPaused:
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		if !in.closed {
+			in.wg.Go(func() { in.answer(e) })
+		}
+	}
+}
+
+// close waits for the answers in flight; the session is lost by then, so
+// they end at once.
+func (in *interceptor) close() {
+	in.mu.Lock()
+	in.closed = true
+	in.mu.Unlock()
+	in.wg.Wait()
+}
+
+func (in *interceptor) track(ti *target.Info) {
+	if ti == nil {
+		return
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.ctxOf[ti.TargetID] = in.s.bcID == "" || ti.BrowserContextID == in.s.bcID
+	if ti.Type == "page" {
+		in.page[ti.TargetID] = true
+	}
+}
+
+// owner says whether the frame is the Browser's (true when unknown: a
+// frame inside a page, which the guard then covers too) and whether it is a
+// top-level frame.
+func (in *interceptor) owner(f cdp.FrameID) (ours, top bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	id := target.ID(f)
+	ours, known := in.ctxOf[id]
+	return ours || !known, in.page[id]
+}
+
+// answer lets the request go on, or fails it and tells the model why.
+func (in *interceptor) answer(e *fetch.EventRequestPaused) {
+	ctx, cancel := context.WithTimeout(context.Background(), interceptBudget)
+	defer cancel()
+	stop := context.AfterFunc(in.s.lost, cancel)
+	defer stop()
+	ours, top := in.owner(e.FrameID)
+	why := ""
+	if ours {
+		why = in.b.guard.check(ctx, e.Request.URL, top)
+	}
+	if why == "" {
+		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
+		if err != nil && ctx.Err() == nil {
+			in.b.log.Debug().Err(err).Msg("letting a navigation go on")
+		}
+		return
+	}
+	u := e.Request.URL
+	in.b.guard.remember(u, why)
+	what := "a navigation"
+	if !top {
+		what = "a frame"
+	}
+	in.b.notices.add(fmt.Sprintf("%s to %s was refused: %s", what, shortURL(u), why))
+	in.b.log.Info().Str("url", shortURL(u)).Str("why", why).Msg("navigation refused")
+	_, err := cdp.Call(ctx, in.s.browser, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	if err != nil && ctx.Err() == nil {
+		in.b.log.Debug().Err(err).Msg("refusing a navigation")
+	}
+}
+
+// shortURL keeps a URL readable in a notice.
+func shortURL(u string) string {
+	const max = 200
+	if len(u) <= max {
+		return u
+	}
+	return u[:max] + "…"
+}
+
+// blockedByGuard reports whether a navigation error is the guard's.
+func blockedByGuard(errText string) bool {
+	return strings.Contains(errText, "ERR_BLOCKED_BY_CLIENT")
+}

@@ -1,0 +1,35 @@
+package browser
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// originJS gives the origin of the document an element is in.
+const originJS = `function () { return this.ownerDocument.location.origin; }`
+
+// checkSecretOrigin refuses a type action that carries a secret unless the
+// field is in a document of one of the secret's origins (a frame of another
+// site inside the right page does not count). The refusal names the
+// secrets, never their values.
+func (b *Browser) checkSecretOrigin(o *op, a agent.Action) error {
+	if a.Origins == nil {
+		return nil
+	}
+	el, err := b.resolve(o, a.Ref)
+	if err != nil {
+		return err
+	}
+	var origin string
+	if err := b.callEl(o, el, originJS, &origin); err != nil {
+		return err
+	}
+	origin = strings.ToLower(origin)
+	if slices.Contains(a.Origins, origin) {
+		return nil
+	}
+	return agent.ActionErrorf("the secret %s may only be typed on %s; %s is on %s, so nothing was typed",
+		strings.Join(a.SecretNames, ", "), strings.Join(a.Origins, ", "), el.desc, origin)
+}
