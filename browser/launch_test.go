@@ -142,17 +142,24 @@ func isolateTempDir(t *testing.T) string {
 	return tmp
 }
 
-// shortTempDir points os.TempDir at a new directory with a short path (a
+// shortTempDir points os.TempDir at shortDir's folder.
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	tmp := shortDir(t)
+	t.Setenv("TMPDIR", tmp)
+	return tmp
+}
+
+// shortDir makes a folder with a short path, removed after the test (a
 // test's own t.TempDir can be too long for Chromium's socket under it, and
 // then Chromium's temporary folder goes to /tmp instead).
-func shortTempDir(t *testing.T) string {
+func shortDir(t *testing.T) string {
 	t.Helper()
 	tmp, err := os.MkdirTemp("/tmp", "wa-test-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(tmp) })
-	t.Setenv("TMPDIR", tmp)
 	return tmp
 }
 
@@ -213,7 +220,9 @@ func TestChromiumDiesWithKilledParent(t *testing.T) {
 
 func chromiumDiesWithKilledParent(t *testing.T, mode string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+mode)
+	// The helper's temporary folders go in one of the test's own, which
+	// the test removes: a killed process cannot.
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, "TMPDIR="+shortDir(t))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -258,6 +267,9 @@ func startChromium(t *testing.T) (wsURL, httpURL string, proc *os.Process) {
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir="+dir,
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 		"--disable-quic", "--disable-gpu", "about:blank")
+	// Chromium's own temporary folder too goes in one of the test's, since
+	// the test kills it.
+	cmd.Env = append(os.Environ(), "TMPDIR="+shortDir(t))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
