@@ -90,7 +90,10 @@ func TestPageThatNeverFinishesLoading(t *testing.T) {
 func TestClickUnderDialogStorm(t *testing.T) {
 	s := open(t, shared, servePage(t, `<title>Storm</title>
 <button onclick="window.clicks = (window.clicks || 0) + 1">Count</button>
-<script>setInterval(() => alert('tick'), 50)</script>`))
+<script>window.storm = setInterval(() => alert('tick'), 50)</script>`))
+	// Leaving a page in mid-storm can hold the next goto past its bound (a
+	// known problem, issue 14): the storm is stopped before the next test.
+	t.Cleanup(func() { evalPage[bool](t, shared, "clearInterval(window.storm), true") })
 	ref := refOf(t, s, `button "Count"`)
 	ctx := tctx(t)
 	for i := range 20 {

@@ -24,23 +24,9 @@ var ErrNotChatEndpoint = errors.New("llm: the base URL has no chat-completions A
 // chat-completions path is an API (checkChatPath), and returns
 // ErrNotChatEndpoint with a "did you mean …/v1?" if not. Bound it with ctx.
 func (c *Client) Ping(ctx context.Context) error {
-	url := c.cfg.BaseURL + "/models"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := c.preflight(ctx, http.MethodGet, c.cfg.BaseURL+"/models", nil)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, ctxErr(ctx))
-		}
-		// The caller says what to do about it: it knows which server
-		// the user meant.
-		return fmt.Errorf("%w: cannot reach %s (%w)", ErrUnreachable, url, netCause(err))
+		return err
 	}
 	defer resp.Body.Close()
 	switch s := resp.StatusCode; {
@@ -70,21 +56,9 @@ func (c *Client) checkChatPath(ctx context.Context) error {
 		return nil
 	}
 	url := base + "/chat/completions"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader("{}"))
+	resp, err := c.preflight(ctx, http.MethodPost, url, strings.NewReader("{}"))
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, ctxErr(ctx))
-		}
-		return fmt.Errorf("%w: cannot reach %s (%w)", ErrUnreachable, url, netCause(err))
+		return err
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
@@ -102,4 +76,29 @@ func (c *Client) checkChatPath(ctx context.Context) error {
 			ErrNotChatEndpoint, url, what, base)
 	}
 	return nil
+}
+
+// preflight sends one request of the preflight checks, with the key if
+// there is one. A connection that cannot be made wraps ErrUnreachable (the
+// caller says what to do about it: it knows which server the user meant).
+func (c *Client) preflight(ctx context.Context, method, url string, body io.Reader) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, ctxErr(ctx))
+		}
+		return nil, fmt.Errorf("%w: cannot reach %s (%w)", ErrUnreachable, url, netCause(err))
+	}
+	return resp, nil
 }
