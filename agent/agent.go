@@ -103,6 +103,7 @@ type run struct {
 	notes   []string
 	res     *Result
 	started time.Time
+	ctx     context.Context // the caller's, for the tracer
 
 	nudged      bool   // the model was reminded to call a tool
 	consecutive int    // failed tool calls in a row
@@ -127,6 +128,7 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
 		repeats: map[string]repeat{},
+		ctx:     ctx,
 	}
 	log := a.cfg.logger
 	log.Debug().Str("url", task.URL).Int("max_iterations", a.cfg.maxIterations).
@@ -329,6 +331,7 @@ func (r *run) record(s Step) {
 	if r.a.cfg.observer != nil {
 		r.a.cfg.observer.OnStep(s)
 	}
+	r.traceStep(s) // tracer.go
 }
 
 // iterOut is what one iteration produced; the loop applies it only if the
@@ -470,7 +473,9 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
 
 	t1 := time.Now()
-	reply, err := r.a.model.Complete(ctx, Request{Messages: append(msgs, out.obs), Tools: r.tools.defs})
+	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+	reply, err := r.a.model.Complete(ctx, req)
+	r.traceModel(iter, obs, req, reply, err, t1) // tracer.go
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}

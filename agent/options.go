@@ -58,6 +58,7 @@ type config struct {
 	vision           bool
 	logger           zerolog.Logger
 	observer         Observer
+	tracer           Tracer
 	nav              NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
 }
 

@@ -71,6 +71,9 @@ type Options struct {
 	// snapshot and the actions use what has arrived, and say that the page
 	// is still loading; DefaultLoadTimeout if 0.
 	LoadTimeout time.Duration
+	// RecordActivity keeps the console messages and network requests of
+	// the tabs for TakeActivity (netlog.go), for traces. Off by default.
+	RecordActivity bool
 }
 
 // DefaultLoadTimeout is the default of Options.LoadTimeout.
@@ -99,6 +102,8 @@ type Browser struct {
 	width, height int
 
 	opts Options
+
+	activity activityLog // netlog.go
 
 	// The browser connection and the tabs; changed only by a caller that
 	// holds sem. The Browser acts in the current tab, cur: target and nav

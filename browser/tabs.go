@@ -126,6 +126,9 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	if err := watchListeners(ctx, t.target); err != nil { // listeners.go
 		return err
 	}
+	if err := b.recordActivity(t); err != nil { // netlog.go
+		return err
+	}
 	if b.opts.BlockNonLoopback {
 		if err := blockNonLoopback(ctx, t.target); err != nil {
 			return err

@@ -38,6 +38,8 @@ Usage:
   webagent bench snapshot DIR      measure the page snapshot on DIR's .html pages (CSV)
   webagent eval [flags] [FILES]    run task suites (the built-in ones offline by default) and write reports
   webagent eval compare OLD NEW    list regressions and improvements between two report.json
+  webagent show-trace DIR          open the viewer of a trace written by run --trace DIR
+  webagent replay DIR              run a trace's actions again, without a model (a regression test)
   webagent version                 print the version and the commit it was built from
   webagent completion bash|zsh|fish  print a shell completion script
   webagent help [command]
@@ -80,6 +82,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(ctx, args[1:], stdout, stderr)
 	case "eval":
 		code, err = cmdEval(ctx, args[1:], stdout, stderr)
+	case "show-trace":
+		code, err = cmdShowTrace(ctx, args[1:], stdout, stderr) // tracecmd.go
+	case "replay":
+		code, err = cmdReplay(ctx, args[1:], stdout, stderr) // tracecmd.go
 	case "version", "--version", "-version":
 		code, err = cmdVersion(args[1:], stdout) // version.go
 	case "completion":
@@ -111,7 +117,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{

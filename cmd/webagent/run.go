@@ -44,10 +44,12 @@ type common struct {
 	// human answers ask_human; set only when stdin is a terminal.
 	human agent.Human
 	nav   navFlags // navflags.go
+	trace traceFlags // tracecmd.go
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	c.nav.register(fs)
+	c.trace.register(fs)
 	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
 	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
 	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
@@ -75,6 +77,9 @@ func (c *common) register(fs *flag.FlagSet) {
 
 func (c *common) validate() error {
 	if err := c.nav.validate(); err != nil {
+		return err
+	}
+	if err := c.trace.validate(); err != nil {
 		return err
 	}
 	if c.maxIterations < 1 {
@@ -253,6 +258,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	log := o.logger(stderr)
 
 	cfg := o.modelFlags.config(log)
+	o.trace.model = modelInfo(cfg) // tracecmd.go
 	model, err := newModel(ctx, cfg)
 	if err != nil {
 		return exitUsage, err
@@ -291,7 +297,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	b, err := browser.Launch(lctx, browser.Options{
 		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
 		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
-		LoadTimeout: c.loadTimeout,
+		LoadTimeout: c.loadTimeout, RecordActivity: c.trace.dir != "",
 	})
 	cancel()
 	if err != nil {
@@ -325,6 +331,13 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	if c.human != nil {
 		opts = append(opts, agent.WithHuman(c.human, c.humanTimeout))
 	}
+	tw, err := c.trace.start(b, task) // tracecmd.go
+	if err != nil {
+		return exitUsage, usagef("--trace: %v", err)
+	}
+	if tw != nil {
+		opts = append(opts, agent.WithTracer(tw))
+	}
 	a, err := agent.New(b, model, opts...)
 	if err != nil {
 		return exitUsage, usagef("%v", err)
@@ -332,6 +345,13 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	res := a.Run(ctx, task)
 	// The result first: the browser's clean-up (bounded) comes after.
 	printResult(stdout, stderr, res, c.json)
+	if tw != nil {
+		if err := tw.End(res); err != nil {
+			fmt.Fprintf(stderr, "webagent: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "trace: %s (webagent show-trace %s)\n", tw.Dir(), tw.Dir())
+		}
+	}
 	if err := b.Close(); err != nil {
 		log.Warn().Err(err).Msg("closing the browser")
 	}

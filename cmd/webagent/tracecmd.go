@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/replay"
+	"github.com/webagent/webagent/trace"
+)
+
+// traceFlags are run's (and demo's) --trace and --trace-har.
+type traceFlags struct {
+	dir   string
+	har   bool
+	model trace.ModelInfo // filled in by the command
+}
+
+func (t *traceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&t.dir, "trace", "", "record every step (snapshot, model request and reply, actions, screenshot, console, network) in this new folder; open it with webagent show-trace DIR, run it again with webagent replay DIR")
+	fs.BoolVar(&t.har, "trace-har", false, "with --trace, also write the network requests with their headers as trace.har")
+}
+
+func (t *traceFlags) validate() error {
+	if t.har && t.dir == "" {
+		return usagef("--trace-har needs --trace DIR")
+	}
+	if t.dir == "" {
+		return nil
+	}
+	if entries, err := os.ReadDir(t.dir); err == nil && len(entries) > 0 {
+		return usagef("--trace %s: the folder is not empty; give a new or empty folder", t.dir)
+	}
+	return nil
+}
+
+// modelInfo is what a trace says about the model.
+func modelInfo(cfg llm.Config) trace.ModelInfo {
+	p := map[string]any{"tool_mode": cfg.ToolMode}
+	if cfg.Temperature != nil {
+		p["temperature"] = *cfg.Temperature
+	}
+	if cfg.TopP != nil {
+		p["top_p"] = *cfg.TopP
+	}
+	if cfg.MaxTokens != nil {
+		p["max_tokens"] = *cfg.MaxTokens
+	}
+	if cfg.Seed != nil {
+		p["seed"] = *cfg.Seed
+	}
+	return trace.ModelInfo{Name: cfg.Model, BaseURL: cfg.BaseURL, Params: p}
+}
+
+// start creates the trace of a task run in b, or returns nil when none was
+// asked for.
+func (t *traceFlags) start(b *browser.Browser, task agent.Task) (*trace.Writer, error) {
+	if t.dir == "" {
+		return nil, nil
+	}
+	m := agent.NewMasker(task.Secrets)
+	var names []string
+	for k := range task.Secrets {
+		name, _, _ := agent.ParseSecretKey(k)
+		names = append(names, name)
+	}
+	return trace.Create(t.dir, trace.Header{Task: m.Mask(task.Instruction), URL: m.Mask(task.URL), Model: t.model, Secrets: names},
+		trace.Options{Masker: m, Shots: b, Activity: b, HAR: t.har})
+}
+
+// cmdShowTrace writes a trace's viewer and opens it in a browser, or prints
+// its path.
+func cmdShowTrace(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("show-trace", flag.ContinueOnError)
+	printOnly := fs.Bool("print", false, "only print the viewer's path, do not open it")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: webagent show-trace [--print] DIR\n\nWrites DIR/index.html from DIR/trace.jsonl and opens it in your browser (it prints the path where none is available).\n\nFlags:\n")
+		printFlags(fs)
+	}
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) != 1 {
+		return exitUsage, usagef("show-trace takes one folder, the one given to run --trace: webagent show-trace DIR")
+	}
+	if err := trace.WriteViewer(pos[0]); err != nil {
+		if !errors.Is(err, trace.ErrTruncated) {
+			return exitFailed, err
+		}
+		fmt.Fprintf(stderr, "webagent: %v\n", err)
+	}
+	page, _ := filepath.Abs(filepath.Join(pos[0], trace.ViewerFile))
+	if !*printOnly && openInBrowser(ctx, page) == nil {
+		fmt.Fprintf(stderr, "opened %s\n", page)
+		return exitOK, nil
+	}
+	fmt.Fprintln(stdout, page)
+	return exitOK, nil
+}
+
+// openInBrowser opens a file with the desktop's opener, where there is a
+// desktop.
+func openInBrowser(ctx context.Context, path string) error {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("no display")
+	}
+	opener, err := exec.LookPath("xdg-open")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return exec.CommandContext(ctx, opener, path).Run()
+}
+
+// cmdReplay runs a trace's actions again in a fresh browser, with no model.
+func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	base := fs.String("url", "", "replay against this base URL instead of the recorded one (a staging site): recorded URLs on the start URL's origin are moved to it")
+	var secrets secretFlag
+	fs.Var(&secrets, "secret", "NAME=VALUE the value of a secret the run typed (recorded as <secret>NAME</secret>); VALUE env:VAR reads it from the environment (repeatable)")
+	chrome := fs.String("chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
+	headful := fs.Bool("headful", false, "show the browser window")
+	timeout := fs.Duration("action-timeout", replay.DefaultActionTimeout, "bound on one replayed action")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: webagent replay [flags] DIR\n\nRuns the actions recorded in DIR (run --trace DIR) again in a fresh browser, with no model. Each action finds its element again by role, name and place.\nExit 0 when every step replays (the recorded answer is printed), 1 at the first step that cannot, 2 for bad input.\n\nFlags:\n")
+		printFlags(fs)
+	}
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) != 1 {
+		return exitUsage, usagef("replay takes one folder, the one given to run --trace: webagent replay DIR")
+	}
+	if *timeout <= 0 {
+		return exitUsage, usagef("--action-timeout is %s; use a positive duration such as 30s", *timeout)
+	}
+	t, err := trace.Read(pos[0])
+	if err != nil {
+		return exitUsage, usagef("%v", err)
+	}
+	vals, err := secrets.resolve()
+	if err != nil {
+		return exitUsage, err
+	}
+	for _, name := range t.Header.Secrets {
+		if !hasSecret(vals, name) {
+			return exitUsage, usagef("the run used the secret %s: pass it again with --secret %s=VALUE (or %s=env:VAR)", name, name, name)
+		}
+	}
+	stderr = agent.NewMasker(vals).Writer(stderr)
+	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	b, err := browser.Launch(lctx, browser.Options{ChromePath: *chrome, Headful: *headful})
+	cancel()
+	if err != nil {
+		if isBrowserConfigError(err) { // browsererr.go
+			return exitUsage, usagef("%v", err)
+		}
+		return exitFailed, fmt.Errorf("starting the browser: %w", err)
+	}
+	defer b.Close()
+	res, err := replay.Run(ctx, b, t, replay.Options{BaseURL: *base, Secrets: vals, Progress: stderr, ActionTimeout: *timeout})
+	var se *replay.StepError
+	switch {
+	case errors.As(err, &se):
+		fmt.Fprintf(stderr, "webagent: replay failed: %v\n", err)
+		return exitFailed, nil
+	case err != nil && ctx.Err() != nil:
+		return exitInterrupted, nil
+	case err != nil:
+		return exitUsage, usagef("%v", err)
+	}
+	fmt.Fprintf(stderr, "replayed %d actions (%d recorded ones not replayed); the recorded run ended %s\n", res.Actions, res.Skipped, res.Code)
+	fmt.Fprintln(stdout, res.Answer)
+	return exitOK, nil
+}
+
+func hasSecret(vals map[string]string, name string) bool {
+	for k := range vals {
+		if n, _, _ := agent.ParseSecretKey(k); n == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,412 @@
+// Package replay runs the actions of a trace (package trace) again against
+// the live site, with no model: a successful run becomes a regression test.
+//
+// Each recorded action names elements by the refs of the snapshot the model
+// saw then. Replay reads that snapshot to learn what each element was (its
+// role, its name, the text it stood near, which of several equal ones it
+// was) and finds it again in a fresh snapshot with package outline, so it
+// does not depend on refs, which change from one page load to the next.
+// Secrets, recorded as <secret>NAME</secret> placeholders, are supplied
+// again by the caller. A step that cannot be replayed stops the replay with
+// a *StepError naming the step and what it looked for.
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/outline"
+	"github.com/webagent/webagent/trace"
+)
+
+// DefaultActionTimeout bounds one replayed action (and its snapshot).
+const DefaultActionTimeout = 30 * time.Second
+
+// Options configure a replay.
+type Options struct {
+	// BaseURL, when set, replaces the origin of every recorded URL on the
+	// recorded start URL's origin (a staging site).
+	BaseURL string
+	// Secrets are the values of the trace's secrets, by name (NAME or
+	// NAME@ORIGIN, as agent.Task.Secrets).
+	Secrets map[string]string
+	// Progress, if set, receives one line per replayed action.
+	Progress io.Writer
+	// ActionTimeout bounds one action (DefaultActionTimeout if 0).
+	ActionTimeout time.Duration
+}
+
+// Result is a replay that reached the end of the trace.
+type Result struct {
+	Actions int    // actions replayed
+	Skipped int    // recorded actions not replayed (failed or skipped then, or not browser actions)
+	Answer  string // the recorded answer
+	Code    agent.Code
+}
+
+// StepError is a step that could not be replayed.
+type StepError struct {
+	Iteration int
+	Tool      string
+	// Looked is what replay looked for: the element (`button "Sign in"`)
+	// or the action.
+	Looked string
+	Err    error
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("step %d (%s %s) cannot be replayed: %v", e.Iteration, e.Tool, e.Looked, e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+var secretRef = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
+
+// Run replays t in b. It returns a *StepError at the first action that
+// cannot be replayed; any other error means the browser failed.
+func Run(ctx context.Context, b agent.Browser, t *trace.Trace, opts Options) (*Result, error) {
+	if opts.ActionTimeout <= 0 {
+		opts.ActionTimeout = DefaultActionTimeout
+	}
+	rb, err := newRebase(t.Header.URL, opts.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	secrets, origins, err := secretValues(opts.Secrets, rb.url(t.Header.URL))
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Code: agent.CodeSuccess}
+	if t.End != nil {
+		res.Answer, res.Code = t.End.Result.Answer, t.End.Result.Code
+	}
+	say := func(format string, args ...any) {
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, format+"\n", args...)
+		}
+	}
+	if start := rb.url(t.Header.URL); start != "" {
+		if err := do(ctx, b, opts.ActionTimeout, agent.Action{Name: agent.ActGoto, URL: start}); err != nil {
+			return nil, &StepError{Iteration: 0, Tool: "goto", Looked: start, Err: err}
+		}
+		say("start  goto %s", start)
+	}
+	for _, st := range t.Steps {
+		for _, rec := range st.Step.Actions {
+			if rec.Tool == agent.ToolDone {
+				var a struct{ Answer string }
+				_ = json.Unmarshal(rec.Args, &a)
+				if res.Answer == "" {
+					res.Answer = a.Answer
+				}
+			}
+			if rec.Skipped || rec.Error {
+				res.Skipped++
+				continue
+			}
+			a, ok, err := agent.DecodeAction(rec.Tool, argsText(rec.Args))
+			if err != nil {
+				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: string(rec.Args), Err: fmt.Errorf("the recorded arguments do not read: %w", err)}
+			}
+			if !ok {
+				res.Skipped++
+				continue
+			}
+			looked, err := retarget(ctx, b, t, st.Iteration, &a, rb, opts.ActionTimeout)
+			if err != nil {
+				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
+			}
+			if err := fillSecrets(&a, secrets, origins); err != nil {
+				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
+			}
+			if err := do(ctx, b, opts.ActionTimeout, a); err != nil {
+				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
+			}
+			res.Actions++
+			say("step %d  %s %s", st.Iteration, rec.Tool, looked)
+		}
+	}
+	return res, nil
+}
+
+// do runs one action under its bound. A browser failure (not an
+// *agent.ActionError) is returned as it is.
+func do(ctx context.Context, b agent.Browser, d time.Duration, a agent.Action) error {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	_, err := b.Do(ctx, a)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("no answer within %s: %w", d, err)
+	}
+	return err
+}
+
+// argsText is the recorded arguments as the JSON text the tool parser reads.
+func argsText(raw json.RawMessage) string {
+	var s string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s // arguments that were not JSON, recorded as a string
+	}
+	return string(raw)
+}
+
+// retarget replaces the action's refs by the refs of the same elements in
+// the page now, and rebases its URL. It returns what it looked for.
+func retarget(ctx context.Context, b agent.Browser, t *trace.Trace, iter int, a *agent.Action, rb rebase, d time.Duration) (string, error) {
+	if a.URL != "" {
+		a.URL = rb.url(a.URL)
+	}
+	if a.Ref == "" && a.ToRef == "" {
+		return describe(a), nil
+	}
+	m := t.Model(iter)
+	if m == nil {
+		return describe(a), fmt.Errorf("the trace has no snapshot for step %d", iter)
+	}
+	old := outline.Parse(m.Observation)
+	sctx, cancel := context.WithTimeout(ctx, d)
+	snap, err := b.Snapshot(sctx)
+	cancel()
+	if err != nil {
+		return describe(a), fmt.Errorf("snapshot: %w", err)
+	}
+	now := outline.Parse(snap.Text)
+	var looked []string
+	for _, ref := range []*string{&a.Ref, &a.ToRef} {
+		if *ref == "" {
+			continue
+		}
+		want, err := whatWas(old, *ref)
+		if err != nil {
+			return *ref, err
+		}
+		looked = append(looked, want.String())
+		got, err := find(now, old, want)
+		if err != nil {
+			return strings.Join(looked, " → "), err
+		}
+		*ref = got
+	}
+	return strings.Join(looked, " → "), nil
+}
+
+// target is an element as it was recorded.
+type target struct {
+	line  outline.Line
+	scope string // a nearby text line that tells it from equal ones
+	nth   int    // which of the equal elements (0-based, page order)
+}
+
+func (t target) String() string {
+	s := outline.Target{Role: t.line.Role, Name: t.line.Name}.String()
+	if t.scope != "" {
+		s += fmt.Sprintf(" near %q", t.scope)
+	}
+	if t.nth > 0 {
+		s += fmt.Sprintf(" (#%d)", t.nth+1)
+	}
+	return s
+}
+
+// whatWas reads the element a ref named in the recorded snapshot.
+func whatWas(old []outline.Line, ref string) (target, error) {
+	for i, l := range old {
+		if l.Ref != ref {
+			continue
+		}
+		t := target{line: l}
+		for j := 0; j < i; j++ {
+			if same(old[j], l) {
+				t.nth++
+			}
+		}
+		if t.nth > 0 || count(old, l) > 1 {
+			t.scope = scopeOf(old, i)
+		}
+		return t, nil
+	}
+	return target{}, fmt.Errorf("the recorded snapshot has no element [ref=%s]: the trace is inconsistent", ref)
+}
+
+func same(a, b outline.Line) bool {
+	return a.Actionable() && a.Role == b.Role && strings.Join(strings.Fields(a.Name), " ") == strings.Join(strings.Fields(b.Name), " ")
+}
+
+func count(lines []outline.Line, l outline.Line) int {
+	n := 0
+	for _, x := range lines {
+		if same(x, l) {
+			n++
+		}
+	}
+	return n
+}
+
+// scopeOf finds a text that tells the element at i from its equals: the
+// nearest line before it, up its ancestors first, whose text is unique on
+// the page.
+func scopeOf(lines []outline.Line, i int) string {
+	text := func(l outline.Line) string {
+		if l.Role != "" {
+			return l.Name
+		}
+		return strings.TrimSpace(strings.TrimPrefix(l.Text, "- "))
+	}
+	unique := func(s string) bool {
+		if len(s) < 2 {
+			return false
+		}
+		n := 0
+		for _, l := range lines {
+			if strings.Contains(l.Text, s) {
+				n++
+			}
+		}
+		return n == 1
+	}
+	for j := i - 1; j >= 0 && j >= i-30; j-- {
+		if s := text(lines[j]); unique(s) {
+			if strings.HasPrefix(s, "|") { // a table row: its first cell
+				for _, cell := range strings.Split(strings.Trim(s, "|"), "|") {
+					if c := strings.TrimSpace(cell); unique(c) {
+						return c
+					}
+				}
+				continue
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+// find resolves a recorded element in the page now.
+func find(now, old []outline.Line, want target) (string, error) {
+	var hits []string
+	for _, l := range now {
+		if same(l, want.line) {
+			hits = append(hits, l.Ref)
+		}
+	}
+	tgt := outline.Target{Role: want.line.Role, Name: want.line.Name}
+	switch {
+	case len(hits) == 1:
+		return hits[0], nil
+	case len(hits) == 0:
+		// Names compared ignoring case and white space, with the
+		// outline's own candidates in the error.
+		return outline.Resolve(now, tgt)
+	}
+	if want.scope != "" {
+		tgt.Scope = want.scope
+		if ref, err := outline.Resolve(now, tgt); err == nil {
+			return ref, nil
+		}
+	}
+	if want.nth < len(hits) && len(hits) == count(old, want.line) {
+		return hits[want.nth], nil
+	}
+	return "", fmt.Errorf("%d elements %s on the page and none stands near %q as it did", len(hits), tgt, want.scope)
+}
+
+// describe is an action without refs, for messages.
+func describe(a *agent.Action) string {
+	switch {
+	case a.URL != "":
+		return a.URL
+	case a.Key != "":
+		return a.Key
+	case a.Direction != "":
+		return a.Direction
+	case a.Text != "":
+		return fmt.Sprintf("%q", a.Text)
+	}
+	return a.Name
+}
+
+// rebase moves recorded URLs on the recorded start origin to another base.
+type rebase struct{ from, to *url.URL }
+
+func newRebase(start, base string) (rebase, error) {
+	if base == "" {
+		return rebase{}, nil
+	}
+	to, err := url.Parse(base)
+	if err != nil || (to.Scheme != "http" && to.Scheme != "https") || to.Host == "" {
+		return rebase{}, fmt.Errorf("--url %q is not an http or https URL; write e.g. https://staging.example.com", base)
+	}
+	from, err := url.Parse(start)
+	if err != nil || from.Host == "" {
+		return rebase{}, fmt.Errorf("the trace's start URL %q cannot be rebased", start)
+	}
+	return rebase{from: from, to: to}, nil
+}
+
+func (r rebase) url(raw string) string {
+	if r.to == nil || raw == "" {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != r.from.Scheme || u.Host != r.from.Host {
+		return raw
+	}
+	u.Scheme, u.Host = r.to.Scheme, r.to.Host
+	if p := strings.TrimSuffix(r.to.Path, "/"); p != "" {
+		u.Path = p + u.Path
+	}
+	return u.String()
+}
+
+// secretValues reads the secrets by name, with the origins each may be
+// typed on (the start URL's unless bound).
+func secretValues(m map[string]string, start string) (map[string]string, map[string][]string, error) {
+	vals, origins := map[string]string{}, map[string][]string{}
+	startOrigin := ""
+	if u, err := url.Parse(start); err == nil && u.Host != "" {
+		startOrigin = u.Scheme + "://" + u.Host
+	}
+	for k, v := range m {
+		name, origin, err := agent.ParseSecretKey(k)
+		if err != nil {
+			return nil, nil, err
+		}
+		if origin == "" {
+			origin = startOrigin
+		}
+		vals[name] = v
+		if origin != "" {
+			origins[name] = append(origins[name], origin)
+		}
+	}
+	return vals, origins, nil
+}
+
+// fillSecrets puts the secrets' values in place of their placeholders in a
+// type action, bound to their origins as the loop binds them.
+func fillSecrets(a *agent.Action, vals map[string]string, origins map[string][]string) error {
+	refs := secretRef.FindAllStringSubmatch(a.Text, -1)
+	if len(refs) == 0 {
+		return nil
+	}
+	if a.Name != agent.ActType {
+		return errors.New("a secret placeholder outside a type action")
+	}
+	for _, r := range refs {
+		v, ok := vals[r[1]]
+		if !ok {
+			return fmt.Errorf("it types the secret %s: pass it again with --secret %s=VALUE", r[1], r[1])
+		}
+		a.Text = strings.ReplaceAll(a.Text, r[0], v)
+		a.SecretNames = append(a.SecretNames, r[1])
+		a.Origins = append(a.Origins, origins[r[1]]...)
+	}
+	return nil
+}

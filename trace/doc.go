@@ -1,0 +1,36 @@
+// Package trace records a run of the agent to a folder, reads it back, and
+// renders it as a self-contained HTML viewer.
+//
+// # Format
+//
+// A trace is a folder:
+//
+//	trace.jsonl      the events, one JSON object per line (below)
+//	shots/NNNN.jpg   a JPEG of the viewport after step NNNN
+//	index.html       the viewer: opens from disk, needs no server or network
+//	trace.har        with the HAR option: the network requests as HAR 1.2
+//
+// Every line of trace.jsonl has a "type". The first is the header; its
+// "version" is the format's (Version). A reader rejects a version it does not
+// know. Fields may be added within a version; none is removed or changes
+// meaning.
+//
+//	{"type":"header","version":1,"started":"…","task":"…","url":"…","model":{…},"secrets":["password"]}
+//	{"type":"model","iteration":1,"started":"…","ms":812,"observation":"…",
+//	 "request":{"messages":[…],"tools":[…]},"reply":{"content":"…","reasoning":"…","tool_calls":[…],"usage":{…}},"error":"…"}
+//	{"type":"step","iteration":1,"step":{…agent.Step: url, thought, actions[tool,args,outcome,error,skipped,ms], timings…},
+//	 "screenshot":"shots/0001.jpg","console":[{"level","text","url","ms"}],"network":[{"method","url","status","type","ms","size","error"}]}
+//	{"type":"end","result":{…agent.Result without steps…}}
+//
+// A model event comes before the step event of its iteration. Its request
+// holds the whole conversation as sent; "tools" is present only when the
+// tool list differs from the previous request's (so on the first). The
+// observation is the snapshot message exactly as the model received it; its
+// element lines carry refs (outline grammar, package outline), which replay
+// uses to learn what each acted-on element was. Times are RFC 3339, with
+// durations in milliseconds ("ms").
+//
+// Secret values never appear: every line is passed through the run's masker
+// (raw, URL-encoded, HTML entities, JSON escapes, base64), which replaces
+// them by <secret>NAME</secret>; the header lists the names.
+package trace

@@ -1,0 +1,130 @@
+package trace
+
+import (
+	"time"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// File names inside a trace folder.
+const (
+	EventsFile = "trace.jsonl"
+	ViewerFile = "index.html"
+	HARFile    = "trace.har"
+	ShotsDir   = "shots"
+)
+
+// Event types.
+const (
+	TypeHeader = "header"
+	TypeModel  = "model"
+	TypeStep   = "step"
+	TypeEnd    = "end"
+)
+
+// Header is the first event: what ran.
+type Header struct {
+	Type    string    `json:"type"`
+	Version int       `json:"version"`
+	Started time.Time `json:"started"`
+	Task    string    `json:"task"`
+	URL     string    `json:"url"`
+	Model   ModelInfo `json:"model"`
+	Secrets []string  `json:"secrets,omitempty"` // names only
+	// Name is a label for the run (an eval task's id).
+	Name string `json:"name,omitempty"`
+}
+
+// ModelInfo says which model answered and with which parameters.
+type ModelInfo struct {
+	Name    string         `json:"name,omitempty"`
+	BaseURL string         `json:"base_url,omitempty"`
+	Params  map[string]any `json:"params,omitempty"`
+}
+
+// ModelEvent is one model call.
+type ModelEvent struct {
+	Type        string        `json:"type"`
+	Iteration   int           `json:"iteration"`
+	Started     time.Time     `json:"started"`
+	MS          int64         `json:"ms"`
+	Observation string        `json:"observation"`
+	Request     RequestRecord `json:"request"`
+	Reply       ReplyRecord   `json:"reply"`
+	Error       string        `json:"error,omitempty"`
+}
+
+// RequestRecord is the request as sent. Tools is set only when the list
+// changed since the previous request.
+type RequestRecord struct {
+	Messages []agent.Message `json:"messages"`
+	Tools    []agent.ToolDef `json:"tools,omitempty"`
+	Images   int             `json:"images,omitempty"` // screenshots shown to the model (not stored)
+}
+
+// ReplyRecord is the model's reply.
+type ReplyRecord struct {
+	Content   string           `json:"content,omitempty"`
+	Reasoning string           `json:"reasoning,omitempty"`
+	ToolCalls []agent.ToolCall `json:"tool_calls,omitempty"`
+	Usage     agent.Usage      `json:"usage"`
+}
+
+// StepEvent is one ended iteration with what the browser did meanwhile.
+type StepEvent struct {
+	Type       string         `json:"type"`
+	Iteration  int            `json:"iteration"`
+	Step       agent.Step     `json:"step"`
+	Screenshot string         `json:"screenshot,omitempty"` // path relative to the trace folder
+	ShotError  string         `json:"screenshot_error,omitempty"`
+	Console    []ConsoleEntry `json:"console,omitempty"`
+	Network    []NetEntry     `json:"network,omitempty"`
+}
+
+// EndEvent is the last event: how the run ended (the steps are in the step
+// events).
+type EndEvent struct {
+	Type   string       `json:"type"`
+	Result agent.Result `json:"result"`
+}
+
+// ConsoleEntry is one console message or uncaught exception of the page.
+type ConsoleEntry struct {
+	Level string `json:"level"` // log, info, warning, error, debug, exception
+	Text  string `json:"text"`
+	URL   string `json:"url,omitempty"`
+	Time  int64  `json:"t"` // Unix milliseconds
+}
+
+// NetEntry is one network request of the page.
+type NetEntry struct {
+	Method   string `json:"method"`
+	URL      string `json:"url"`
+	Status   int    `json:"status,omitempty"`
+	Type     string `json:"type,omitempty"` // Document, Script, XHR, Fetch, …
+	MIME     string `json:"mime,omitempty"`
+	Start    int64  `json:"t"`            // Unix milliseconds
+	MS       int64  `json:"ms"`           // until the response finished or failed
+	Size     int64  `json:"size"`         // encoded bytes received
+	Error    string `json:"error,omitempty"`
+	// Headers are kept for HAR only (never in trace.jsonl).
+	RequestHeaders  map[string]string `json:"-"`
+	ResponseHeaders map[string]string `json:"-"`
+}
+
+// Activity is what a browser recorded since it was last asked: the
+// console messages and network requests of one step. package browser
+// implements it (Browser.TakeActivity) once recording is on.
+type Activity interface {
+	TakeActivity() ([]ConsoleEntry, []NetEntry)
+}
+
+// rawEvent reads the type of a line.
+type rawEvent struct {
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+}
+

@@ -1,0 +1,231 @@
+package trace
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// Options configure a Writer.
+type Options struct {
+	// Masker hides the run's secrets in everything written. Required when
+	// the task has secrets.
+	Masker *agent.Masker
+	// Shots takes a screenshot after each step (package browser's
+	// Browser); nil records none.
+	Shots agent.Screenshotter
+	// Activity gives each step's console messages and network requests;
+	// nil records none.
+	Activity Activity
+	// HAR also writes trace.har with every request and its headers.
+	HAR bool
+	// MaxShotWidth bounds a screenshot's width in pixels (default 800): a
+	// wider viewport is scaled down by a whole factor.
+	MaxShotWidth int
+	// JPEGQuality is 1 to 100 (default 60).
+	JPEGQuality int
+	// ShotTimeout bounds one screenshot (default 5s).
+	ShotTimeout time.Duration
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxShotWidth = 800
+	DefaultJPEGQuality  = 60
+	DefaultShotTimeout  = 5 * time.Second
+)
+
+// Writer writes a trace as the run goes. It implements agent.Tracer; its
+// methods are safe for concurrent use (an abandoned iteration may still
+// report its model call).
+type Writer struct {
+	dir  string
+	opts Options
+
+	mu    sync.Mutex
+	f     *os.File
+	buf   *bufio.Writer
+	err   error // the first write error; later writes are dropped
+	tools []agent.ToolDef
+	har   []NetEntry
+	steps int
+}
+
+// Create makes dir (it must be empty or not exist) and writes the header.
+func Create(dir string, h Header, opts Options) (*Writer, error) {
+	if opts.MaxShotWidth <= 0 {
+		opts.MaxShotWidth = DefaultMaxShotWidth
+	}
+	if opts.JPEGQuality <= 0 || opts.JPEGQuality > 100 {
+		opts.JPEGQuality = DefaultJPEGQuality
+	}
+	if opts.ShotTimeout <= 0 {
+		opts.ShotTimeout = DefaultShotTimeout
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("trace folder %s is not empty: give a new or empty folder, so that no other run's files mix with this one", dir)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ShotsDir), 0o755); err != nil {
+		return nil, fmt.Errorf("trace folder: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, EventsFile))
+	if err != nil {
+		return nil, fmt.Errorf("trace folder: %w", err)
+	}
+	w := &Writer{dir: dir, opts: opts, f: f, buf: bufio.NewWriterSize(f, 64<<10)}
+	h.Type, h.Version = TypeHeader, Version
+	if h.Started.IsZero() {
+		h.Started = time.Now()
+	}
+	w.mu.Lock()
+	w.write(h)
+	err = w.flush()
+	w.mu.Unlock()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Dir is the trace's folder.
+func (w *Writer) Dir() string { return w.dir }
+
+// TraceModel records one model call (agent.Tracer).
+func (w *Writer) TraceModel(mc agent.ModelCall) {
+	ev := ModelEvent{
+		Type: TypeModel, Iteration: mc.Iteration, Started: mc.Started, MS: mc.Duration.Milliseconds(),
+		Observation: mc.Observation,
+		Request:     RequestRecord{Messages: mc.Request.Messages},
+		Reply: ReplyRecord{Content: mc.Reply.Content, Reasoning: mc.Reply.Reasoning,
+			ToolCalls: mc.Reply.ToolCalls, Usage: mc.Reply.Usage},
+	}
+	for _, m := range mc.Request.Messages {
+		ev.Request.Images += len(m.Images)
+	}
+	if mc.Err != nil {
+		ev.Error = mc.Err.Error()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.EqualFunc(w.tools, mc.Request.Tools, sameTool) {
+		w.tools = mc.Request.Tools
+		ev.Request.Tools = mc.Request.Tools
+	}
+	w.write(ev)
+	w.err = errors.Join(w.err, w.flush())
+}
+
+func sameTool(a, b agent.ToolDef) bool {
+	return a.Name == b.Name && a.Description == b.Description && string(a.Parameters) == string(b.Parameters)
+}
+
+// TraceStep records an ended step, with a screenshot of the page now and
+// the step's console and network activity (agent.Tracer).
+func (w *Writer) TraceStep(ctx context.Context, s agent.Step) {
+	ev := StepEvent{Type: TypeStep, Iteration: s.Iteration, Step: s}
+	if w.opts.Activity != nil {
+		ev.Console, ev.Network = w.opts.Activity.TakeActivity()
+	}
+	var shot []byte
+	if w.opts.Shots != nil {
+		sctx, cancel := context.WithTimeout(ctx, w.opts.ShotTimeout)
+		png, err := w.opts.Shots.Screenshot(sctx)
+		cancel()
+		if err == nil {
+			shot, err = toJPEG(png, w.opts.MaxShotWidth, w.opts.JPEGQuality) // shot.go
+		}
+		if err != nil {
+			ev.ShotError = err.Error()
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.steps++
+	if shot != nil {
+		name := fmt.Sprintf("%s/%04d.jpg", ShotsDir, w.steps)
+		if err := os.WriteFile(filepath.Join(w.dir, name), shot, 0o644); err != nil {
+			ev.ShotError = err.Error()
+		} else {
+			ev.Screenshot = name
+		}
+	}
+	if w.opts.HAR {
+		w.har = append(w.har, ev.Network...)
+	}
+	w.write(ev)
+	w.err = errors.Join(w.err, w.flush())
+}
+
+// End records how the run ended, writes the viewer (and the HAR) and closes
+// the trace. It returns the first error the trace met.
+func (w *Writer) End(res *agent.Result) error {
+	w.mu.Lock()
+	if w.f == nil {
+		w.mu.Unlock()
+		return errors.New("trace: already ended")
+	}
+	if res != nil {
+		r := *res
+		r.Steps = nil
+		w.write(EndEvent{Type: TypeEnd, Result: r})
+	}
+	err := errors.Join(w.err, w.flush(), w.f.Close())
+	w.f = nil
+	har := w.har
+	w.mu.Unlock()
+	if w.opts.HAR {
+		err = errors.Join(err, writeHAR(filepath.Join(w.dir, HARFile), har, w.mask)) // har.go
+	}
+	if err != nil {
+		return fmt.Errorf("trace %s: %w", w.dir, err)
+	}
+	return WriteViewer(w.dir) // viewer.go
+}
+
+// write appends one event, masked. The caller holds mu.
+func (w *Writer) write(ev any) {
+	if w.err != nil || w.f == nil {
+		return
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		w.err = err
+		return
+	}
+	line := w.mask(string(b))
+	if !json.Valid([]byte(line)) {
+		// A secret that spans JSON syntax: keep the event, without its
+		// text.
+		b, _ = json.Marshal(map[string]any{"type": "masked", "note": "an event was dropped: masking a secret broke its JSON"})
+		line = string(b)
+	}
+	if _, err := w.buf.WriteString(line + "\n"); err != nil {
+		w.err = err
+	}
+}
+
+func (w *Writer) flush() error {
+	if w.f == nil {
+		return nil
+	}
+	return w.buf.Flush()
+}
+
+func (w *Writer) mask(s string) string {
+	if w.opts.Masker == nil {
+		return s
+	}
+	return w.opts.Masker.Mask(s)
+}
+
+var _ agent.Tracer = (*Writer)(nil)
