@@ -27,12 +27,12 @@ const (
 // Browser's tabs while Options.RecordActivity is set, for traces. Its
 // handler runs on the tabs' read loops: it only appends under a mutex.
 type activityLog struct {
-	mu       sync.Mutex
-	console  []trace.ConsoleEntry
-	pending  map[network.RequestID]*trace.NetEntry
-	done     []trace.NetEntry
-	dropped  int
-	started  map[network.RequestID]time.Time
+	mu      sync.Mutex
+	console []trace.ConsoleEntry
+	pending map[network.RequestID]*trace.NetEntry
+	done    []trace.NetEntry
+	dropped int
+	started map[network.RequestID]time.Time
 }
 
 // recordActivity follows the console and network events of t, when

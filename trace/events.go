@@ -101,15 +101,15 @@ type ConsoleEntry struct {
 
 // NetEntry is one network request of the page.
 type NetEntry struct {
-	Method   string `json:"method"`
-	URL      string `json:"url"`
-	Status   int    `json:"status,omitempty"`
-	Type     string `json:"type,omitempty"` // Document, Script, XHR, Fetch, …
-	MIME     string `json:"mime,omitempty"`
-	Start    int64  `json:"t"`            // Unix milliseconds
-	MS       int64  `json:"ms"`           // until the response finished or failed
-	Size     int64  `json:"size"`         // encoded bytes received
-	Error    string `json:"error,omitempty"`
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Status int    `json:"status,omitempty"`
+	Type   string `json:"type,omitempty"` // Document, Script, XHR, Fetch, …
+	MIME   string `json:"mime,omitempty"`
+	Start  int64  `json:"t"`    // Unix milliseconds
+	MS     int64  `json:"ms"`   // until the response finished or failed
+	Size   int64  `json:"size"` // encoded bytes received
+	Error  string `json:"error,omitempty"`
 	// Headers are kept for HAR only (never in trace.jsonl).
 	RequestHeaders  map[string]string `json:"-"`
 	ResponseHeaders map[string]string `json:"-"`
@@ -127,4 +127,3 @@ type rawEvent struct {
 	Type    string `json:"type"`
 	Version int    `json:"version"`
 }
-

@@ -43,7 +43,7 @@ type common struct {
 	vision           bool
 	// human answers ask_human; set only when stdin is a terminal.
 	human agent.Human
-	nav   navFlags // navflags.go
+	nav   navFlags   // navflags.go
 	trace traceFlags // tracecmd.go
 }
 
