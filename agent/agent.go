@@ -467,6 +467,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
 	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
+	r.traceSnapshot(ctx, iter) // tracer.go
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen = snap.Text

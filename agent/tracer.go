@@ -6,11 +6,17 @@ import (
 )
 
 // Tracer records what each iteration saw, asked and did (package trace
-// writes it to disk). The loop calls it at two points: after each model
-// call, from the iteration, and after each step ends, from the goroutine
-// running Run, before the next snapshot is taken. What it receives is what
-// the model saw: secret values are already replaced by their placeholders.
+// writes it to disk). The loop calls it at three points: after each
+// snapshot and after each model call, from the iteration, and after each
+// step ends, from the goroutine running Run. What it receives is what the
+// model saw: secret values are already replaced by their placeholders.
+// Every method must return quickly: work such as a screenshot belongs in
+// the tracer's own goroutine, under its own bound.
 type Tracer interface {
+	// TraceSnapshot says the iteration's snapshot was taken and the model
+	// is about to be asked: the page is as the previous step left it, and
+	// stays so until the model answers.
+	TraceSnapshot(ctx context.Context, iteration int)
 	// TraceModel receives one model call: the observation exactly as
 	// sent, the whole request and the reply (or the error).
 	TraceModel(ModelCall)
@@ -40,6 +46,13 @@ func (r *run) traceModel(iter int, obs string, req Request, reply Reply, err err
 	}
 	r.a.cfg.tracer.TraceModel(ModelCall{Iteration: iter, Observation: obs, Request: req, Reply: reply, Err: err,
 		Started: t0, Duration: time.Since(t0)})
+}
+
+// traceSnapshot tells the tracer, if any, that a snapshot was taken.
+func (r *run) traceSnapshot(ctx context.Context, iter int) {
+	if r.a.cfg.tracer != nil {
+		r.a.cfg.tracer.TraceSnapshot(ctx, iter)
+	}
 }
 
 // traceStep hands an ended step to the tracer, if any.

@@ -94,7 +94,7 @@ func record(t *testing.T, ctx context.Context, start string) string {
 		t.Fatal(err)
 	}
 	res := a.Run(ctx, task)
-	if err := tw.End(res); err != nil {
+	if err := tw.End(ctx, res); err != nil {
 		t.Fatal(err)
 	}
 	if res.Code != agent.CodeSuccess || !strings.Contains(res.Answer, "$42.00") {

@@ -19,16 +19,23 @@
 //	{"type":"model","iteration":1,"started":"…","ms":812,"observation":"…",
 //	 "request":{"messages":[…],"tools":[…]},"reply":{"content":"…","reasoning":"…","tool_calls":[…],"usage":{…}},"error":"…"}
 //	{"type":"step","iteration":1,"step":{…agent.Step: url, thought, actions[tool,args,outcome,error,skipped,ms], timings…},
-//	 "screenshot":"shots/0001.jpg","console":[{"level","text","url","ms"}],"network":[{"method","url","status","type","ms","size","error"}]}
+//	 "console":[{"level","text","url","t"}],"network":[{"method","url","status","type","mime","t","ms","size","error"}]}
+//	{"type":"shot","iteration":1,"screenshot":"shots/0001.jpg","error":"…"}
 //	{"type":"end","result":{…agent.Result without steps…}}
 //
-// A model event comes before the step event of its iteration. Its request
+// A model event comes before the step event of its iteration. A step's
+// screenshot is a shot event of the same iteration, written later: it is
+// taken once the next snapshot has been taken, while the model thinks (so
+// the capture costs the loop nothing), or when the run ends; Read puts it
+// in the step's "screenshot" ("screenshot_error" when it failed). Console
+// times ("t") are Unix milliseconds. Its request
 // holds the whole conversation as sent; "tools" is present only when the
 // tool list differs from the previous request's (so on the first). The
 // observation is the snapshot message exactly as the model received it; its
 // element lines carry refs (outline grammar, package outline), which replay
 // uses to learn what each acted-on element was. Times are RFC 3339, with
-// durations in milliseconds ("ms").
+// durations in milliseconds ("ms"). Readers skip event types they do not
+// know.
 //
 // Secret values never appear: every line is passed through the run's masker
 // (raw, URL-encoded, HTML entities, JSON escapes, base64), which replaces

@@ -22,6 +22,7 @@ const (
 	TypeHeader = "header"
 	TypeModel  = "model"
 	TypeStep   = "step"
+	TypeShot   = "shot"
 	TypeEnd    = "end"
 )
 
@@ -82,6 +83,15 @@ type StepEvent struct {
 	ShotError  string         `json:"screenshot_error,omitempty"`
 	Console    []ConsoleEntry `json:"console,omitempty"`
 	Network    []NetEntry     `json:"network,omitempty"`
+}
+
+// ShotEvent is the screenshot of a step, taken once the step ended (before
+// the next step acts). Read merges it into the step's StepEvent.
+type ShotEvent struct {
+	Type       string `json:"type"`
+	Iteration  int    `json:"iteration"`
+	Screenshot string `json:"screenshot,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 // EndEvent is the last event: how the run ended (the steps are in the step

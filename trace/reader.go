@@ -118,6 +118,16 @@ func (t *Trace) add(line []byte, first bool) error {
 		var ev StepEvent
 		err = json.Unmarshal(line, &ev)
 		t.Steps = append(t.Steps, ev)
+	case TypeShot:
+		var ev ShotEvent
+		if err = json.Unmarshal(line, &ev); err == nil {
+			for i := len(t.Steps) - 1; i >= 0; i-- {
+				if t.Steps[i].Iteration == ev.Iteration {
+					t.Steps[i].Screenshot, t.Steps[i].ShotError = ev.Screenshot, ev.Error
+					break
+				}
+			}
+		}
 	case TypeEnd:
 		var ev EndEvent
 		err = json.Unmarshal(line, &ev)

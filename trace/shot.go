@@ -34,6 +34,27 @@ func toJPEG(pngData []byte, maxWidth, quality int) ([]byte, error) {
 	}
 }
 
+// boundJPEG re-encodes a JPEG larger than maxShotBytes at a lower quality.
+func boundJPEG(data []byte, quality int) ([]byte, error) {
+	if len(data) <= maxShotBytes {
+		return data, nil
+	}
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("screenshot: %w", err)
+	}
+	var buf bytes.Buffer
+	for q := quality * 2 / 3; ; q = q * 2 / 3 {
+		buf.Reset()
+		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: q}); err != nil {
+			return nil, fmt.Errorf("screenshot: %w", err)
+		}
+		if buf.Len() <= maxShotBytes || q <= 10 {
+			return buf.Bytes(), nil
+		}
+	}
+}
+
 // shrink scales img down by f, each output pixel the mean of an f×f block.
 func shrink(img image.Image, f int) image.Image {
 	b := img.Bounds()

@@ -21,7 +21,8 @@ type Options struct {
 	// the task has secrets.
 	Masker *agent.Masker
 	// Shots takes a screenshot after each step (package browser's
-	// Browser); nil records none.
+	// Browser); nil records none. When it is a JPEGShooter, the browser
+	// encodes the JPEG; else its PNG is converted here.
 	Shots agent.Screenshotter
 	// Activity gives each step's console messages and network requests;
 	// nil records none.
@@ -37,6 +38,13 @@ type Options struct {
 	ShotTimeout time.Duration
 }
 
+// JPEGShooter is implemented by browsers that capture the viewport as a
+// JPEG themselves, at most maxWidth wide (package browser): far cheaper
+// than decoding a PNG.
+type JPEGShooter interface {
+	ScreenshotJPEG(ctx context.Context, maxWidth, quality int) ([]byte, error)
+}
+
 // Defaults of Options.
 const (
 	DefaultMaxShotWidth = 800
@@ -46,7 +54,8 @@ const (
 
 // Writer writes a trace as the run goes. It implements agent.Tracer; its
 // methods are safe for concurrent use (an abandoned iteration may still
-// report its model call).
+// report its model call). End must be called once the run is over: it
+// waits for the screenshots under way.
 type Writer struct {
 	dir  string
 	opts Options
@@ -58,6 +67,9 @@ type Writer struct {
 	tools []agent.ToolDef
 	har   []NetEntry
 	steps int
+
+	pending *pendingShot   // the last step, until its screenshot is taken
+	shots   sync.WaitGroup // screenshots under way
 }
 
 // Create makes dir (it must be empty or not exist) and writes the header.
@@ -129,46 +141,96 @@ func sameTool(a, b agent.ToolDef) bool {
 	return a.Name == b.Name && a.Description == b.Description && string(a.Parameters) == string(b.Parameters)
 }
 
-// TraceStep records an ended step, with a screenshot of the page now and
-// the step's console and network activity (agent.Tracer).
-func (w *Writer) TraceStep(ctx context.Context, s agent.Step) {
+// TraceStep records an ended step with its console and network activity
+// (agent.Tracer). Its screenshot is taken when the next snapshot has been
+// taken (TraceSnapshot), while the model thinks, or by End for the last
+// step: the page is then as the step left it, and the step costs the loop
+// no capture time.
+func (w *Writer) TraceStep(_ context.Context, s agent.Step) {
 	ev := StepEvent{Type: TypeStep, Iteration: s.Iteration, Step: s}
 	if w.opts.Activity != nil {
 		ev.Console, ev.Network = w.opts.Activity.TakeActivity()
 	}
-	var shot []byte
-	if w.opts.Shots != nil {
-		sctx, cancel := context.WithTimeout(ctx, w.opts.ShotTimeout)
-		png, err := w.opts.Shots.Screenshot(sctx)
-		cancel()
-		if err == nil {
-			shot, err = toJPEG(png, w.opts.MaxShotWidth, w.opts.JPEGQuality) // shot.go
-		}
-		if err != nil {
-			ev.ShotError = err.Error()
-		}
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.steps++
-	if shot != nil {
-		name := fmt.Sprintf("%s/%04d.jpg", ShotsDir, w.steps)
-		if err := os.WriteFile(filepath.Join(w.dir, name), shot, 0o644); err != nil {
-			ev.ShotError = err.Error()
-		} else {
-			ev.Screenshot = name
-		}
-	}
 	if w.opts.HAR {
 		w.har = append(w.har, ev.Network...)
 	}
 	w.write(ev)
 	w.err = errors.Join(w.err, w.flush())
+	if w.opts.Shots != nil {
+		w.pending = &pendingShot{iteration: s.Iteration, seq: w.steps}
+	}
 }
 
-// End records how the run ended, writes the viewer (and the HAR) and closes
-// the trace. It returns the first error the trace met.
-func (w *Writer) End(res *agent.Result) error {
+// pendingShot is a step whose screenshot is still to be taken.
+type pendingShot struct{ iteration, seq int }
+
+// TraceSnapshot takes the previous step's screenshot in the background,
+// under ShotTimeout (agent.Tracer): the browser runs it before the
+// iteration's actions.
+func (w *Writer) TraceSnapshot(ctx context.Context, _ int) {
+	w.mu.Lock()
+	p := w.pending
+	w.pending = nil
+	w.mu.Unlock()
+	if p == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx) // the iteration may end first
+	w.shots.Go(func() { w.shoot(ctx, p) })
+}
+
+// shoot takes a step's screenshot and records it as a shot event.
+func (w *Writer) shoot(ctx context.Context, p *pendingShot) {
+	ev := ShotEvent{Type: TypeShot, Iteration: p.iteration}
+	shot, err := w.capture(ctx)
+	if err == nil {
+		name := fmt.Sprintf("%s/%04d.jpg", ShotsDir, p.seq)
+		if err = os.WriteFile(filepath.Join(w.dir, name), shot, 0o644); err == nil {
+			ev.Screenshot = name
+		}
+	}
+	if err != nil {
+		ev.Error = err.Error()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.write(ev)
+	w.err = errors.Join(w.err, w.flush())
+}
+
+// capture takes a JPEG of the viewport, bounded by ShotTimeout.
+func (w *Writer) capture(ctx context.Context) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, w.opts.ShotTimeout)
+	defer cancel()
+	if j, ok := w.opts.Shots.(JPEGShooter); ok {
+		shot, err := j.ScreenshotJPEG(ctx, w.opts.MaxShotWidth, w.opts.JPEGQuality)
+		if err != nil {
+			return nil, err
+		}
+		return boundJPEG(shot, w.opts.JPEGQuality) // shot.go
+	}
+	png, err := w.opts.Shots.Screenshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return toJPEG(png, w.opts.MaxShotWidth, w.opts.JPEGQuality) // shot.go
+}
+
+// End takes the last step's screenshot, records how the run ended, writes
+// the viewer (and the HAR) and closes the trace. It returns the first error
+// the trace met. res may be nil (the run did not end).
+func (w *Writer) End(ctx context.Context, res *agent.Result) error {
+	w.shots.Wait()
+	w.mu.Lock()
+	p := w.pending
+	w.pending = nil
+	w.mu.Unlock()
+	if p != nil {
+		w.shoot(ctx, p)
+	}
 	w.mu.Lock()
 	if w.f == nil {
 		w.mu.Unlock()

@@ -346,7 +346,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	// The result first: the browser's clean-up (bounded) comes after.
 	printResult(stdout, stderr, res, c.json)
 	if tw != nil {
-		if err := tw.End(res); err != nil {
+		if err := tw.End(ctx, res); err != nil {
 			fmt.Fprintf(stderr, "webagent: %v\n", err)
 		} else {
 			fmt.Fprintf(stderr, "trace: %s (webagent show-trace %s)\n", tw.Dir(), tw.Dir())

@@ -1,0 +1,4 @@
+package trace
+
+// ToJPEG is toJPEG, for the benchmarks.
+var ToJPEG = toJPEG
