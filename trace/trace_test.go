@@ -81,7 +81,7 @@ func traceOne(w *trace.Writer, i int, tools []agent.ToolDef) {
 	w.TraceSnapshot(context.Background(), i)
 	msgs := []agent.Message{{Role: agent.RoleSystem, Content: "system prompt " + strings.Repeat("rules ", 400)}, {Role: agent.RoleUser, Content: observation + " " + secret}}
 	w.TraceModel(agent.ModelCall{Iteration: i, Observation: observation, Request: agent.Request{Messages: msgs, Tools: tools},
-		Reply: agent.Reply{Content: "typing " + secret, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "click", Arguments: `{"ref":"e12"}`}}},
+		Reply:   agent.Reply{Content: "typing " + secret, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "click", Arguments: `{"ref":"e12"}`}}},
 		Started: time.Now(), Duration: time.Second})
 	w.TraceStep(context.Background(), agent.Step{Iteration: i, URL: "http://x.test/", Actions: []agent.ActionRecord{
 		{Tool: "click", Args: []byte(`{"ref":"e12"}`), Outcome: "clicked link \"A product\" [ref=e12]", MS: 40}}})
