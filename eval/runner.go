@@ -62,6 +62,10 @@ type Config struct {
 	// OutDir receives the final screenshots, under shots/. Empty takes
 	// none.
 	OutDir string
+	// Trace writes a trace of each task run under OutDir/traces/ (package
+	// trace; tracing.go), linked from the report. Browser.RecordActivity
+	// adds the console and network to it.
+	Trace bool
 	// Progress is told about runs as they start and end; nil tells no
 	// one.
 	Progress Progress
@@ -107,6 +111,8 @@ type Env struct {
 	// Shot is the screenshot file the run should save, relative to
 	// Config.OutDir.
 	Shot string
+	// Trace is the folder of the run's trace, relative to Config.OutDir.
+	Trace string
 }
 
 // Runner runs jobs on parallel workers.
@@ -330,7 +336,7 @@ func (r *Runner) attempt(ctx context.Context, wk *worker, slot int, job Job, mor
 		r.cfg.Logger.Debug().Str("task", job.Key).Dur("launch", launched).Msg("browser")
 		wk.closeLater(b)
 	}()
-	env := &Env{Browser: b, BrowserName: name, CDPURL: opts.CDPURL, Config: &r.cfg, Shot: shotName(job.Key)}
+	env := &Env{Browser: b, BrowserName: name, CDPURL: opts.CDPURL, Config: &r.cfg, Shot: shotName(job.Key), Trace: traceName(job.Key)}
 	run, err := job.Run(ctx, env)
 	run.Browser = name
 	if err != nil && wk.chrome != nil && (errors.Is(err, browser.ErrDisconnected) || !wk.chrome.Alive()) {
@@ -384,12 +390,18 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 		model = m
 	}
 	opts := append(append([]agent.Option{agent.WithLogger(cfg.Logger)}, cfg.Options...), t.AgentOptions()...)
+	tw := startTrace(env, t.Suite+"/"+t.ID, t.AgentTask(siteBase)) // tracing.go
+	if tw != nil {
+		opts = append(opts, agent.WithTracer(tw))
+	}
 	a, err := agent.New(env.Browser, model, opts...)
 	if err != nil {
+		endTrace(ctx, env, tw, nil, &run)
 		return harnessFail(err)
 	}
 	res := a.Run(ctx, t.AgentTask(siteBase))
 	fillResult(&run, res)
+	endTrace(ctx, env, tw, res, &run)
 	ran := time.Now()
 
 	if res.Code != agent.CodeCanceled && ctx.Err() == nil {

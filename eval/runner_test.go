@@ -24,6 +24,7 @@ import (
 	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/trace"
 )
 
 func builtin(t *testing.T, ids ...string) []*suite.Task {
@@ -61,7 +62,7 @@ tasks:
 
 func testConfig(t *testing.T) Config {
 	return Config{
-		Workers: 2, OutDir: t.TempDir(), Logger: zerolog.Nop(),
+		Workers: 2, OutDir: t.TempDir(), Trace: true, Logger: zerolog.Nop(),
 		Options: []agent.Option{agent.WithIterationTimeout(60 * time.Second), agent.WithTaskTimeout(2 * time.Minute)},
 	}
 }
@@ -99,6 +100,17 @@ func TestRunWritesReports(t *testing.T) {
 		}
 		if r.Screenshot == "" {
 			t.Errorf("%s: no screenshot", r.ID)
+		}
+		// One trace per run, each step with its screenshot.
+		tr, err := trace.Read(filepath.Join(cfg.OutDir, r.Trace))
+		if err != nil || r.Trace == "" || len(tr.Steps) != r.Iterations || len(r.Steps) != r.Iterations {
+			t.Errorf("%s: trace %q: %v", r.ID, r.Trace, err)
+			continue
+		}
+		for _, st := range r.Steps {
+			if _, err := os.Stat(filepath.Join(cfg.OutDir, filepath.FromSlash(st.Screenshot))); st.Screenshot == "" || err != nil {
+				t.Errorf("%s step %d: screenshot %q: %v", r.ID, st.Iteration, st.Screenshot, err)
+			}
 		}
 	}
 	failed := rep.Runs[3]
@@ -168,6 +180,10 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 	v, err := b.Eval(ctx, `(async () => {
 		const imgs = [...document.querySelectorAll('img.shot')];
 		await Promise.all(imgs.map(i => i.decode().catch(() => {})));
+		// The first run's steps, opened: their screenshots come from its trace.
+		document.querySelector('#tasks tr.task').click();
+		const steps = [...document.querySelector('#tasks tr.detail.open').querySelectorAll('img.stepshot')];
+		await Promise.all(steps.map(i => i.decode().catch(() => {})));
 		return {
 			ready: document.body.dataset.ready === 'true',
 			charts: ['#chart-suites', '#chart-latency', '#chart-time'].map(s => document.querySelectorAll(s + ' svg rect.bar').length),
@@ -175,7 +191,10 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 			failRows: document.querySelectorAll('#tasks tr.task[data-ok="false"]').length,
 			imgs: imgs.length,
 			widths: imgs.map(i => i.naturalWidth),
-			external: [...document.querySelectorAll('script[src], link[href], img:not([src^="data:"])')].length,
+			// The step screenshots are files of the output folder, in the runs' traces.
+			external: [...document.querySelectorAll('script[src], link[href], img:not([src^="data:"]):not([src^="traces/"])')].length,
+			steps: steps.map(i => i.naturalWidth),
+			traces: document.querySelectorAll('#tasks a.trace[href$="/index.html"]').length,
 		};
 	})()`)
 	if err != nil {
@@ -200,6 +219,12 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 		if w.(float64) <= 0 {
 			t.Errorf("a screenshot did not decode: naturalWidth %v", w)
 		}
+	}
+	if st := m["steps"].([]any); len(st) == 0 || st[0].(float64) <= 0 {
+		t.Errorf("the first run's step screenshots: natural widths %v", st)
+	}
+	if int(m["traces"].(float64)) != runs {
+		t.Errorf("%v runs link their trace, want %d", m["traces"], runs)
 	}
 	if m["external"].(float64) != 0 {
 		t.Errorf("the report loads %v external resources", m["external"])

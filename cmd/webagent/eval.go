@@ -30,6 +30,7 @@ type evalOpts struct {
 	suites, tasks listFlag
 	cdpURLs       listFlag
 	workers       int
+	traces        bool // --trace: one trace per run
 	out           string
 	faults        bool
 	miniwob       string
@@ -62,7 +63,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	// not fail every eval iteration. Only the tool backstop is tighter.
 	_ = cfs.Set("operation-timeout", "45s")
 	cfs.VisitAll(func(f *flag.Flag) {
-		if f.Name == "cdp-url" {
+		if f.Name == "cdp-url" || f.Name == "trace" || f.Name == "trace-har" { // eval's --trace is a switch
 			return
 		}
 		fs.Var(f.Value, f.Name, f.Usage)
@@ -74,6 +75,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	fs.Var(&o.tasks, "task", "run only these task IDs (repeatable, or a comma list)")
 	fs.IntVar(&o.workers, "workers", eval.DefaultWorkers(), "runs at once, each with its own browser, site and model server")
 	fs.StringVar(&o.out, "out", "", "directory for report.json, report.md, report.html and screenshots (default eval-out/<timestamp>)")
+	fs.BoolVar(&o.traces, "trace", true, "write a trace of each task run under the output folder's traces/, linked from report.html (webagent show-trace, replay); --trace=false skips them")
 	fs.Var(&o.cdpURLs, "cdp-url", "a remote browser's DevTools URL; repeat it for a pool: workers are spread over them, each run in a fresh browser context")
 	fs.BoolVar(&o.faults, "faults", false, "run the fault suite instead: stalled stream, drip, 429 storm, frozen page, crash, a navigation that never arrives")
 	fs.StringVar(&o.miniwob, "miniwob", "", "run MiniWoB++ tasks from this checkout (needs --model)")
@@ -229,7 +231,8 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	bar := eval.NewBar(stderr, len(jobs), tty)
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
-		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, LoadTimeout: o.loadTimeout},
+		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, LoadTimeout: o.loadTimeout,
+			RecordActivity: o.traces},
 		Options: append([]agent.Option{
 			agent.WithMaxIterations(maxIterations),
 			agent.WithVision(o.vision),
@@ -238,7 +241,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 			agent.WithOperationTimeout(o.operationTimeout),
 			agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(o.timeoutPolicy), o.maxTimeouts),
 		}, o.nav.options()...),
-		SiteHost: o.siteHost, OutDir: out, Progress: bar, Logger: log,
+		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
 	})
 
 	fmt.Fprintf(stderr, "eval: %d runs, %d workers, model %s, writing %s\n", len(jobs), runner.Config().Workers, modelName, out)

@@ -137,12 +137,21 @@ func latencyChart(ls []Latency) template.HTML {
 	return template.HTML(b.String())
 }
 
+// timeChartTop is how many runs the time chart draws: the slowest. The
+// others are in the tasks table, which sorts by time.
+const timeChartTop = 30
+
 // timeChart draws one horizontal bar per run, slowest first, green for a
-// pass. It is drawn at its own pixel size, timeRowH a run, and spans the
-// page's width (report.html), so 50 runs stay as readable as 5.
+// pass, for the timeChartTop slowest runs. It is drawn at its own pixel
+// size, timeRowH a run, and spans the page's width (report.html), so 30
+// runs stay as readable as 5, and a report of hundreds stays short.
 func timeChart(runs []Run) template.HTML {
 	rs := append([]Run(nil), runs...)
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].DurationMS > rs[j].DurationMS })
+	more := 0
+	if len(rs) > timeChartTop {
+		rs, more = rs[:timeChartTop], len(rs)-timeChartTop
+	}
 	const rowH, labelW, barW = timeRowH, 260, 420
 	max := int64(1)
 	for _, r := range rs {
@@ -151,6 +160,9 @@ func timeChart(runs []Run) template.HTML {
 		}
 	}
 	w, h := labelW+barW+80, rowH*len(rs)+6
+	if len(rs) == 0 {
+		h = 6
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart-svg time-svg" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="time per task">`, w, h, w, h)
 	for i, r := range rs {
@@ -168,6 +180,9 @@ func timeChart(runs []Run) template.HTML {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d">%s</text>`, labelW+bw+4, y+13, timeFontPx, fmtMS(float64(r.DurationMS)))
 	}
 	b.WriteString(`</svg>`)
+	if more > 0 {
+		fmt.Fprintf(&b, `<div class="muted" id="time-more">the %d slowest of %d runs; the other %d are in the tasks table (click a column to sort)</div>`, len(rs), len(rs)+more, more)
+	}
 	return template.HTML(b.String())
 }
 

@@ -81,12 +81,13 @@ func TestCompareInterruptedAndOnlyIn(t *testing.T) {
 	}
 }
 
-// With 52 runs the time chart keeps a readable row and font size, at its
-// own pixel height, across the page's width.
+// With hundreds of runs the time chart draws the 30 slowest, each with a
+// readable row and font size, at its own pixel height, across the page's
+// width; the others are in the sortable tasks table.
 func TestTimeChartReadableWithManyRuns(t *testing.T) {
 	r := sample()
 	r.Runs = nil
-	for i := range 52 {
+	for i := range 300 {
 		r.Runs = append(r.Runs, run(fmt.Sprintf("suite%d", i%7), fmt.Sprintf("a-rather-long-task-name-%02d", i), i%3 != 0, int64(500+i*97), 10))
 	}
 	page, err := r.HTML(t.TempDir())
@@ -105,14 +106,23 @@ func TestTimeChartReadableWithManyRuns(t *testing.T) {
 		return string(m[1])
 	}
 	h, err := strconv.Atoi(attr("height"))
-	if err != nil || h < 52*18 {
-		t.Errorf("time chart height %q for 52 runs, want at least %d px (18 a row): %s", attr("height"), 52*18, svg)
+	if err != nil || h < 30*18 || h > 30*24 {
+		t.Errorf("time chart height %q for its 30 slowest runs, want %d to %d px (18 to 24 a row): %s", attr("height"), 30*18, 30*24, svg)
+	}
+	if !bytes.Contains(page, []byte("the 30 slowest of 300 runs; the other 270 are in the tasks table")) {
+		t.Error("the chart does not say where the other runs are")
+	}
+	if n := bytes.Count(page, []byte(`<tr class="task"`)); n != 300 || !bytes.Contains(page, []byte(`data-sort="5" data-num>time</th>`)) {
+		t.Errorf("the tasks table has %d rows, or no sortable time column", n)
 	}
 	if w := attr("width"); strings.HasSuffix(w, "%") {
 		t.Errorf("time chart width %q scales the rows down with the column", w)
 	}
 	chart := page[bytes.Index(page, svg):]
 	chart = chart[:bytes.Index(chart, []byte("</svg>"))]
+	if !bytes.Contains(chart, []byte("a-rather-long-task-name-299")) || bytes.Contains(chart, []byte("a-rather-long-task-name-00<")) {
+		t.Error("the chart should hold the slowest run (299), not the fastest (00)")
+	}
 	for _, m := range regexp.MustCompile(`font-size="(\d+)"`).FindAllSubmatch(chart, -1) {
 		if n, _ := strconv.Atoi(string(m[1])); n < 11 {
 			t.Fatalf("time chart font size %d px", n)

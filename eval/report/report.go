@@ -78,6 +78,9 @@ type Run struct {
 	Steps    []Step              `json:"steps"`
 	// Screenshot is the final screenshot's file, relative to the report.
 	Screenshot string `json:"screenshot,omitempty"`
+	// Trace is the folder of the run's trace (webagent show-trace),
+	// relative to the report.
+	Trace string `json:"trace,omitempty"`
 	// Browser is the browser the run used: "local" or a CDP URL.
 	Browser string `json:"browser,omitempty"`
 
@@ -116,6 +119,9 @@ type Step struct {
 	LLMMS      int64    `json:"llm_ms"`
 	ActionMS   int64    `json:"action_ms"`
 	Tokens     int      `json:"tokens"`
+	// Screenshot is the page after the step (in the run's trace),
+	// relative to the report.
+	Screenshot string `json:"screenshot,omitempty"`
 }
 
 // Steps summarizes the agent's steps.

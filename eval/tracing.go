@@ -1,0 +1,67 @@
+package eval
+
+import (
+	"context"
+
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/trace"
+)
+
+// traceName is the folder of a run's trace, relative to Config.OutDir.
+func traceName(key string) string {
+	return "traces/" + strings.Trim(unsafeName.ReplaceAllString(key, "_"), "_")
+}
+
+// startTrace opens the trace of a task run under Config.OutDir when
+// Config.Trace is set; nil otherwise, or when the folder cannot be made
+// (logged: the run goes on without one).
+func startTrace(env *Env, name string, task agent.Task) *trace.Writer {
+	cfg := env.Config
+	if !cfg.Trace || cfg.OutDir == "" || env.Trace == "" {
+		return nil
+	}
+	m := agent.NewMasker(task.Secrets)
+	var secrets []string
+	for k := range task.Secrets {
+		n, _, _ := agent.ParseSecretKey(k)
+		secrets = append(secrets, n)
+	}
+	tw, err := trace.Create(filepath.Join(cfg.OutDir, filepath.FromSlash(env.Trace)),
+		trace.Header{Name: name, Task: m.Mask(task.Instruction), URL: task.URL, Model: trace.ModelInfo{Name: cfg.ModelName}, Secrets: secrets},
+		trace.Options{Masker: m, Shots: env.Browser, Activity: env.Browser})
+	if err != nil {
+		cfg.Logger.Warn().Err(err).Str("task", name).Msg("no trace for this run")
+		return nil
+	}
+	return tw
+}
+
+// endTrace closes a run's trace and links it, and each step's screenshot,
+// from the run.
+func endTrace(ctx context.Context, env *Env, tw *trace.Writer, res *agent.Result, run *report.Run) {
+	if tw == nil {
+		return
+	}
+	if err := tw.End(ctx, res); err != nil {
+		env.Config.Logger.Warn().Err(err).Str("task", run.ID).Msg("trace")
+	}
+	run.Trace = env.Trace
+	t, err := trace.Read(tw.Dir())
+	if err != nil {
+		return
+	}
+	shots := map[int]string{}
+	for _, s := range t.Steps {
+		if s.Screenshot != "" {
+			shots[s.Iteration] = path.Join(env.Trace, s.Screenshot)
+		}
+	}
+	for i := range run.Steps {
+		run.Steps[i].Screenshot = shots[run.Steps[i].Iteration]
+	}
+}
