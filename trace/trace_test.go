@@ -219,3 +219,44 @@ func BenchmarkShotFromPNG(b *testing.B) {
 		}
 	}
 }
+
+// writeSteps writes a trace whose steps each click the element named by
+// the step's snapshot line.
+func writeSteps(t *testing.T, start string, snaps ...string) *trace.Trace {
+	dir := filepath.Join(t.TempDir(), "t")
+	w, err := trace.Create(dir, trace.Header{Task: "buy the mug", URL: start}, trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, snap := range snaps {
+		ref := snap[strings.Index(snap, "[ref=")+5 : strings.LastIndex(snap, "]")]
+		args := `{"ref":"` + ref + `"}`
+		w.TraceModel(agent.ModelCall{Iteration: i + 1, Observation: "Snapshot:\n" + snap})
+		w.TraceStep(context.Background(), agent.Step{Iteration: i + 1, URL: start + "shop",
+			Actions: []agent.ActionRecord{{Tool: "click", Args: []byte(args), Outcome: "clicked"}}})
+	}
+	if err := w.End(context.Background(), &agent.Result{Code: agent.CodeSuccess}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// TestCompare: refs and the site's port do not count, the element does.
+func TestCompare(t *testing.T) {
+	a := writeSteps(t, "http://127.0.0.1:4001/", `link "Mugs" [ref=e3]`, `button "Add to cart" [ref=e9]`, `link "Cart" [ref=e2]`)
+	b := writeSteps(t, "http://127.0.0.1:5002/", `link "Mugs" [ref=e7]`, `button "Add to cart" [ref=e14]`, `link "Cart" [ref=e2]`)
+	if d := trace.Compare(a, b); !d.Same() {
+		t.Fatalf("same steps with other refs and ports differ at step %d:\n%s\n%s", d.Step, d.OldStep, d.NewStep)
+	}
+	c := writeSteps(t, "http://127.0.0.1:5002/", `link "Mugs" [ref=e3]`, `button "Add to wishlist" [ref=e9]`)
+	d := trace.Compare(a, c)
+	var out strings.Builder
+	d.Write(&out)
+	if d.Step != 2 || !strings.Contains(out.String(), `click ref="button \"Add to cart\""`) || !strings.Contains(out.String(), `click ref="button \"Add to wishlist\""`) {
+		t.Fatalf("step %d:\n%s", d.Step, out.String())
+	}
+}

@@ -359,9 +359,11 @@ func cmdCompare(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("eval compare", flag.ContinueOnError)
 	minDelta := fs.Duration("min-time-change", 500*time.Millisecond, "report a task's time change only above this (and above 25%)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent eval compare [flags] OLD/report.json NEW/report.json\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: webagent eval compare [flags] OLD/report.json NEW/report.json\n"+
+			"       webagent eval compare OLD_TRACE_DIR NEW_TRACE_DIR\n\n"+
 			"Lists regressions (passed before, failed now), improvements, and changes in time and tokens.\n"+
-			"Exit status 1 when there is a regression.\n\nFlags:\n")
+			"Exit status 1 when there is a regression.\n"+
+			"Given two traces of the same task, prints the first step where they differ (exit status 1 when they do).\n\nFlags:\n")
 		printFlags(fs) // cliflags.go
 	}
 	pos, err := parseFlags(fs, args, stdout)
@@ -370,6 +372,9 @@ func cmdCompare(args []string, stdout io.Writer) (int, error) {
 	}
 	if len(pos) != 2 {
 		return exitUsage, usagef("compare takes two reports: webagent eval compare OLD/report.json NEW/report.json")
+	}
+	if isTrace(pos[0]) && isTrace(pos[1]) {
+		return compareTraces(pos[0], pos[1], stdout) // tracecmd.go
 	}
 	var reps [2]*report.Report
 	for i, p := range pos {

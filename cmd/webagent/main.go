@@ -121,10 +121,12 @@ var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", 
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
-	"run":   func() *flag.FlagSet { fs, _ := runFlags(); return fs },
-	"demo":  func() *flag.FlagSet { fs, _ := demoFlags(); return fs },
-	"bench": func() *flag.FlagSet { fs, _ := benchFlags(); return fs },
-	"eval":  func() *flag.FlagSet { fs, _ := evalFlags(); return fs },
+	"run":        func() *flag.FlagSet { fs, _ := runFlags(); return fs },
+	"demo":       func() *flag.FlagSet { fs, _ := demoFlags(); return fs },
+	"bench":      func() *flag.FlagSet { fs, _ := benchFlags(); return fs },
+	"eval":       func() *flag.FlagSet { fs, _ := evalFlags(); return fs },
+	"show-trace": func() *flag.FlagSet { fs, _ := showTraceFlags(); return fs },
+	"replay":     func() *flag.FlagSet { fs, _ := replayFlags(); return fs },
 }
 
 func unknownCommand(cmd string) error {

@@ -79,13 +79,18 @@ func (t *traceFlags) start(b *browser.Browser, task agent.Task) (*trace.Writer, 
 
 // cmdShowTrace writes a trace's viewer and opens it in a browser, or prints
 // its path.
-func cmdShowTrace(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+func showTraceFlags() (*flag.FlagSet, *bool) {
 	fs := flag.NewFlagSet("show-trace", flag.ContinueOnError)
 	printOnly := fs.Bool("print", false, "only print the viewer's path, do not open it")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent show-trace [--print] DIR\n\nWrites DIR/index.html from DIR/trace.jsonl and opens it in your browser (it prints the path where none is available).\n\nFlags:\n")
 		printFlags(fs)
 	}
+	return fs, printOnly
+}
+
+func cmdShowTrace(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs, printOnly := showTraceFlags()
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return exitUsage, err
@@ -123,19 +128,32 @@ func openInBrowser(ctx context.Context, path string) error {
 	return exec.CommandContext(ctx, opener, path).Run()
 }
 
-// cmdReplay runs a trace's actions again in a fresh browser, with no model.
-func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+// replayOpts are replay's flags.
+type replayOpts struct {
+	base, chrome string
+	secrets      secretFlag
+	headful      bool
+	timeout      time.Duration
+}
+
+func replayFlags() (*flag.FlagSet, *replayOpts) {
+	o := &replayOpts{}
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	base := fs.String("url", "", "replay against this base URL instead of the recorded one (a staging site): recorded URLs on the start URL's origin are moved to it")
-	var secrets secretFlag
-	fs.Var(&secrets, "secret", "NAME=VALUE the value of a secret the run typed (recorded as <secret>NAME</secret>); VALUE env:VAR reads it from the environment (repeatable)")
-	chrome := fs.String("chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
-	headful := fs.Bool("headful", false, "show the browser window")
-	timeout := fs.Duration("action-timeout", replay.DefaultActionTimeout, "bound on one replayed action")
+	fs.StringVar(&o.base, "url", "", "replay against this base URL instead of the recorded one (a staging site): recorded URLs on the start URL's origin are moved to it")
+	fs.Var(&o.secrets, "secret", "NAME=VALUE the value of a secret the run typed (recorded as <secret>NAME</secret>); VALUE env:VAR reads it from the environment (repeatable)")
+	fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
+	fs.BoolVar(&o.headful, "headful", false, "show the browser window")
+	fs.DurationVar(&o.timeout, "action-timeout", replay.DefaultActionTimeout, "bound on one replayed action")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent replay [flags] DIR\n\nRuns the actions recorded in DIR (run --trace DIR) again in a fresh browser, with no model. Each action finds its element again by role, name and place.\nExit 0 when every step replays (the recorded answer is printed), 1 at the first step that cannot, 2 for bad input.\n\nFlags:\n")
 		printFlags(fs)
 	}
+	return fs, o
+}
+
+// cmdReplay runs a trace's actions again in a fresh browser, with no model.
+func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs, o := replayFlags()
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return exitUsage, err
@@ -143,14 +161,14 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if len(pos) != 1 {
 		return exitUsage, usagef("replay takes one folder, the one given to run --trace: webagent replay DIR")
 	}
-	if *timeout <= 0 {
-		return exitUsage, usagef("--action-timeout is %s; use a positive duration such as 30s", *timeout)
+	if o.timeout <= 0 {
+		return exitUsage, usagef("--action-timeout is %s; use a positive duration such as 30s", o.timeout)
 	}
 	t, err := trace.Read(pos[0])
 	if err != nil {
 		return exitUsage, usagef("%v", err)
 	}
-	vals, err := secrets.resolve()
+	vals, err := o.secrets.resolve()
 	if err != nil {
 		return exitUsage, err
 	}
@@ -161,7 +179,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	}
 	stderr = agent.NewMasker(vals).Writer(stderr)
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	b, err := browser.Launch(lctx, browser.Options{ChromePath: *chrome, Headful: *headful})
+	b, err := browser.Launch(lctx, browser.Options{ChromePath: o.chrome, Headful: o.headful})
 	cancel()
 	if err != nil {
 		if isBrowserConfigError(err) { // browsererr.go
@@ -170,7 +188,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)
 	}
 	defer b.Close()
-	res, err := replay.Run(ctx, b, t, replay.Options{BaseURL: *base, Secrets: vals, Progress: stderr, ActionTimeout: *timeout})
+	res, err := replay.Run(ctx, b, t, replay.Options{BaseURL: o.base, Secrets: vals, Progress: stderr, ActionTimeout: o.timeout})
 	var se *replay.StepError
 	switch {
 	case errors.As(err, &se):
@@ -193,4 +211,31 @@ func hasSecret(vals map[string]string, name string) bool {
 		}
 	}
 	return false
+}
+
+// isTrace reports whether dir holds a trace.
+func isTrace(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, trace.EventsFile))
+	return err == nil
+}
+
+// compareTraces prints the first step where two traces of one task differ.
+func compareTraces(oldDir, newDir string, stdout io.Writer) (int, error) {
+	var ts [2]*trace.Trace
+	for i, dir := range []string{oldDir, newDir} {
+		t, err := trace.Read(dir)
+		if err != nil && !errors.Is(err, trace.ErrTruncated) {
+			return exitUsage, usagef("%v", err)
+		}
+		ts[i] = t
+	}
+	if ts[0].Header.Task != ts[1].Header.Task {
+		return exitUsage, usagef("the traces are of different tasks (%q and %q); compare two runs of one task", ts[0].Header.Task, ts[1].Header.Task)
+	}
+	d := trace.Compare(ts[0], ts[1])
+	d.Write(stdout)
+	if !d.Same() {
+		return exitFailed, nil
+	}
+	return exitOK, nil
 }
