@@ -131,6 +131,7 @@ func openInBrowser(ctx context.Context, path string) error {
 // replayOpts are replay's flags.
 type replayOpts struct {
 	base, chrome string
+	uploadDir    string
 	secrets      secretFlag
 	headful      bool
 	timeout      time.Duration
@@ -143,6 +144,7 @@ func replayFlags() (*flag.FlagSet, *replayOpts) {
 	fs.Var(&o.secrets, "secret", "NAME=VALUE the value of a secret the run typed (recorded as <secret>NAME</secret>); VALUE env:VAR reads it from the environment (repeatable)")
 	fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
 	fs.BoolVar(&o.headful, "headful", false, "show the browser window")
+	fs.StringVar(&o.uploadDir, "upload-dir", "", "the folder uploads take their files from, as the recorded run's --upload-dir")
 	fs.DurationVar(&o.timeout, "action-timeout", replay.DefaultActionTimeout, "bound on one replayed action")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent replay [flags] DIR\n\nRuns the actions recorded in DIR (run --trace DIR) again in a fresh browser, with no model. Each action finds its element again by role, name and place.\nExit 0 when every step replays (the recorded answer is printed), 1 at the first step that cannot, 2 for bad input.\n\nFlags:\n")
@@ -179,7 +181,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	}
 	stderr = agent.NewMasker(vals).Writer(stderr)
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	b, err := browser.Launch(lctx, browser.Options{ChromePath: o.chrome, Headful: o.headful})
+	b, err := browser.Launch(lctx, browser.Options{ChromePath: o.chrome, Headful: o.headful, UploadDir: o.uploadDir})
 	cancel()
 	if err != nil {
 		if isBrowserConfigError(err) { // browsererr.go
