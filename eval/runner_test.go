@@ -160,6 +160,9 @@ func TestRunWritesReports(t *testing.T) {
 		}
 	}
 	checkHTMLReport(t, filepath.Join(cfg.OutDir, "report.html"), 4)
+	// The runs, replayed from their traces without a model on fresh
+	// sites, pass (or fail) their checks again (replay_test.go).
+	replayChecked(t, cfg.OutDir, tasks, rep)
 }
 
 // checkHTMLReport opens the report in Chromium and checks what rendered:
