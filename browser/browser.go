@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/agent"
 )
@@ -42,8 +42,8 @@ type Options struct {
 	DownloadDir string
 	// Headful shows a browser window (it needs a display).
 	Headful bool
-	// Logger receives the browser's diagnostics. The zero value logs nothing.
-	Logger zerolog.Logger
+	// Logger receives the browser's diagnostics; nil logs nothing.
+	Logger *slog.Logger
 	// Width and Height are the viewport size in CSS pixels; 1280x900 if not
 	// set.
 	Width, Height int
@@ -95,7 +95,7 @@ var (
 
 // Browser is one Chromium tab driven over CDP. It implements agent.Browser.
 type Browser struct {
-	log           zerolog.Logger
+	log           *slog.Logger
 	width, height int
 
 	opts Options
@@ -285,19 +285,19 @@ func (b *Browser) cleanup(t *tab, stopLoading, evaluating bool) {
 	defer stop()
 	if stopLoading || t.nav.state().pending != "" {
 		if _, err := cdp.Call(ctx, t.target, page.StopLoading, cdp.Empty{}); err != nil {
-			b.log.Debug().Err(err).Msg("stopping the page load")
+			b.log.Debug("stopping the page load", "error", err)
 		}
 		return
 	}
 	if evaluating {
 		if _, err := cdp.Call(ctx, t.target, runtime.TerminateExecution, cdp.Empty{}); err != nil {
-			b.log.Debug().Err(err).Msg("terminating the page's script")
+			b.log.Debug("terminating the page's script", "error", err)
 			return
 		}
 		// TerminateExecution also ends the next script when none runs now;
 		// let that be this probe rather than the page's own code.
 		_, err := cdp.Call(ctx, t.target, runtime.Evaluate, runtime.EvaluateParams{Expression: "0", Silent: new(true)})
-		b.log.Debug().Err(err).Msg("terminated the script left running by an abandoned call")
+		b.log.Debug("terminated the script left running by an abandoned call", "error", err)
 	}
 }
 

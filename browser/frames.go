@@ -80,17 +80,17 @@ func (b *Browser) attachFrame(o *op, id cdp.FrameID, owner *oopif, targets map[t
 		if o.ctx.Err() != nil {
 			return nil, false, o.ctx.Err()
 		}
-		b.log.Debug().Err(err).Str("frame", string(id)).Msg("attaching to a cross-origin frame")
+		b.log.Debug("attaching to a cross-origin frame", "error", err, "frame", string(id))
 		return nil, false, nil
 	}
 	fr = &oopif{id: id, cancel: cancel, target: guarded{chromedp.FromContext(fctx).Target}, owner: owner}
 	if f.block {
 		if err := blockNonLoopback(o.ctx, fr.target); err != nil {
-			b.log.Debug().Err(err).Msg("blocking requests in a frame")
+			b.log.Debug("blocking requests in a frame", "error", err)
 		}
 	}
 	if err := b.throttle(o.ctx, fr.target); err != nil {
-		b.log.Debug().Err(err).Msg("throttling a frame")
+		b.log.Debug("throttling a frame", "error", err)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -223,14 +223,14 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 				// one after another, send a call and not its source.
 				var defined bool
 				if err := b.evalIn(o, child, defineWalkerJS, &defined); err != nil && o.ctx.Err() == nil {
-					b.log.Debug().Err(err).Msg("defining the walker in a frame")
+					b.log.Debug("defining the walker in a frame", "error", err)
 				}
 			}
 			frames[i].err = err
 		})
 	}
 	wg.Wait()
-	b.log.Debug().Dur("took", time.Since(tAttach)).Int("frames", n).Msg("found and attached to frames")
+	b.log.Debug("found and attached to frames", "took", time.Since(tAttach), "frames", n)
 	// Walk them one by one: each walker numbers its refs above the last.
 	for i, f := range frames {
 		if f.err != nil {
@@ -257,7 +257,7 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 			if o.ctx.Err() != nil {
 				return "", err
 			}
-			b.log.Debug().Err(err).Msg("walking a cross-origin frame")
+			b.log.Debug("walking a cross-origin frame", "error", err)
 			continue
 		}
 		b.maxRef = max(b.maxRef, cr.MaxRef)

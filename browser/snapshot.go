@@ -187,7 +187,7 @@ func (b *Browser) readPage(o *op) (walkResult, []string, error) {
 		if err == nil {
 			last, have = res, true
 		}
-		b.log.Debug().Err(err).Int("try", try).Bool("moved", moved).Msg("snapshot met a navigation; reading the new document")
+		b.log.Debug("snapshot met a navigation; reading the new document", "error", err, "try", try, "moved", moved)
 		if try >= snapshotTries {
 			if have {
 				last.unsettled = true
@@ -288,7 +288,7 @@ func (b *Browser) walk(o *op) (walkResult, error) {
 			return walkResult{}, err
 		}
 	}
-	b.log.Debug().Dur("took", time.Since(t0)).Int("chars", len(res.Text)).Int("tokens", res.Tokens).Floats64("timing", res.Timing).Str("url", res.URL).Msg("snapshot")
+	b.log.Debug("snapshot", "took", time.Since(t0), "chars", len(res.Text), "tokens", res.Tokens, "timing", res.Timing, "url", res.URL)
 	return res, nil
 }
 

@@ -26,7 +26,7 @@ import (
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
@@ -50,7 +50,7 @@ type Config struct {
 	// Dump, if set, is a folder where each page's snapshot is written
 	// (PAGE.txt), to read what the model would see.
 	Dump   string
-	Logger zerolog.Logger
+	Logger *slog.Logger
 }
 
 // Row is the measure of one page.
@@ -153,7 +153,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 			Interactive: m.cov.Interactive, Covered: m.cov.Covered, Missed: m.cov.Missed}
 		rows = append(rows, row)
 		for _, m := range row.Missed {
-			cfg.Logger.Warn().Str("page", name).Str("element", m).Msg("visible interactive element without a ref")
+			cfg.Logger.Warn("visible interactive element without a ref", "page", name, "element", m)
 		}
 		if cfg.Dump != "" {
 			if err := os.WriteFile(filepath.Join(cfg.Dump, strings.TrimSuffix(name, ".html")+".txt"), []byte(m.snap.Text), 0o644); err != nil {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/browser"
 )
@@ -16,7 +16,7 @@ import (
 // browser answers is a usage error (exit 2) instead of every run failing
 // HARNESS_ERROR. With some browsers up, each that is not gets a warning and
 // the runs go to the others.
-func checkRemoteBrowsers(ctx context.Context, urls []string, log zerolog.Logger, stderr io.Writer) error {
+func checkRemoteBrowsers(ctx context.Context, urls []string, log *slog.Logger, stderr io.Writer) error {
 	var bad []error
 	for _, u := range urls {
 		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)

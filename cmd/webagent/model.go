@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/llm"
 )
@@ -77,7 +77,7 @@ func (m *modelFlags) validate() error {
 }
 
 // config is the environment's model configuration overridden by the flags.
-func (m *modelFlags) config(log zerolog.Logger) llm.Config {
+func (m *modelFlags) config(log *slog.Logger) llm.Config {
 	cfg := llm.ConfigFromEnv()
 	if m.model != "" {
 		cfg.Model = m.model
