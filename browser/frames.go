@@ -109,22 +109,6 @@ func (b *Browser) targetOf(fr *oopif) guarded {
 	return fr.target
 }
 
-// evalIn evaluates expr in the main world of fr's document (the page's for
-// nil) and decodes its value into v.
-func (b *Browser) evalIn(o *op, fr *oopif, expr string, v any) error {
-	if fr == nil {
-		return b.evalValue(o, expr, v)
-	}
-	r, err := cdp.Call(o.ctx, fr.target, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), Silent: new(true)})
-	if err != nil {
-		return err
-	}
-	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	return decodeValue(r.Result, v)
-}
-
 // xframeID returns the frame id of the i-th cross-origin frame element the
 // walker met in fr's document.
 func (b *Browser) xframeID(o *op, fr *oopif, i int) (cdp.FrameID, error) {
@@ -384,39 +368,6 @@ const describeFrameJS = `function () {
   const r = window[Symbol.for('webagent.refs')];
   return r ? r.describe(this) : this.localName;
 }`
-
-// callIn is callOn in the target of a frame (the page's for nil).
-func (b *Browser) callIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn string, v any, args ...any) error {
-	p := runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn,
-		ObjectID:            id,
-		Silent:              new(true),
-		ReturnByValue:       new(true),
-		AwaitPromise:        new(true),
-	}
-	for _, a := range args {
-		raw, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		p.Arguments = append(p.Arguments, &runtime.CallArgument{Value: raw})
-	}
-	// A script in the page that outlives a cancelled call is terminated by
-	// the clean-up before the next call (browser.go).
-	o.evaluating = fr == nil
-	r, err := cdp.Call(o.ctx, b.targetOf(fr), runtime.CallFunctionOn, p)
-	if err != nil {
-		return err
-	}
-	o.evaluating = false
-	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	if v == nil {
-		return nil
-	}
-	return decodeValue(r.Result, v)
-}
 
 // frameOffset is where the viewport of fr starts in the main viewport: the
 // sum of the content-box origins of its frame elements.

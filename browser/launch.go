@@ -13,8 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"log/slog"
+
+	"github.com/chromedp/chromedp"
 )
 
 // profilePrefix starts the name of each temporary profile directory.

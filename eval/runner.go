@@ -537,11 +537,7 @@ func (p *checkPage) Eval(ctx context.Context, js string) (any, error) { return e
 
 // evalJS evaluates a JavaScript expression in the browser's page.
 func evalJS(ctx context.Context, b *browser.Browser, js string) (any, error) {
-	ev, ok := any(b).(agent.Evaluator)
-	if !ok {
-		return nil, errors.New("this browser cannot evaluate scripts")
-	}
-	return ev.Eval(ctx, js)
+	return b.Eval(ctx, js)
 }
 
 // saveScreenshot saves the page as env.Shot under the output directory
