@@ -111,8 +111,9 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (agent.Outcome, error)
 		out += "; " + strings.Join(notes, "; ")
 	}
 	// The tab the action began in loaded a document or changed its URL, or
-	// another tab is now the current one: the snapshot's refs are gone.
-	moved := b.cur != o.tab || o.tab.nav.state().moved(s0)
+	// another tab is now the current one (also one that replaced a crashed
+	// or closed tab before the action): the snapshot's refs are gone.
+	moved := b.cur != o.tab || o.began != o.tab || o.tab.nav.state().moved(s0)
 	return agent.Outcome{Text: out, Navigated: moved}, nil
 }
 

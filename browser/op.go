@@ -32,8 +32,9 @@ type op struct {
 	evaluating  bool // a script may still run
 	noticeMark  int  // notices.total when the op began
 
-	tab  *tab     // the current tab when the op began
-	sess *session // the browser connection when the op began
+	tab   *tab     // the current tab when the op began
+	began *tab     // the current tab before begin replaced a crashed or closed one
+	sess  *session // the browser connection when the op began
 
 	group string // the object group of the remote objects the op made
 }
@@ -67,7 +68,7 @@ func (b *Browser) begin(ctx context.Context) (*op, error) {
 		<-b.sem
 		return nil, context.Cause(b.broken)
 	}
-	mark := b.notices.mark()
+	mark, began := b.notices.mark(), b.cur
 	// A tab that crashed or a browser that died since the last call is
 	// brought back first; the call reports it in its notices.
 	if what, err := b.revive(ctx); err != nil {
@@ -80,7 +81,7 @@ func (b *Browser) begin(ctx context.Context) (*op, error) {
 		b.notices.add(what)
 	}
 	o := b.opFor(ctx)
-	o.noticeMark = mark
+	o.noticeMark, o.began = mark, began
 	return o, nil
 }
 
