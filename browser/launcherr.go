@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"strings"
+
+	"github.com/webagent/webagent/internal/neterr"
 )
 
 // ConfigError is a browser that could not be started or reached because of
@@ -37,7 +39,7 @@ func attachError(ctx context.Context, cdpURL string, err error) error {
 	var op *net.OpError
 	var dns *net.DNSError
 	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &dns) {
-		return &ConfigError{Problem: fmt.Sprintf("nothing answers at %s (%s)", cdpURL, netReason(err)), Fix: fix, Err: err}
+		return &ConfigError{Problem: fmt.Sprintf("nothing answers at %s (%s)", cdpURL, neterr.Reason(err)), Fix: fix, Err: err}
 	}
 	return &ConfigError{Problem: fmt.Sprintf("%s answers, but it is not a Chromium DevTools endpoint", cdpURL), Fix: fix, Err: err}
 }
@@ -59,24 +61,6 @@ func startError(ctx context.Context, path string, err error) error {
 		Fix:     "pass --chrome or set CHROME_PATH to a Chromium or Chrome binary (e.g. /usr/bin/chromium), or install it with `apt-get install chromium`",
 		Err:     err,
 	}
-}
-
-// netReason is the last, human part of a network error: "connection
-// refused", "no such host".
-func netReason(err error) string {
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return "no such host " + dns.Name
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Err != nil {
-		s := op.Err.Error()
-		if i := strings.LastIndex(s, ": "); i >= 0 {
-			s = s[i+2:]
-		}
-		return s
-	}
-	return err.Error()
 }
 
 // chromeOutput is what the browser printed before it failed, as chromedp
