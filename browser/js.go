@@ -79,16 +79,29 @@ func (b *Browser) callObjIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn stri
 		AwaitPromise:        new(true),
 		ObjectGroup:         o.objectGroup(),
 	}
+	return o.evaluate(func() (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+		r, err := cdp.Call(o.ctx, b.targetOf(fr), runtime.CallFunctionOn, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r.Result, r.ExceptionDetails, nil
+	})
+}
+
+// evaluate runs a call that evaluates JavaScript: the op counts as
+// evaluating until it answers (an abandoned one leaves a script to
+// terminate), and an exception the script threw is an error.
+func (o *op) evaluate(call func() (*runtime.RemoteObject, *runtime.ExceptionDetails, error)) (*runtime.RemoteObject, error) {
 	o.evaluating = true
-	r, err := cdp.Call(o.ctx, b.targetOf(fr), runtime.CallFunctionOn, p)
+	r, exc, err := call()
 	if err != nil {
 		return nil, err
 	}
 	o.evaluating = false
-	if r.ExceptionDetails != nil {
-		return nil, &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	if exc != nil {
+		return nil, &chromedp.ExceptionError{ExceptionDetails: exc}
 	}
-	return r.Result, nil
+	return r, nil
 }
 
 // callEl is callOn for an element, in the target of its frame.
@@ -127,16 +140,13 @@ func (b *Browser) evalValue(o *op, expr string, v any) error {
 // op's context ends is terminated before the next call.
 func (b *Browser) eval(o *op, p runtime.EvaluateParams) (*runtime.RemoteObject, error) {
 	p.Silent = new(true)
-	o.evaluating = true
-	r, err := cdp.Call(o.ctx, b.target, runtime.Evaluate, p)
-	if err != nil {
-		return nil, err
-	}
-	o.evaluating = false
-	if r.ExceptionDetails != nil {
-		return nil, &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	return r.Result, nil
+	return o.evaluate(func() (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+		r, err := cdp.Call(o.ctx, b.target, runtime.Evaluate, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r.Result, r.ExceptionDetails, nil
+	})
 }
 
 // callOn calls the JavaScript function fn with this bound to the object id
