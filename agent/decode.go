@@ -12,8 +12,8 @@ func DecodeAction(tool, args string) (a Action, ok bool, err error) {
 	if err != nil {
 		return Action{}, false, err
 	}
-	switch tool {
-	case ToolDone, ToolFail, ToolAskHuman, ToolScreenshot:
+	switch {
+	case !ts.acts(tool), tool == ToolDone, tool == ToolFail, tool == ToolAskHuman, tool == ToolScreenshot:
 		return Action{}, false, nil
 	}
 	return c.action, true, nil

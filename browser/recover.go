@@ -75,7 +75,7 @@ func (b *Browser) Recover(ctx context.Context) (string, error) {
 			return "", ctx.Err()
 		}
 		if err != nil {
-			b.log.Debug().Err(err).Msg("stopping a pending navigation")
+			b.log.Debug("stopping a pending navigation", "error", err)
 		}
 		done = append(done, "a navigation that had not arrived was stopped")
 	}
@@ -233,12 +233,12 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 		b.tabs, b.cur = nil, nil
 	}
 	url, id := b.reopenURL, b.reopenID
-	b.log.Warn().Str("url", url).Msg("the browser process died; relaunching it")
+	b.log.Warn("the browser process died; relaunching it", "url", url)
 	// An attempt cut short by the caller's deadline (a slow start on a busy
 	// machine) does not count: the next call tries again.
 	t0 := time.Now()
 	s, err := b.startSession(ctx)
-	b.log.Debug().Dur("took", time.Since(t0)).Err(err).Msg("relaunched the browser")
+	b.log.Debug("relaunched the browser", "took", time.Since(t0), "error", err)
 	if err != nil && ctx.Err() != nil {
 		return "", fmt.Errorf("browser: relaunching the browser: %w", ctx.Err())
 	}
@@ -262,7 +262,7 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 	b.setCurrent(t)
 	b.closeStrays(ctx)
 	err = b.reopen(ctx, t, url)
-	b.log.Debug().Dur("took", time.Since(t0)).Err(err).Msg("reopened the page after the relaunch")
+	b.log.Debug("reopened the page after the relaunch", "took", time.Since(t0), "error", err)
 	if err != nil {
 		return "", err
 	}

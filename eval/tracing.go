@@ -35,7 +35,7 @@ func startTrace(env *Env, name string, task agent.Task) *trace.Writer {
 		trace.Header{Name: name, Task: m.Mask(task.Instruction), URL: task.URL, Model: trace.ModelInfo{Name: cfg.ModelName}, Secrets: secrets},
 		trace.Options{Masker: m, Shots: env.Browser, Activity: env.Browser})
 	if err != nil {
-		cfg.Logger.Warn().Err(err).Str("task", name).Msg("no trace for this run")
+		cfg.Logger.Warn("no trace for this run", "task", name, "error", err)
 		return nil
 	}
 	return tw
@@ -48,7 +48,7 @@ func endTrace(ctx context.Context, env *Env, tw *trace.Writer, res *agent.Result
 		return
 	}
 	if err := tw.End(ctx, res); err != nil {
-		env.Config.Logger.Warn().Err(err).Str("task", run.ID).Msg("trace")
+		env.Config.Logger.Warn("trace", "task", run.ID, "error", err)
 	}
 	run.Trace = env.Trace
 	t, err := trace.Read(tw.Dir())
