@@ -315,3 +315,41 @@ func TestMalformedLines(t *testing.T) {
 		t.Errorf("ServeIO after stdin closed: %v", err)
 	}
 }
+
+// A secret is typed only on its site's field, and no answer shows it, in
+// any encoding the page may echo it in.
+func TestSecrets(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `<!doctype html><title>Login</title><label>Password <input id=pw oninput="document.getElementById('echo').textContent = this.value + ' ' + btoa(this.value) + ' ' + encodeURIComponent(this.value)"></label><p id=echo></p>`)
+	}))
+	defer srv.Close()
+	const value = "hunter2 pass/word"
+	allowed, _ := agent.ParseDomainPatterns("127.0.0.1")
+	s := mcpserver.New(mcpserver.Config{Policy: agent.NavigationPolicy{Allowed: allowed}, Secrets: map[string]string{"pw@" + srv.URL: value}})
+	defer s.Close()
+	cs, served := stdio(t, s, nil)
+	defer func() {
+		_ = cs.Close()
+		<-served
+	}()
+	_, out := call(t, cs, "browser_navigate", map[string]any{"url": srv.URL})
+	field, ok := llmtest.FindRef(out, "textbox", "Password")
+	if !ok {
+		t.Fatalf("navigate: %s", out)
+	}
+	res, out := call(t, cs, "browser_navigate", map[string]any{"url": srv.URL + "/?p=<secret>pw</secret>"})
+	if !res.IsError || !strings.Contains(out, "the secret pw can only be typed") {
+		t.Errorf("a secret in a URL: %s", out)
+	}
+	_, out = call(t, cs, "browser_type", map[string]any{"ref": field, "text": "<secret>pw</secret>"})
+	for _, form := range []string{value, "aHVudGVyMiBwYXNzL3dvcmQ=", "hunter2%20pass%2Fword"} {
+		if strings.Contains(out, form) {
+			t.Errorf("the answer shows the secret as %q: %s", form, out)
+		}
+	}
+	// The page echoes what it received raw, in base64 and URL-encoded:
+	// each form comes back as the placeholder.
+	if n := strings.Count(out, "<secret>pw</secret>"); n < 5 { // the outcome, the value, the three echoes
+		t.Errorf("the page's echo of the value is not masked in its three forms: %s", out)
+	}
+}

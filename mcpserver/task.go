@@ -75,7 +75,7 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return failed(err.Error()), nil
 	}
-	res := a.Run(ctx, agent.Task{URL: in.URL, Instruction: in.Task})
+	res := a.Run(ctx, agent.Task{URL: in.URL, Instruction: in.Task, Secrets: s.cfg.Secrets})
 	// The task trusted its start URL's host; the browser tools do not.
 	if err := b.Confine(s.cfg.Policy); err != nil {
 		st.drop(b)

@@ -71,6 +71,9 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 			if a, budget, err = agent.ParseAction(t.action, string(req.Params.Arguments)); err != nil {
 				return failed(err.Error()), nil
 			}
+			if a, err = s.mask.Fill(a); err != nil {
+				return failed(err.Error()), nil
+			}
 		}
 		st, err := s.sessionOf(req.Session)
 		if err != nil {
@@ -96,6 +99,11 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 		var ae *agent.ActionError
 		switch {
 		case err == nil:
+			for _, c := range res.Content {
+				if tc, ok := c.(*mcp.TextContent); ok {
+					tc.Text = s.mask.Mask(tc.Text)
+				}
+			}
 			return res, nil
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -106,10 +114,10 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 			}
 			return failed(msg), nil
 		case errors.As(err, &ae):
-			return failed(ae.Msg), nil
+			return failed(s.mask.Mask(ae.Msg)), nil
 		default:
 			st.drop(b)
-			return failed(fmt.Sprintf("the browser failed (%v); the next call starts a new one", err)), nil
+			return failed(s.mask.Mask(fmt.Sprintf("the browser failed (%v); the next call starts a new one", err))), nil
 		}
 	}
 }

@@ -20,8 +20,9 @@ import (
 type mcpOpts struct {
 	common
 	modelFlags
-	port int
-	host string
+	secrets secretFlag
+	port    int
+	host    string
 }
 
 func mcpFlags() (*flag.FlagSet, *mcpOpts) {
@@ -31,6 +32,7 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	fs.StringVar(&o.host, "host", "127.0.0.1", "with --port, the address to listen on (loopback unless told otherwise)")
 	o.modelFlags.register(fs, "model run_task uses (default $WEBAGENT_MODEL; without one, run_task is refused and the browser tools work)",
 		"OpenAI-compatible endpoint of that model (default $OPENAI_BASE_URL)")
+	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment; repeatable)")
 	o.common.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent mcp [flags]            (stdio, for an MCP client that starts it)\n"+
@@ -61,6 +63,17 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if o.port < 0 || o.port > 65535 {
 		return exitUsage, usagef("--port is %d; use a port from 1 to 65535, or 0 for stdio", o.port)
 	}
+	secrets, err := o.secrets.resolve()
+	if err != nil {
+		return exitUsage, err
+	}
+	for k := range secrets {
+		if _, origin, _ := agent.ParseSecretKey(k); origin == "" {
+			return exitUsage, usagef("--secret %s has no site: bind it to the one site it may be typed on, e.g. --secret %s@https://login.example.com=VALUE", k, k)
+		}
+	}
+	// The logs (the browser's too: the URLs it reads) never show a secret.
+	stderr = agent.NewMasker(secrets).Writer(stderr)
 	log := o.logger(stderr)
 	var model agent.Model
 	if cfg := o.modelFlags.config(log); cfg.Model != "" {
@@ -82,6 +95,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			LoadTimeout: o.loadTimeout,
 		},
 		Policy:           agent.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
+		Secrets:          secrets,
 		Model:            model,
 		AgentOptions:     opts,
 		OperationTimeout: o.operationTimeout,
