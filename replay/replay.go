@@ -112,13 +112,14 @@ func Run(ctx context.Context, b agent.Browser, t *trace.Trace, opts Options) (*R
 				res.Skipped++
 				continue
 			}
-			a, ok, err := agent.DecodeAction(rec.Tool, argsText(rec.Args))
+			switch rec.Tool {
+			case agent.ToolDone, agent.ToolFail, agent.ToolAskHuman, agent.ToolScreenshot:
+				res.Skipped++ // not page actions
+				continue
+			}
+			a, _, err := agent.ParseAction(rec.Tool, argsText(rec.Args))
 			if err != nil {
 				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: string(rec.Args), Err: fmt.Errorf("the recorded arguments do not read: %w", err)}
-			}
-			if !ok {
-				res.Skipped++
-				continue
 			}
 			looked, err := retarget(ctx, b, t, st.Iteration, &a, rb, opts.ActionTimeout)
 			if err != nil {

@@ -40,6 +40,7 @@ Usage:
   webagent eval compare OLD NEW    list regressions and improvements between two report.json
   webagent show-trace DIR          open the viewer of a trace written by run --trace DIR
   webagent replay DIR              run a trace's actions again, without a model (a regression test)
+  webagent mcp [--port N]          serve the browser tools and run_task over MCP (stdio, or HTTP with --port)
   webagent version                 print the version and the commit it was built from
   webagent completion bash|zsh|fish  print a shell completion script
   webagent help [command]
@@ -86,6 +87,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdShowTrace(ctx, args[1:], stdout, stderr) // tracecmd.go
 	case "replay":
 		code, err = cmdReplay(ctx, args[1:], stdout, stderr) // tracecmd.go
+	case "mcp":
+		code, err = cmdMCP(ctx, args[1:], os.Stdin, stdout, stderr) // mcp.go
 	case "version", "--version", "-version":
 		code, err = cmdVersion(args[1:], stdout) // version.go
 	case "completion":
@@ -117,7 +120,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -127,6 +130,7 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"eval":       func() *flag.FlagSet { fs, _ := evalFlags(); return fs },
 	"show-trace": func() *flag.FlagSet { fs, _ := showTraceFlags(); return fs },
 	"replay":     func() *flag.FlagSet { fs, _ := replayFlags(); return fs },
+	"mcp":        func() *flag.FlagSet { fs, _ := mcpFlags(); return fs },
 }
 
 func unknownCommand(cmd string) error {
