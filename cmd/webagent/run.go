@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"strconv"
@@ -42,12 +43,15 @@ type common struct {
 	downloadDir      string
 	vision           bool
 	// human answers ask_human; set only when stdin is a terminal.
-	human agent.Human
-	nav   navFlags // navflags.go
+	human   agent.Human
+	nav     navFlags     // navflags.go
+	browser browserFlags // browserflags.go
+	session sessionFlags // sessionflags.go; registered by run only
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	c.nav.register(fs)
+	c.browser.register(fs)
 	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
 	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
 	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
@@ -75,6 +79,12 @@ func (c *common) register(fs *flag.FlagSet) {
 
 func (c *common) validate() error {
 	if err := c.nav.validate(); err != nil {
+		return err
+	}
+	if err := c.browser.validate(); err != nil {
+		return err
+	}
+	if err := c.session.validate(c.cdpURL); err != nil {
 		return err
 	}
 	if c.maxIterations < 1 {
@@ -150,6 +160,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs, typed only on the start URL's origin; NAME@https://login.example.com=VALUE binds it to another origin; VALUE env:VAR reads it from the environment (repeatable)")
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
+	o.session.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
 		printFlags(fs) // cliflags.go
@@ -248,8 +259,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := checkSecretRefs(task, secrets, stderr); err != nil { // taskinput.go
 		return exitUsage, err
 	}
-	// The logs (the browser's too: the URLs it reads) never show a secret.
-	stderr = agent.NewMasker(secrets).Writer(stderr)
+	// The logs (the browser's too: the URLs it reads) never show a secret,
+	// nor the proxy's password or a header's token.
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets)
+	stderr = agent.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
 
 	cfg := o.modelFlags.config(log)
@@ -288,11 +302,14 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	log := c.logger(stderr)
 	started := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	b, err := browser.Launch(lctx, browser.Options{
+	bopts := browser.Options{
 		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
 		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
 		LoadTimeout: c.loadTimeout,
-	})
+	}
+	c.browser.apply(&bopts)
+	c.session.apply(&bopts)
+	b, err := browser.Launch(lctx, bopts)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
