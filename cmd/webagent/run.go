@@ -52,6 +52,7 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet) {
 	c.nav.register(fs)
 	c.browser.register(fs)
+	fs.String(configFlag, "", "read flags from this YAML file, keys named as the flags (model: llama3.1); flags given on the command line override it, and it overrides the WEBAGENT_… variables")
 	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
 	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
 	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
@@ -149,6 +150,8 @@ type runOpts struct {
 	secrets secretFlag
 	// taskFile holds the task; "-" is stdin (taskinput.go).
 	taskFile string
+	// schemaFile holds the answer's JSON Schema (schemaflag.go).
+	schemaFile string
 }
 
 func runFlags() (*flag.FlagSet, *runOpts) {
@@ -161,6 +164,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
 	o.session.register(fs)
+	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
 		printFlags(fs) // cliflags.go
@@ -200,6 +204,9 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 	}
 	if err != nil {
 		return nil, usagef("%s (see 'webagent help %s')", flagError(fs, err), fs.Name()) // cliflags.go
+	}
+	if err := applyConfig(fs); err != nil { // configfile.go
+		return nil, err
 	}
 	return pos, nil
 }
@@ -249,6 +256,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := o.modelFlags.validate(); err != nil {
 		return exitUsage, err
 	}
+	schema, err := readSchema(o.schemaFile) // schemaflag.go
+	if err != nil {
+		return exitUsage, err
+	}
 	if stdinIsTerminal() {
 		o.human = newTerminalHuman(os.Stdin, stderr)
 	}
@@ -271,7 +282,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
-	return execute(ctx, o.common, model, agent.Task{URL: o.url, Instruction: task, Secrets: secrets}, stdout, stderr)
+	return execute(ctx, o.common, model, agent.Task{URL: o.url, Instruction: task, Secrets: secrets, AnswerSchema: schema}, stdout, stderr)
 }
 
 // newModel builds the model client and checks, briefly, that its endpoint
