@@ -521,7 +521,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		ta := time.Now()
 		structured := false
 		state := ""
-		if stop == "" && isPageTool(tc.Name) {
+		if stop == "" && r.tools.acts(tc.Name) {
 			state = r.pageState(ctx)
 		}
 		out.pages = append(out.pages, state)
@@ -543,7 +543,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 				stop = "not run: an earlier call in this reply failed"
 			case res.terminal:
 				stop = "not run: the task already ended"
-			case strings.Contains(res.text, navigatedPhrase):
+			case res.navigated:
 				stop = "not run: the page navigated; look at the new snapshot first"
 			}
 			done++
@@ -551,7 +551,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		rec.MS = ms(time.Since(ta))
 		content := rec.Outcome
 		switch {
-		case rec.Skipped || !isPageTool(tc.Name):
+		case rec.Skipped || !r.tools.acts(tc.Name):
 		case structured:
 			content = r.fence.escape(content)
 		default:
@@ -567,16 +567,13 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 
 // outcome is the result of one tool call as the model will see it.
 type outcome struct {
-	text     string
-	failed   bool
-	terminal bool
-	stale    bool // the call named an element that is gone
-	json     bool // a JSON result: kept valid, the fence's boundary removed only
+	text      string
+	failed    bool
+	terminal  bool
+	stale     bool // the call named an element that is gone
+	navigated bool // the page navigated: the reply's other calls are not run
+	json      bool // a JSON result: kept valid, the fence's boundary removed only
 }
-
-// navigatedPhrase is how a browser's outcome says an action loaded a new
-// document; the rest of the reply's calls are then not run.
-const navigatedPhrase = "navigated to "
 
 // ErrStaleRef is wrapped by an *ActionError for a ref whose element is no
 // longer on the page. In a reply with several calls, the loop stops the
@@ -590,26 +587,14 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	if err != nil {
 		return outcome{text: "error: " + err.Error(), failed: true}, nil
 	}
-	switch tc.Name {
-	case ToolDone:
-		if r.answer != nil {
-			answer, err := r.answer.check(tc.Arguments) // answer.go
-			if err != nil {
-				return outcome{text: "error: " + err.Error(), failed: true}, nil
-			}
-			c.answer = answer
-		}
-		out.done = &c.answer
-		return outcome{text: "task finished", terminal: true}, nil
-	case ToolFail:
-		out.fail = &c.reason
-		return outcome{text: "task abandoned", terminal: true}, nil
+	if c.tool.end != nil {
+		return outcome{text: c.tool.end(c, out), terminal: true}, nil
 	}
 	// An iteration abandoned by its watchdog must not act any more.
 	if err := ctx.Err(); err != nil {
 		return outcome{}, err
 	}
-	text, err := r.dispatch(ctx, c, out)
+	res, err := r.dispatch(ctx, c, out)
 	var te *watchdog.TimeoutError
 	var ae *ActionError
 	if over, ok := taskOver(err); ok && ctx.Err() == nil {
@@ -618,13 +603,11 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	}
 	switch {
 	case err == nil:
-		return outcome{text: text}, nil
+		return outcome{text: res.Text, navigated: res.Navigated}, nil
 	case ctx.Err() != nil:
 		return outcome{}, err
-	case errors.As(err, &te) && tc.Name == ToolAskHuman:
-		return outcome{text: pendingResult(c.question)}, nil
-	case errors.As(err, &te) && tc.Name == ActWaitFor && te.Budget == c.budget:
-		return outcome{text: "error: " + waitForTimeout(c.action, c.budget), failed: true}, nil
+	case errors.As(err, &te) && c.tool.late != nil && te.Budget == c.budget:
+		return c.tool.late(c), nil
 	case errors.As(err, &te):
 		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true, json: true}, nil
 	case errors.As(err, &ae):
@@ -638,32 +621,14 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 // under the backstop above all budgets. Work that ignores its context is
 // abandoned when either fires; its context is cancelled and its late result
 // dropped.
-func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (string, error) {
-	name := c.tool.def.Name
-	do := func(ctx context.Context) (string, error) {
-		switch name {
-		case ToolAskHuman:
-			return r.asks.ask(ctx, c.question)
-		case ToolScreenshot:
-			png, err := r.a.browser.(Screenshotter).Screenshot(ctx)
-			if err != nil {
-				return "", err
-			}
-			out.images = append(out.images, png)
-			return "screenshot taken; it is shown to you with the next observation", nil
-		}
-		a := c.action
-		if a.Name == ActWaitFor {
-			a.Seen = out.seen
-		}
-		filled, err := r.sec.fillAction(a) // secrets.go
-		if err != nil {
-			return "", err
-		}
-		return r.a.browser.Do(ctx, filled)
+func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (Outcome, error) {
+	do := c.tool.do
+	if do == nil {
+		do = browserAction
 	}
-	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (string, error) {
-		return watchdog.Run(ctx, name, c.budget, do)
+	name := c.tool.name
+	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (Outcome, error) {
+		return watchdog.Run(ctx, name, c.budget, func(ctx context.Context) (Outcome, error) { return do(ctx, r, c, out) })
 	})
 }
 

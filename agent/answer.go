@@ -103,7 +103,7 @@ func checkTypes(v any, at string) error {
 }
 
 // doneTool is the done tool whose answer takes the schema.
-func (s *answerSchema) doneTool() tool {
+func (s *answerSchema) doneTool() *tool {
 	params, err := json.Marshal(map[string]any{
 		"type":                 "object",
 		"properties":           map[string]json.RawMessage{"answer": s.raw},
@@ -113,42 +113,39 @@ func (s *answerSchema) doneTool() tool {
 	if err != nil {
 		panic(err) // s.raw is valid JSON
 	}
-	return tool{
-		def: ToolDef{Name: ToolDone, Parameters: params,
-			Description: "Finish the task successfully. answer is the result as JSON that matches the schema of this parameter exactly (an object, not a string holding one)."},
-		props:    []prop{{name: "answer", typ: "json"}},
-		required: []string{"answer"},
-	}
+	return &tool{name: ToolDone, local: true, params: params,
+		desc:   "Finish the task successfully. answer is the result as JSON that matches the schema of this parameter exactly (an object, not a string holding one).",
+		decode: s.check,
+		end: func(c call, out *iterOut) string {
+			answer := string(c.raw)
+			out.done = &answer
+			return "task finished"
+		}}
 }
 
 // useAnswerSchema offers s's done tool instead of the plain one.
 func (ts *toolset) useAnswerSchema(s *answerSchema) {
 	t := s.doneTool()
 	ts.byName[ToolDone] = t
-	for i := range ts.list {
-		if ts.list[i].def.Name == ToolDone {
-			ts.list[i] = t
-		}
-	}
 	for i := range ts.defs {
 		if ts.defs[i].Name == ToolDone {
-			ts.defs[i] = t.def
+			ts.defs[i] = t.def()
 		}
 	}
 }
 
-// check validates a done call's answer. It returns the answer's compact
+// check validates a done call's arguments. It returns the answer's compact
 // JSON, or an error for the model that says what is wrong.
-func (s *answerSchema) check(arguments string) (string, error) {
+func (s *answerSchema) check(arguments json.RawMessage) (json.RawMessage, error) {
 	var args struct {
 		Answer json.RawMessage `json:"answer"`
 	}
-	if err := json.Unmarshal([]byte(arguments), &args); err != nil || len(args.Answer) == 0 {
-		return "", errors.New("done needs the argument \"answer\": the result as JSON matching the schema")
+	if err := json.Unmarshal(arguments, &args); err != nil || len(args.Answer) == 0 {
+		return nil, errors.New("done needs the argument \"answer\": the result as JSON matching the schema")
 	}
 	var v any
 	if err := json.Unmarshal(args.Answer, &v); err != nil {
-		return "", fmt.Errorf("the answer is not JSON: %v", err)
+		return nil, fmt.Errorf("the answer is not JSON: %v", err)
 	}
 	// Small models often send the object as a string holding its JSON.
 	if str, ok := v.(string); ok && !s.str {
@@ -158,17 +155,10 @@ func (s *answerSchema) check(arguments string) (string, error) {
 		}
 	}
 	if err := s.resolved.Validate(v); err != nil {
-		return "", fmt.Errorf("the answer does not match the schema: %s. Call done again with an answer that matches it", strings.TrimPrefix(err.Error(), "validating root: "))
+		return nil, fmt.Errorf("the answer does not match the schema: %s. Call done again with an answer that matches it", strings.TrimPrefix(err.Error(), "validating root: "))
 	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	return string(out), nil
+	return json.Marshal(v)
 }
-
-// refusedAnswerPrefix starts the outcome of a refused answer.
-const refusedAnswerPrefix = "error: the answer "
 
 // RunAs runs the task with an answer schema derived from T (field names
 // from the json tags, descriptions from the jsonschema tags; a field with

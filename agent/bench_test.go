@@ -27,7 +27,7 @@ func (t *timedBrowser) Snapshot(ctx context.Context) (agent.Snapshot, error) {
 	return t.Browser.Snapshot(ctx)
 }
 
-func (t *timedBrowser) Do(ctx context.Context, a agent.Action) (string, error) {
+func (t *timedBrowser) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
 	defer t.count(time.Now())
 	return t.Browser.Do(ctx, a)
 }

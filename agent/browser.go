@@ -15,15 +15,26 @@ type Browser interface {
 	// Snapshot describes the current page. Elements the model can act on
 	// carry refs ("e12") that later actions name.
 	Snapshot(ctx context.Context) (Snapshot, error)
-	// Do performs one action and returns a short, human-readable outcome
-	// ("clicked button \"Sign in\"; navigated to /home").
+	// Do performs one action and says what happened.
 	//
 	// An error the model can correct (an unknown or stale ref, an element
 	// that cannot be typed into, a URL that does not load) is an
 	// *ActionError: the loop hands its message to the model as the tool's
 	// result and goes on. Any other error means the browser is unusable and
 	// ends the task with BROWSER_ERROR.
-	Do(ctx context.Context, a Action) (string, error)
+	Do(ctx context.Context, a Action) (Outcome, error)
+}
+
+// Outcome is what an action did.
+type Outcome struct {
+	// Text is a short, human-readable account for the model ("clicked
+	// button \"Sign in\"; navigated to https://x.org/home").
+	Text string
+	// Navigated is set when the action loaded a new document, changed the
+	// page's URL or made another tab the current one: the refs of the
+	// latest snapshot no longer hold, and the loop runs no further call of
+	// the model's reply.
+	Navigated bool
 }
 
 // Snapshot is the page as the model sees it.

@@ -12,16 +12,6 @@ import (
 // page that does not answer within it is compared by its snapshot.
 const pageStateBudget = 2 * time.Second
 
-// isPageTool reports whether a tool acts on the page (and so is checked
-// for repetition against the page's state).
-func isPageTool(name string) bool {
-	switch name {
-	case ToolDone, ToolFail, ToolAskHuman, ToolScreenshot:
-		return false
-	}
-	return true
-}
-
 // pageState fingerprints the page before an action, when the browser can;
 // "" when it cannot, and the iteration's snapshot stands for the page.
 // Repetition is so judged per action: three clicks of one reply that each

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,11 +19,10 @@ import (
 	"github.com/webagent/webagent/agent"
 )
 
-// Do performs one action and returns a short description of what happened,
-// such as `clicked link "Pricing" [ref=e7]; navigated to
-// https://x.org/pricing ("Pricing")`. Every outcome of an action that loaded
-// a new document or changed the main frame's URL contains "navigated to "
-// followed by the URL.
+// Do performs one action and describes what happened, such as `clicked
+// link "Pricing" [ref=e7]; navigated to https://x.org/pricing ("Pricing")`.
+// The outcome's Navigated is set when the action's tab loaded a new
+// document or changed its URL, or another tab became the current one.
 //
 //   - goto loads a URL (one without a scheme gets https://) and waits for
 //     DOMContentLoaded, then up to 1.5 s for load.
@@ -87,82 +87,76 @@ import (
 // Unknown actions, refs and keys, stale refs, elements that are hidden,
 // covered or cannot take the action, and URLs that do not load are
 // *agent.ActionError.
-func (b *Browser) Do(ctx context.Context, a agent.Action) (string, error) {
+func (b *Browser) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
 	o, err := b.begin(ctx)
 	if err != nil {
-		return "", err
+		return agent.Outcome{}, err
 	}
 	defer o.end()
 	s0 := b.nav.state()
-	var out string
-	switch a.Name {
-	case agent.ActGoto:
-		out, err = b.doGoto(o, a.URL)
-	case agent.ActClick:
-		out, err = b.doClick(o, a.Ref)
-	case agent.ActType:
-		if err = b.checkSecretOrigin(o, a); err == nil { // secretorigin.go
-			out, err = b.doType(o, a.Ref, a.Text, a.Submit)
-		}
-	case agent.ActSelect:
-		out, err = b.doSelect(o, a.Ref, a.Option)
-	case agent.ActCheck:
-		out, err = b.doCheck(o, a.Ref, true)
-	case agent.ActUncheck:
-		out, err = b.doCheck(o, a.Ref, false)
-	case agent.ActPress:
-		out, err = b.doPress(o, a.Key)
-	case agent.ActHover:
-		out, err = b.doHover(o, a.Ref)
-	case agent.ActScroll:
-		if strings.TrimSpace(a.Ref) != "" {
-			out, err = b.doScrollTo(o, a.Ref)
-		} else {
-			out, err = b.doScroll(o, a.Direction)
-		}
-	case agent.ActDrag:
-		out, err = b.doDrag(o, a)
-	case agent.ActUpload:
-		out, err = b.doUpload(o, a.Ref, a.Files)
-	case agent.ActBack:
-		out, err = b.doBack(o)
-	case agent.ActForward:
-		out, err = b.doForward(o)
-	case agent.ActTabs:
-		out, err = b.doTabs(o, a)
-	case agent.ActWaitFor:
-		out, err = b.doWaitFor(o, a.Text, a.Ref, a.State, a.Seen)
-	case agent.ActExtract:
-		out, err = b.doExtract(o)
-	case agent.ActBox: // geometry.go
-		out, err = b.doBox(o, a.Ref)
-	case agent.ActReadRegion: // region.go
-		out, err = b.doReadRegion(o, a.Ref)
-	case agent.ActMouse:
-		out, err = b.doMouse(o, a)
-	case agent.ActMousePath:
-		out, err = b.doMousePath(o, a)
-	case agent.ActSetSlider:
-		out, err = b.doSetSlider(o, a.Ref, a.Value)
-	case agent.ActMultiSelect:
-		out, err = b.doMultiSelect(o, a.Ref, a.Options, a.Remove)
-	case agent.ActSelectText:
-		out, err = b.doSelectText(o, a)
-	case agent.ActWait:
-		out, err = b.doWait(o, a.MS)
-	default:
-		return "", agent.ActionErrorf("unknown action %q: use goto, click, type, select, check, uncheck, press, hover, scroll, drag, upload, back, forward, tabs, wait_for, extract, mouse, mouse_path, set_slider, multi_select, select_text, wait, box or read_region", a.Name)
+	act, ok := actions[a.Name]
+	if !ok {
+		names := slices.Sorted(maps.Keys(actions))
+		return agent.Outcome{}, agent.ActionErrorf("unknown action %q: use %s", a.Name, strings.Join(names, ", "))
 	}
+	out, err := act(b, o, a)
 	if err != nil {
-		if nav, ok := b.navigatedDuring(o, a, s0, err); ok {
-			return nav, nil
+		nav, ok := b.navigatedDuring(o, a, s0, err)
+		if !ok {
+			return agent.Outcome{}, o.fail(a.Name, err)
 		}
-		return "", o.fail(a.Name, err)
+		out = nav
 	}
 	if notes := b.notices.since(o.noticeMark); len(notes) > 0 {
 		out += "; " + strings.Join(notes, "; ")
 	}
-	return out, nil
+	// The tab the action began in loaded a document or changed its URL, or
+	// another tab is now the current one: the snapshot's refs are gone.
+	moved := b.cur != o.tab || o.tab.nav.state().moved(s0)
+	return agent.Outcome{Text: out, Navigated: moved}, nil
+}
+
+// actions are the browser's half of the agent's tools: one entry per
+// action name.
+var actions = map[string]func(b *Browser, o *op, a agent.Action) (string, error){
+	agent.ActGoto:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doGoto(o, a.URL) },
+	agent.ActClick: func(b *Browser, o *op, a agent.Action) (string, error) { return b.doClick(o, a.Ref) },
+	agent.ActType: func(b *Browser, o *op, a agent.Action) (string, error) {
+		if err := b.checkSecretOrigin(o, a); err != nil { // secretorigin.go
+			return "", err
+		}
+		return b.doType(o, a.Ref, a.Text, a.Submit)
+	},
+	agent.ActSelect:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doSelect(o, a.Ref, a.Option) },
+	agent.ActCheck:   func(b *Browser, o *op, a agent.Action) (string, error) { return b.doCheck(o, a.Ref, true) },
+	agent.ActUncheck: func(b *Browser, o *op, a agent.Action) (string, error) { return b.doCheck(o, a.Ref, false) },
+	agent.ActPress:   func(b *Browser, o *op, a agent.Action) (string, error) { return b.doPress(o, a.Key) },
+	agent.ActHover:   func(b *Browser, o *op, a agent.Action) (string, error) { return b.doHover(o, a.Ref) },
+	agent.ActScroll: func(b *Browser, o *op, a agent.Action) (string, error) {
+		if strings.TrimSpace(a.Ref) != "" {
+			return b.doScrollTo(o, a.Ref)
+		}
+		return b.doScroll(o, a.Direction)
+	},
+	agent.ActDrag:    (*Browser).doDrag,
+	agent.ActUpload:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doUpload(o, a.Ref, a.Files) },
+	agent.ActBack:    func(b *Browser, o *op, _ agent.Action) (string, error) { return b.doBack(o) },
+	agent.ActForward: func(b *Browser, o *op, _ agent.Action) (string, error) { return b.doForward(o) },
+	agent.ActTabs:    (*Browser).doTabs,
+	agent.ActWaitFor: func(b *Browser, o *op, a agent.Action) (string, error) {
+		return b.doWaitFor(o, a.Text, a.Ref, a.State, a.Seen)
+	},
+	agent.ActExtract:    func(b *Browser, o *op, _ agent.Action) (string, error) { return b.doExtract(o) },
+	agent.ActBox:        func(b *Browser, o *op, a agent.Action) (string, error) { return b.doBox(o, a.Ref) },        // geometry.go
+	agent.ActReadRegion: func(b *Browser, o *op, a agent.Action) (string, error) { return b.doReadRegion(o, a.Ref) }, // region.go
+	agent.ActMouse:      (*Browser).doMouse,
+	agent.ActMousePath:  (*Browser).doMousePath,
+	agent.ActSetSlider:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doSetSlider(o, a.Ref, a.Value) },
+	agent.ActMultiSelect: func(b *Browser, o *op, a agent.Action) (string, error) {
+		return b.doMultiSelect(o, a.Ref, a.Options, a.Remove)
+	},
+	agent.ActSelectText: (*Browser).doSelectText,
+	agent.ActWait:       func(b *Browser, o *op, a agent.Action) (string, error) { return b.doWait(o, a.MS) },
 }
 
 // element is a page element resolved from a ref.

@@ -20,11 +20,11 @@ func TestClickSaysWhatChanged(t *testing.T) {
 		"/other": `<title>Other</title><p>other page</p>`,
 	})
 	s := open(t, shared, base+"/")
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Add"`)})
-	if out != `clicked button "Add" [ref=`+refOf(t, s, `button "Add"`)+`]; the page changed` {
-		t.Errorf("click that changes the page: %q", out)
+	o := doOutcome(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Add"`)})
+	if o.Text != `clicked button "Add" [ref=`+refOf(t, s, `button "Add"`)+`]; the page changed` || o.Navigated {
+		t.Errorf("click that changes the page: %+v", o)
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Inert"`)})
+	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Inert"`)})
 	if !strings.HasSuffix(out, "; nothing on the page changed (yet)") {
 		t.Errorf("click that changes nothing: %q", out)
 	}
@@ -32,10 +32,10 @@ func TestClickSaysWhatChanged(t *testing.T) {
 	if !strings.Contains(out, "Saved!") {
 		t.Errorf("click that opens a dialog: %q", out)
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Open"`)})
-	m := regexp.MustCompile(`opened a new tab (t\d+)`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("click that opens a tab: %q", out)
+	o = doOutcome(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Open"`)})
+	m := regexp.MustCompile(`opened a new tab (t\d+)`).FindStringSubmatch(o.Text)
+	if m == nil || !o.Navigated {
+		t.Fatalf("click that opens a tab and switches to it: %+v; want Navigated", o)
 	}
 	do(t, shared, agent.Action{Name: agent.ActTabs, Op: agent.TabsClose, Tab: m[1]})
 }

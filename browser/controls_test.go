@@ -17,7 +17,8 @@ func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
 <script>document.getElementById('f').addEventListener('change', (e) => document.getElementById('out').textContent = Array.from(e.target.files).map((f) => f.name).join(','));</script>`))
 	file := ref(t, s, "button", "File")
 	up := func(files ...string) (string, error) {
-		return shared.Do(tctx(t), agent.Action{Name: agent.ActUpload, Ref: file, Files: files})
+		out, err := shared.Do(tctx(t), agent.Action{Name: agent.ActUpload, Ref: file, Files: files})
+		return out.Text, err
 	}
 
 	withUploadDir(t, "")

@@ -206,8 +206,8 @@ func TestNavigationsThatDoNotCommit(t *testing.T) {
 		}
 	}
 	out, err := shared.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: srv.URL + "/file"})
-	if err != nil || !strings.Contains(out, "is a file download") {
-		t.Errorf("goto a download: %q, %v", out, err)
+	if err != nil || !strings.Contains(out.Text, "is a file download") {
+		t.Errorf("goto a download: %q, %v", out.Text, err)
 	}
 	waitFor(t, "the downloads to be reported", 5*time.Second, func() bool {
 		return len(shared.notices.since(0)) > 0

@@ -54,8 +54,8 @@ func TestPageThatNeverFinishesLoading(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("goto took %s with a 1s load timeout", took)
 	}
-	if !strings.Contains(out, "the page is still loading") {
-		t.Errorf("goto outcome = %q", out)
+	if !strings.Contains(out.Text, "the page is still loading") {
+		t.Errorf("goto outcome = %q", out.Text)
 	}
 	s, err := b.Snapshot(ctx)
 	if err != nil {
@@ -106,7 +106,7 @@ func TestClickUnderDialogStorm(t *testing.T) {
 		case err != nil && after != before:
 			t.Errorf("click %d reported lost, but the page counted %d", i, after-before)
 		case err == nil && after != before+1:
-			t.Errorf("click %d reported done (%q), but the page counted %d", i, out, after-before)
+			t.Errorf("click %d reported done (%+v), but the page counted %d", i, out, after-before)
 		}
 	}
 }

@@ -100,6 +100,12 @@ func tctx(t *testing.T) context.Context {
 // do performs an action on b and fails the test on an error.
 func do(t *testing.T, b *Browser, a agent.Action) string {
 	t.Helper()
+	return doOutcome(t, b, a).Text
+}
+
+// doOutcome is do returning the whole outcome.
+func doOutcome(t *testing.T, b *Browser, a agent.Action) agent.Outcome {
+	t.Helper()
 	out, err := b.Do(tctx(t), a)
 	if err != nil {
 		t.Fatalf("%s: %v", a.Name, err)

@@ -140,8 +140,8 @@ func TestClickMeetsNavigation(t *testing.T) {
 	if err != nil {
 		t.Fatalf("click during a navigation: %v", err)
 	}
-	if !strings.Contains(out, "navigated to "+base+"/elsewhere") {
-		t.Errorf("outcome = %q; want it to say where the page went", out)
+	if !strings.Contains(out.Text, "navigated to "+base+"/elsewhere") || !out.Navigated {
+		t.Errorf("outcome = %+v; want it to say where the page went, and Navigated", out)
 	}
 	if s := snapshot(t, shared); !strings.Contains(s.Text, "somewhere else") {
 		t.Errorf("the next snapshot is not of the new page:\n%s", s.Text)

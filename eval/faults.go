@@ -325,7 +325,9 @@ func (w *noticeWatch) Snapshot(ctx context.Context) (agent.Snapshot, error) {
 	return s, err
 }
 
-func (w *noticeWatch) Do(ctx context.Context, a agent.Action) (string, error) { return w.b.Do(ctx, a) }
+func (w *noticeWatch) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
+	return w.b.Do(ctx, a)
+}
 
 // Recover implements agent.Recoverer.
 func (w *noticeWatch) Recover(ctx context.Context) (string, error) { return w.b.Recover(ctx) }

@@ -162,24 +162,24 @@ var (
 	_ agent.PageStater    = (*episode)(nil)
 )
 
-func (e *episode) Do(ctx context.Context, a agent.Action) (string, error) {
+func (e *episode) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
 	e.mu.Lock()
 	over := e.over
 	e.mu.Unlock()
 	if over {
-		return "", agent.ActionErrorf("the episode is over; call done")
+		return agent.Outcome{}, agent.ActionErrorf("the episode is over; call done")
 	}
 	out, err := e.b.Do(ctx, a)
 	if st, rerr := e.read(ctx); rerr == nil && st.Done {
 		// The episode ends the task at once, with this action's outcome.
 		if err != nil {
-			out = "error: " + err.Error()
+			out.Text = "error: " + err.Error()
 		}
 		msg := fmt.Sprintf("the episode is over (reward %g)", st.Reward)
 		if st.Reason != "" {
 			msg += ": " + st.Reason
 		}
-		return "", &agent.TaskOver{Outcome: out + "; " + msg, Success: st.Reward > 0, Message: msg}
+		return agent.Outcome{}, &agent.TaskOver{Outcome: out.Text + "; " + msg, Success: st.Reward > 0, Message: msg}
 	}
 	return out, err
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/outline"
 )
 
 // ReferencePolicy returns a scripted model for the llmtest server that plays
@@ -67,7 +68,7 @@ func (p *policy) Respond(req *llmtest.ChatRequest) llmtest.Turn {
 		}
 		next = last
 	}
-	lines := parseOutline(snapshotOf(obs))
+	lines := outline.Parse(snapshotOf(obs))
 	for ; next <= len(turns); next++ {
 		tr := turns[next-1]
 		if next != last && tr.Until != "" && strings.Contains(obs, tr.Until) {
@@ -97,7 +98,7 @@ func (p *policy) where(n int, t Turn) string {
 }
 
 // calls turns a reference line into tool calls on the current page.
-func (p *policy) calls(t Turn, obs string, lines []outlineLine) ([]llmtest.Call, error) {
+func (p *policy) calls(t Turn, obs string, lines []outline.Line) ([]llmtest.Call, error) {
 	var calls []llmtest.Call
 	for _, s := range t.Steps {
 		spec := verbs[s.Verb]
@@ -109,7 +110,7 @@ func (p *policy) calls(t Turn, obs string, lines []outlineLine) ([]llmtest.Call,
 		}
 		args := map[string]any{}
 		if spec.target {
-			ref, err := resolve(lines, target{role: s.Role, name: s.Name, partial: s.Partial, scope: s.Scope})
+			ref, err := outline.Resolve(lines, outline.Target{Role: s.Role, Name: s.Name, Partial: s.Partial, Scope: s.Scope})
 			if err != nil {
 				return nil, err
 			}

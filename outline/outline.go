@@ -1,4 +1,15 @@
-package suite
+// Package outline reads the page snapshots package browser writes: an
+// indented outline in which every element a model can act on stands on its
+// own line,
+//
+//	<indent>[- ]ROLE "NAME" STATES [ref=ID]
+//
+// where NAME escapes `"` and `\` as JSON does. Other lines are page text,
+// headings (`heading "Cart" [level=1]`) and table rows. The eval harness,
+// the scripted test model and trace replay find elements here by what they
+// are (role, name, the text near them), never by a ref remembered from
+// another snapshot.
+package outline
 
 import (
 	"encoding/json"
@@ -6,21 +17,23 @@ import (
 	"strings"
 )
 
-// outlineLine is one line of a page snapshot.
-type outlineLine struct {
-	indent int    // leading spaces (a tab counts 2)
-	text   string // the line without its indentation
-	// For an actionable line, `[- ]ROLE "NAME" STATES [ref=ID]`:
-	role, name, ref string
+// Line is one line of a page snapshot.
+type Line struct {
+	Indent int    // leading spaces (a tab counts 2)
+	Text   string // the line without its indentation
+	// Role and Name are read from an element line, `[- ]ROLE "NAME" ...`,
+	// with or without a ref; both are "" for plain text.
+	Role, Name string
+	Ref        string // the element's handle; "" when it has none
 }
 
-func (l outlineLine) actionable() bool { return l.ref != "" }
+// Actionable reports whether the line is an element a tool can act on.
+func (l Line) Actionable() bool { return l.Ref != "" }
 
-// parseOutline splits a snapshot into lines, reading the role, name and ref
-// of each actionable one. Other lines are kept for their text and
-// indentation.
-func parseOutline(snapshot string) []outlineLine {
-	var out []outlineLine
+// Parse splits a snapshot into its non-blank lines, reading the role, name
+// and ref of each element line.
+func Parse(snapshot string) []Line {
+	var out []Line
 	for raw := range strings.Lines(snapshot) {
 		raw = strings.TrimRight(raw, "\r\n")
 		indent := 0
@@ -38,8 +51,8 @@ func parseOutline(snapshot string) []outlineLine {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		l := outlineLine{indent: indent, text: text}
-		l.role, l.name, l.ref = parseElement(text)
+		l := Line{Indent: indent, Text: text}
+		l.Role, l.Name, l.Ref = parseElement(text)
 		out = append(out, l)
 	}
 	return out
@@ -95,46 +108,47 @@ func closingQuote(s string) int {
 	return -1
 }
 
-// target is what a step looks for.
-type target struct {
-	role    string
-	name    string
-	partial bool
-	scope   string
+// Target is an element as a person names it: its role (optional), its
+// name, and the text it stands near.
+type Target struct {
+	Role    string // "" matches any role
+	Name    string
+	Partial bool   // Name need only be contained in the element's name
+	Scope   string // text of a line the element stands near (a row, a heading); "" for the whole page
 }
 
-func (t target) String() string {
+func (t Target) String() string {
 	var b strings.Builder
-	if t.role != "" {
-		b.WriteString(t.role + " ")
+	if t.Role != "" {
+		b.WriteString(t.Role + " ")
 	}
-	if t.partial {
+	if t.Partial {
 		b.WriteString("~")
 	}
-	fmt.Fprintf(&b, "%q", t.name)
-	if t.scope != "" {
-		fmt.Fprintf(&b, " in %q", t.scope)
+	fmt.Fprintf(&b, "%q", t.Name)
+	if t.Scope != "" {
+		fmt.Fprintf(&b, " in %q", t.Scope)
 	}
 	return b.String()
 }
 
 // matches reports whether l is an element t names; fold compares names
 // ignoring case.
-func (t target) matches(l outlineLine, fold bool) bool {
-	if !l.actionable() || t.role != "" && l.role != t.role {
+func (t Target) matches(l Line, fold bool) bool {
+	if !l.Actionable() || t.Role != "" && l.Role != t.Role {
 		return false
 	}
-	name, want := collapse(l.name), collapse(t.name)
+	name, want := collapse(l.Name), collapse(t.Name)
 	if fold {
 		name, want = strings.ToLower(name), strings.ToLower(want)
 	}
-	if t.partial {
+	if t.Partial {
 		return strings.Contains(name, want)
 	}
 	return name == want
 }
 
-// resolve finds the ref of the element t names in the snapshot lines.
+// Resolve finds the ref of the element t names in the snapshot lines.
 //
 // Without a scope it is the first element, in page order, whose role (when
 // given) and name match.
@@ -154,19 +168,19 @@ func (t target) matches(l outlineLine, fold bool) bool {
 //
 // Names are compared exactly (white space collapsed) and, when nothing
 // matches, ignoring case.
-func resolve(lines []outlineLine, t target) (string, error) {
+func Resolve(lines []Line, t Target) (string, error) {
 	for _, fold := range []bool{false, true} {
-		if t.scope == "" {
+		if t.Scope == "" {
 			for _, l := range lines {
 				if t.matches(l, fold) {
-					return l.ref, nil
+					return l.Ref, nil
 				}
 			}
 			continue
 		}
-		anchors := findAnchors(lines, t.scope)
+		anchors := findAnchors(lines, t.Scope)
 		if len(anchors) == 0 {
-			return "", fmt.Errorf("no line of the page contains %q", t.scope)
+			return "", fmt.Errorf("no line of the page contains %q", t.Scope)
 		}
 		for _, a := range anchors {
 			for node := a; node >= 0; node = parent(lines, node) {
@@ -179,24 +193,24 @@ func resolve(lines []outlineLine, t target) (string, error) {
 			return ref, nil
 		}
 	}
-	if t.scope != "" {
-		return "", fmt.Errorf("no element %s near the line containing %q%s", target{role: t.role, name: t.name, partial: t.partial}, t.scope, candidates(lines, t))
+	if t.Scope != "" {
+		return "", fmt.Errorf("no element %s near the line containing %q%s", Target{Role: t.Role, Name: t.Name, Partial: t.Partial}, t.Scope, candidates(lines, t))
 	}
 	return "", fmt.Errorf("no element %s on the page%s", t, candidates(lines, t))
 }
 
 // nearest searches node's subtree (the whole page for -1) for t: the
 // nearest match at or after the anchor, else the nearest before it.
-func nearest(lines []outlineLine, t target, fold bool, anchor, node int) (string, bool) {
+func nearest(lines []Line, t Target, fold bool, anchor, node int) (string, bool) {
 	lo, hi := subtree(lines, node)
 	for i := anchor; i < hi; i++ {
 		if t.matches(lines[i], fold) {
-			return lines[i].ref, true
+			return lines[i].Ref, true
 		}
 	}
 	for i := anchor - 1; i >= lo; i-- {
 		if t.matches(lines[i], fold) {
-			return lines[i].ref, true
+			return lines[i].Ref, true
 		}
 	}
 	return "", false
@@ -205,7 +219,7 @@ func nearest(lines []outlineLine, t target, fold bool, anchor, node int) (string
 // findAnchors returns the indexes of the lines holding text, best first
 // (see resolve); within a rank, exact case before folded case, then page
 // order.
-func findAnchors(lines []outlineLine, text string) []int {
+func findAnchors(lines []Line, text string) []int {
 	want := collapse(text)
 	var out []int
 	seen := map[int]bool{}
@@ -227,8 +241,8 @@ func findAnchors(lines []outlineLine, text string) []int {
 				switch rank {
 				case 0:
 					hit = norm(l.content()) == w
-					if !hit && strings.HasPrefix(l.text, "|") {
-						for _, cell := range strings.Split(strings.Trim(l.text, "|"), "|") {
+					if !hit && strings.HasPrefix(l.Text, "|") {
+						for _, cell := range strings.Split(strings.Trim(l.Text, "|"), "|") {
 							if norm(cell) == w {
 								hit = true
 							}
@@ -237,7 +251,7 @@ func findAnchors(lines []outlineLine, text string) []int {
 				case 1:
 					hit = strings.Contains(norm(l.content()), w)
 				case 2:
-					hit = strings.Contains(norm(l.text), w)
+					hit = strings.Contains(norm(l.Text), w)
 				}
 				if hit {
 					seen[i] = true
@@ -251,30 +265,30 @@ func findAnchors(lines []outlineLine, text string) []int {
 
 // content is a line's own text: an element's name, else the line's text
 // without a list bullet.
-func (l outlineLine) content() string {
-	if l.role != "" {
-		return l.name
+func (l Line) content() string {
+	if l.Role != "" {
+		return l.Name
 	}
-	return strings.TrimPrefix(l.text, "- ")
+	return strings.TrimPrefix(l.Text, "- ")
 }
 
 // subtree returns the range [lo, hi) of node's subtree: the node and the
 // lines after it indented deeper. node -1 is the whole page.
-func subtree(lines []outlineLine, node int) (int, int) {
+func subtree(lines []Line, node int) (int, int) {
 	if node < 0 {
 		return 0, len(lines)
 	}
 	hi := node + 1
-	for hi < len(lines) && lines[hi].indent > lines[node].indent {
+	for hi < len(lines) && lines[hi].Indent > lines[node].Indent {
 		hi++
 	}
 	return node, hi
 }
 
 // parent returns the nearest line before node indented less, or -1.
-func parent(lines []outlineLine, node int) int {
+func parent(lines []Line, node int) int {
 	for i := node - 1; i >= 0; i-- {
-		if lines[i].indent < lines[node].indent {
+		if lines[i].Indent < lines[node].Indent {
 			return i
 		}
 	}
@@ -283,16 +297,16 @@ func parent(lines []outlineLine, node int) int {
 
 // candidates lists a few elements with the same role or a similar name, to
 // make a failure easy to diagnose.
-func candidates(lines []outlineLine, t target) string {
+func candidates(lines []Line, t Target) string {
 	var c []string
-	want := strings.ToLower(t.name)
+	want := strings.ToLower(t.Name)
 	for _, l := range lines {
-		if !l.actionable() {
+		if !l.Actionable() {
 			continue
 		}
-		n := strings.ToLower(l.name)
-		if (t.role != "" && l.role == t.role) || want != "" && (strings.Contains(n, want) || n != "" && strings.Contains(want, n)) {
-			c = append(c, fmt.Sprintf("%s %q", l.role, l.name))
+		n := strings.ToLower(l.Name)
+		if (t.Role != "" && l.Role == t.Role) || want != "" && (strings.Contains(n, want) || n != "" && strings.Contains(want, n)) {
+			c = append(c, fmt.Sprintf("%s %q", l.Role, l.Name))
 		}
 		if len(c) == 8 {
 			break
@@ -302,4 +316,27 @@ func candidates(lines []outlineLine, t target) string {
 		return ""
 	}
 	return "; similar elements: " + strings.Join(c, ", ")
+}
+
+// collapse trims s and turns every run of white space into one space.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// FindRef returns the ref of the first element of a snapshot whose role is
+// role and whose name is exactly name.
+func FindRef(snapshot, role, name string) (ref string, ok bool) {
+	return find(snapshot, role, func(n string) bool { return n == name })
+}
+
+// FindRefContains is FindRef matching names that contain substr.
+func FindRefContains(snapshot, role, substr string) (ref string, ok bool) {
+	return find(snapshot, role, func(n string) bool { return strings.Contains(n, substr) })
+}
+
+func find(snapshot, role string, match func(name string) bool) (string, bool) {
+	for _, l := range Parse(snapshot) {
+		if l.Actionable() && l.Role == role && match(l.Name) {
+			return l.Ref, true
+		}
+	}
+	return "", false
 }
