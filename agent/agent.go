@@ -151,8 +151,9 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		defer r.asks.wg.Wait()
 		defer cancelTask()
 	}
+	r.tools.addCustom(a.cfg.customTools) // customtools.go
 	r.msgs = []Message{
-		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence)},
+		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 
