@@ -42,6 +42,8 @@
 //	      type: object          #   (a mapping, or a string holding JSON); checks read
 //	      properties: {order: {type: string}}   #   the answer's JSON text
 //	      required: [order]
+//	    storage_state: state.json  # optional: cookies and localStorage to start with, a
+//	                            #   Playwright storage-state file (relative to this file)
 //	    reference: |            # optional: the reference solution
 //	      click "Add to cart" in "Blue mug"
 //	      goto "/checkout"

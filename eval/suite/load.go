@@ -301,7 +301,7 @@ func editDistance(a, b string) int {
 
 var idRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-var taskFields = []string{"id", "site", "path", "url", "instruction", "tags", "limits", "secrets", "allowed_domains", "blocked_domains", "checks", "reference", "schema"}
+var taskFields = []string{"id", "site", "path", "url", "instruction", "tags", "limits", "secrets", "allowed_domains", "blocked_domains", "checks", "reference", "schema", "storage_state"}
 
 func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 	l.taskID = ""
@@ -365,6 +365,13 @@ func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 			refNode = v
 		case "schema":
 			t.Schema = l.schema(v)
+		case "storage_state":
+			if p := l.str(v, "storage_state", true); p != "" {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(filepath.Dir(l.file), p)
+				}
+				t.StorageState = p
+			}
 		}
 	}
 	if !hasKey(n, "instruction") {

@@ -40,6 +40,9 @@ type Task struct {
 	Reference *Reference
 	// Schema is the answer's JSON Schema (schema:), nil for a text answer.
 	Schema json.RawMessage
+	// StorageState is a Playwright storage-state file (storage_state:,
+	// relative to the task file) loaded into the task's browser.
+	StorageState string
 }
 
 // Limits bound a task's run; a zero field means the runner's default.
