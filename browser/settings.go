@@ -207,6 +207,10 @@ func checkSettings(opts *Options) error {
 			return bad(err, "fix or drop the header")
 		}
 	}
+	if opts.CDPURL != "" && (opts.Proxy != "" || opts.UserDataDir != "") {
+		return &ConfigError{Problem: "a proxy or a profile folder is given with a browser to attach to (CDPURL)",
+			Fix: "give them to the browser you start (chromium --proxy-server, --user-data-dir), or let webagent launch one"}
+	}
 	if opts.Proxy != "" {
 		p, err := ParseProxy(opts.Proxy)
 		if err != nil {
