@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,16 +181,10 @@ func TestBadSessionInput(t *testing.T) {
 		cmd.Wait()
 		killLeftovers(locked)
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, err := os.Lstat(filepath.Join(locked, "SingletonLock")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("chromium wrote no SingletonLock within 20s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, "chromium's SingletonLock", 20*time.Second, func() bool {
+		_, err := os.Lstat(filepath.Join(locked, "SingletonLock"))
+		return err == nil
+	})
 	for _, c := range []struct {
 		name string
 		opts Options
@@ -218,5 +213,37 @@ func TestBadSessionInput(t *testing.T) {
 	}
 	if _, _, err := ParseViewport("0x0"); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("ParseViewport(0x0): %v", err)
+	}
+}
+
+// A browser with a persistent profile that dies is relaunched on the same
+// profile, which it finds free: the dead browser's helpers are gone first,
+// and their clean-up does not touch the new browser. The profile is kept.
+func TestKilledBrowserWithProfile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "profile")
+	b := launch(t, Options{UserDataDir: dir})
+	url := servePage(t, `<title>Kill</title><p>about to die</p>`)
+	open(t, b, url)
+	if err := b.process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	sess := b.sess
+	waitFor(t, "the connection to be lost", 10*time.Second, func() bool { return !sess.alive() })
+	s, err := b.Snapshot(tctx(t))
+	if err != nil {
+		t.Fatalf("snapshot after the kill: %v", err)
+	}
+	if s.URL != url || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "relaunched") || b.profileDir != dir {
+		t.Errorf("after the relaunch: %s %v, profile %s", s.URL, s.Notices, b.profileDir)
+	}
+	do(t, b, agent.Action{Name: agent.ActScroll, Direction: "down"})
+	if !processRunning(b.PID()) {
+		t.Error("the relaunched browser is gone")
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "Default")); err != nil {
+		t.Errorf("the profile was not kept: %v", err)
 	}
 }
