@@ -233,7 +233,9 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 			// A persistent profile is reused: its dead browser's helpers
 			// go first (2 s at most), or the new browser would find the
 			// profile in use, and their clean-up would kill it.
+			t0 := time.Now()
 			b.closeSession(old, oldTabs)
+			b.log.Debug().Dur("took", time.Since(t0)).Msg("cleaned up the dead browser of the persistent profile")
 		} else {
 			b.wg.Go(func() { b.closeSession(old, oldTabs) })
 		}

@@ -209,7 +209,7 @@ func TestBadSessionInput(t *testing.T) {
 // and their clean-up does not touch the new browser. The profile is kept.
 func TestKilledBrowserWithProfile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "profile")
-	b := launch(t, Options{UserDataDir: dir})
+	b := launch(t, Options{UserDataDir: dir, Logger: testLogger()})
 	url := servePage(t, `<title>Kill</title><p>about to die</p>`)
 	open(t, b, url)
 	if err := b.process.Signal(syscall.SIGKILL); err != nil {
@@ -217,10 +217,16 @@ func TestKilledBrowserWithProfile(t *testing.T) {
 	}
 	sess := b.sess
 	waitFor(t, "the connection to be lost", 10*time.Second, func() bool { return !sess.alive() })
-	s, err := b.Snapshot(tctx(t))
+	// The relaunch runs in the snapshot's call, on a machine that may be
+	// busy: a launch on a persistent profile takes longer than a fresh one.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	s, err := b.Snapshot(ctx)
 	if err != nil {
-		t.Fatalf("snapshot after the kill: %v", err)
+		t.Fatalf("snapshot after the kill (%v): %v", time.Since(start), err)
 	}
+	t.Logf("relaunched on the profile in %v", time.Since(start))
 	if s.URL != url || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "relaunched") || b.profileDir != dir {
 		t.Errorf("after the relaunch: %s %v, profile %s", s.URL, s.Notices, b.profileDir)
 	}
