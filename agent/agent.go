@@ -81,7 +81,7 @@ func New(b Browser, m Model, opts ...Option) (*Agent, error) {
 		return nil, errors.New("agent: vision needs a browser that can take screenshots (agent.Screenshotter)")
 	}
 	for _, w := range cfg.warnings() {
-		cfg.logger.Warn().Msg(w)
+		cfg.logger.Warn(w)
 	}
 	return &Agent{browser: b, model: m, cfg: cfg}, nil
 }
@@ -134,8 +134,7 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		repeats: map[string]repeat{},
 	}
 	log := a.cfg.logger
-	log.Debug().Str("url", task.URL).Int("max_iterations", a.cfg.maxIterations).
-		Dur("iteration_timeout", a.cfg.iterationTimeout).Msg("task started")
+	log.Debug("task started", "url", task.URL, "max_iterations", a.cfg.maxIterations, "iteration_timeout", a.cfg.iterationTimeout)
 
 	taskCtx, cancelTask := context.WithCancel(ctx)
 	defer cancelTask()
@@ -270,7 +269,7 @@ func (r *run) iterationFailed(ctx, taskCtx context.Context, prog *progress, err 
 			note += " " + what
 		}
 		r.notes = append(r.notes, note+" Look at the new observation and go on.")
-		r.a.cfg.logger.Warn().Int("iteration", step.Iteration).Int("timeouts", r.timeouts).Msg(step.Error + "; recovering")
+		r.a.cfg.logger.Warn(step.Error+"; recovering", "iteration", step.Iteration, "timeouts", r.timeouts)
 		return "", false
 	}
 	return codeFor(err), true
@@ -335,8 +334,7 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 		res.Message = r.sec.mask(err.Error())
 	}
 	res.DurationMS = time.Since(r.started).Milliseconds()
-	r.a.cfg.logger.Info().Str("code", string(code)).Int("iterations", res.Iterations).
-		Int64("duration_ms", res.DurationMS).Msg(res.Message)
+	r.a.cfg.logger.Info(res.Message, "code", string(code), "iterations", res.Iterations, "duration_ms", res.DurationMS)
 	return res
 }
 
@@ -505,8 +503,8 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		s.Reasoning = boundReasoning(r.sec.mask(strings.TrimSpace(reply.Reasoning)))
 	}, "acting")
 	if reply.Reasoning != "" {
-		r.a.cfg.logger.Debug().Int("iteration", iter).Int("bytes", len(reply.Reasoning)).
-			Str("reasoning", boundReasoning(r.sec.mask(reply.Reasoning))).Msg("model reasoning")
+		r.a.cfg.logger.Debug("model reasoning", "iteration", iter, "bytes", len(reply.Reasoning),
+			"reasoning", boundReasoning(r.sec.mask(reply.Reasoning)))
 	}
 	if len(reply.ToolCalls) == 0 {
 		out.noTool = true

@@ -166,13 +166,6 @@ type Screenshotter interface {
 	Screenshot(ctx context.Context) ([]byte, error) // PNG
 }
 
-// Evaluator is implemented by browsers that can evaluate a JavaScript
-// expression in the page and return its JSON value. The eval harness uses it
-// for page checks; the loop does not offer it to the model.
-type Evaluator interface {
-	Eval(ctx context.Context, expr string) (any, error)
-}
-
 // ActionError is an action failure the model can correct. Its message is
 // shown to the model as the tool's result. Err, when set, classifies it
 // (ErrStaleRef).

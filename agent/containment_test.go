@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -12,8 +13,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/llm/llmtest"
@@ -399,7 +398,7 @@ func TestVisionScreenshot(t *testing.T) {
 func TestLowOperationTimeoutWarns(t *testing.T) {
 	model, _ := newModel(t, llmtest.Script())
 	var buf bytes.Buffer
-	log := zerolog.New(&buf)
+	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if _, err := agent.New(shared, model, agent.WithOperationTimeout(10*time.Second), agent.WithLogger(log)); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,14 @@ func NewMasker(secrets map[string]string) *Masker {
 // placeholder.
 func (m *Masker) Mask(text string) string { return m.s.mask(text) }
 
+// Fill puts the secrets into an action for a front end other than the
+// loop (an MCP server), as the loop does: a <secret>NAME</secret>
+// placeholder is filled only in type's text, and the action then carries
+// the origins its field must be on (a secret needs one: NAME@ORIGIN). A
+// placeholder anywhere else is an *ActionError naming the secret, never
+// its value.
+func (m *Masker) Fill(a Action) (Action, error) { return m.s.fillAction(a) }
+
 // Writer returns a writer that masks what it passes to w. Each Write is
 // masked on its own: a log line, as zerolog writes one per call.
 func (m *Masker) Writer(w io.Writer) io.Writer {

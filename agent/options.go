@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/watchdog"
 )
@@ -56,7 +56,7 @@ type config struct {
 	human            Human
 	humanTimeout     time.Duration
 	vision           bool
-	logger           zerolog.Logger
+	logger           *slog.Logger
 	observer         Observer
 	nav              NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
 	custom           []CustomTool     // WithTools (customtools.go)
@@ -75,7 +75,7 @@ func defaults() config {
 		maxConsecutive:   DefaultMaxConsecutiveErrors,
 		maxErrors:        DefaultMaxErrors,
 		humanTimeout:     DefaultHumanTimeout,
-		logger:           zerolog.Nop(),
+		logger:           slog.New(slog.DiscardHandler),
 	}
 }
 
@@ -210,7 +210,13 @@ func WithPrivateNetwork(allow bool) Option {
 
 // WithLogger sets a logger for the loop's diagnostics (silent by default).
 // Secrets and typed text are never logged.
-func WithLogger(l zerolog.Logger) Option { return func(c *config) { c.logger = l } }
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	}
+}
 
 // WithObserver sets a hook called after every step.
 func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }

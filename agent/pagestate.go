@@ -24,7 +24,7 @@ func (r *run) pageState(ctx context.Context) string {
 	}
 	s, err := watchdog.Run(ctx, "fingerprinting the page", pageStateBudget, ps.PageState)
 	if err != nil {
-		r.a.cfg.logger.Debug().Err(err).Msg("page fingerprint")
+		r.a.cfg.logger.Debug("page fingerprint", "error", err)
 		return ""
 	}
 	return "state:" + s

@@ -111,8 +111,9 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (agent.Outcome, error)
 		out += "; " + strings.Join(notes, "; ")
 	}
 	// The tab the action began in loaded a document or changed its URL, or
-	// another tab is now the current one: the snapshot's refs are gone.
-	moved := b.cur != o.tab || o.tab.nav.state().moved(s0)
+	// another tab is now the current one (also one that replaced a crashed
+	// or closed tab before the action): the snapshot's refs are gone.
+	moved := b.cur != o.tab || o.began != o.tab || o.tab.nav.state().moved(s0)
 	return agent.Outcome{Text: out, Navigated: moved}, nil
 }
 
@@ -233,6 +234,12 @@ func (b *Browser) point(o *op, el element) (x, y float64, box [4]float64, err er
 // visiblePart returns the centre and box of the largest part of el inside
 // the viewport, without scrolling; notVisible when there is none.
 func (b *Browser) visiblePart(o *op, el element, notVisible error) (x, y float64, box [4]float64, err error) {
+	return b.visiblePartIn(o, el, [2]float64{}, notVisible)
+}
+
+// visiblePartIn is visiblePart in a top viewport of a known size (CSS
+// pixels, scroll bars excluded); {0, 0} asks the browser for it.
+func (b *Browser) visiblePartIn(o *op, el element, viewport [2]float64, notVisible error) (x, y float64, box [4]float64, err error) {
 	quads, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: el.id})
 	if err != nil {
 		if isProtocolError(err) {
@@ -246,13 +253,16 @@ func (b *Browser) visiblePart(o *op, el element, notVisible error) (x, y float64
 			return 0, 0, box, err
 		}
 	}
-	lm, err := cdp.Call(o.ctx, b.target, page.GetLayoutMetrics, cdp.Empty{})
-	if err != nil {
-		return 0, 0, box, err
-	}
-	vw, vh := float64(b.width), float64(b.height)
-	if v := lm.CSSLayoutViewport; v != nil && v.ClientWidth > 0 {
-		vw, vh = float64(v.ClientWidth), float64(v.ClientHeight)
+	vw, vh := viewport[0], viewport[1]
+	if vw <= 0 || vh <= 0 {
+		lm, err := cdp.Call(o.ctx, b.target, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return 0, 0, box, err
+		}
+		vw, vh = float64(b.width), float64(b.height)
+		if v := lm.CSSLayoutViewport; v != nil && v.ClientWidth > 0 {
+			vw, vh = float64(v.ClientWidth), float64(v.ClientHeight)
+		}
 	}
 	best := 0.0
 	for _, q := range quads.Quads {
@@ -316,7 +326,15 @@ const settleJS = `async function (enabled) {
     ]);
     anims = moving();
   }
-  if (!anims.length && (!enabled || !disabled())) return {stable: true, disabled: false};
+  // Whether el lies wholly in the top viewport (then it needs no
+  // scrolling), and that viewport's size: only for the top document.
+  const view = () => {
+    if (el.ownerDocument !== document) return {inView: false, vw: 0, vh: 0};
+    const r = el.getBoundingClientRect(), de = document.documentElement;
+    const vw = de.clientWidth, vh = de.clientHeight;
+    return {inView: r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= vw && r.bottom <= vh, vw, vh};
+  };
+  if (!anims.length && (!enabled || !disabled())) return {stable: true, disabled: false, ...view()};
   let last = '', same = 0, rendered = true;
   for (let i = 0; i < 20; i++) {
     if (rendered) {
@@ -328,8 +346,17 @@ const settleJS = `async function (enabled) {
     if (same >= 1 && (!enabled || !disabled())) break;
     rendered = await frame();
   }
-  return {stable: same >= 1, disabled: disabled()};
+  return {stable: same >= 1, disabled: disabled(), ...view()};
 }`
+
+// settled is what settleJS saw.
+type settled struct {
+	Stable, Disabled bool
+	// InView is set when the element lies wholly inside the top viewport,
+	// whose size is VW, VH (0 for an element in a frame).
+	InView bool
+	VW, VH float64
+}
 
 // hitJS hit-tests the candidate points (CSS pixels in the viewport of the
 // element's top document) in every frame from that document down to the
@@ -469,20 +496,28 @@ type aimed struct {
 // else covers it, the ActionError says what, and that the action was not
 // done.
 func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, error) {
-	if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
-		if isProtocolError(err) {
-			return aimed{}, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
-		}
-		return aimed{}, err
-	}
-	var st struct{ Stable, Disabled bool }
+	// The element settles first; only one not wholly in view is scrolled
+	// to (and settles again): most targets are in view, and this saves the
+	// round trips of a scroll and of the viewport's size.
+	var st settled
 	if err := b.callEl(o, el, settleJS, &st, enabled); err != nil {
 		return aimed{}, err
+	}
+	if !st.InView {
+		if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
+			if isProtocolError(err) {
+				return aimed{}, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
+			}
+			return aimed{}, err
+		}
+		if err := b.callEl(o, el, settleJS, &st, enabled); err != nil {
+			return aimed{}, err
+		}
 	}
 	if enabled && st.Disabled {
 		return aimed{}, agent.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
 	}
-	x, y, box, err := b.visiblePart(o, el, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
+	x, y, box, err := b.visiblePartIn(o, el, [2]float64{st.VW, st.VH}, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
 	if err != nil {
 		return aimed{}, err
 	}
@@ -1054,7 +1089,7 @@ func (b *Browser) doScrollTo(o *op, ref string) (string, error) {
 		return "", err
 	}
 	// Let scroll handlers (lazy loading, sticky headers) run.
-	var st struct{ Stable, Disabled bool }
+	var st settled
 	if err := b.callEl(o, el, settleJS, &st, false); err != nil {
 		return "", err
 	}

@@ -258,7 +258,7 @@ func (b *Browser) dragMouse(o *op, moves []agent.Point) (dropped bool, err error
 		ctx, cancel := context.WithTimeout(b.broken, cleanupTimeout)
 		defer cancel()
 		if _, err := cdp.Call(ctx, b.target, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false}); err != nil {
-			b.log.Debug().Err(err).Msg("turning drag interception off")
+			b.log.Debug("turning drag interception off", "error", err)
 		}
 	}()
 	mouse := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {

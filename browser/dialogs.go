@@ -65,7 +65,7 @@ func (b *Browser) answerDialogs(ctx context.Context, target guarded, events iter
 		_, err := cdp.Call(ctx, target, page.HandleJavaScriptDialog,
 			page.HandleJavaScriptDialogParams{Accept: true, PromptText: ev.DefaultPrompt})
 		if err != nil && ctx.Err() == nil {
-			b.log.Warn().Err(err).Str("type", string(ev.Type)).Msg("answering a JavaScript dialog")
+			b.log.Warn("answering a JavaScript dialog", "error", err, "type", string(ev.Type))
 		}
 	}
 }

@@ -26,7 +26,7 @@
 //     first check that nothing covers the element, and say what does
 //     instead of clicking it.
 //
-//   - Eval evaluates an expression in the page (agent.Evaluator) and
+//   - Eval evaluates an expression in the page and
 //     Screenshot captures the viewport (agent.Screenshotter).
 //
 // JavaScript dialogs (alert, confirm, prompt, beforeunload) never block, in

@@ -102,7 +102,7 @@ func (d *downloads) completed(e *cdpbrowser.EventDownloadProgress) {
 	}
 	dst := uniquePath(d.dir, safeName(name))
 	if err := os.Rename(src, dst); err != nil {
-		d.b.log.Warn().Err(err).Str("file", src).Msg("naming a download")
+		d.b.log.Warn("naming a download", "error", err, "file", src)
 		dst = src
 	}
 	size := int64(e.ReceivedBytes)

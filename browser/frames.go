@@ -80,17 +80,17 @@ func (b *Browser) attachFrame(o *op, id cdp.FrameID, owner *oopif, targets map[t
 		if o.ctx.Err() != nil {
 			return nil, false, o.ctx.Err()
 		}
-		b.log.Debug().Err(err).Str("frame", string(id)).Msg("attaching to a cross-origin frame")
+		b.log.Debug("attaching to a cross-origin frame", "error", err, "frame", string(id))
 		return nil, false, nil
 	}
 	fr = &oopif{id: id, cancel: cancel, target: guarded{chromedp.FromContext(fctx).Target}, owner: owner}
 	if f.block {
 		if err := blockNonLoopback(o.ctx, fr.target); err != nil {
-			b.log.Debug().Err(err).Msg("blocking requests in a frame")
+			b.log.Debug("blocking requests in a frame", "error", err)
 		}
 	}
 	if err := b.throttle(o.ctx, fr.target); err != nil {
-		b.log.Debug().Err(err).Msg("throttling a frame")
+		b.log.Debug("throttling a frame", "error", err)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -107,22 +107,6 @@ func (b *Browser) targetOf(fr *oopif) guarded {
 		return b.target
 	}
 	return fr.target
-}
-
-// evalIn evaluates expr in the main world of fr's document (the page's for
-// nil) and decodes its value into v.
-func (b *Browser) evalIn(o *op, fr *oopif, expr string, v any) error {
-	if fr == nil {
-		return b.evalValue(o, expr, v)
-	}
-	r, err := cdp.Call(o.ctx, fr.target, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), Silent: new(true)})
-	if err != nil {
-		return err
-	}
-	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	return decodeValue(r.Result, v)
 }
 
 // xframeID returns the frame id of the i-th cross-origin frame element the
@@ -223,14 +207,14 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 				// one after another, send a call and not its source.
 				var defined bool
 				if err := b.evalIn(o, child, defineWalkerJS, &defined); err != nil && o.ctx.Err() == nil {
-					b.log.Debug().Err(err).Msg("defining the walker in a frame")
+					b.log.Debug("defining the walker in a frame", "error", err)
 				}
 			}
 			frames[i].err = err
 		})
 	}
 	wg.Wait()
-	b.log.Debug().Dur("took", time.Since(tAttach)).Int("frames", n).Msg("found and attached to frames")
+	b.log.Debug("found and attached to frames", "took", time.Since(tAttach), "frames", n)
 	// Walk them one by one: each walker numbers its refs above the last.
 	for i, f := range frames {
 		if f.err != nil {
@@ -257,7 +241,7 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 			if o.ctx.Err() != nil {
 				return "", err
 			}
-			b.log.Debug().Err(err).Msg("walking a cross-origin frame")
+			b.log.Debug("walking a cross-origin frame", "error", err)
 			continue
 		}
 		b.maxRef = max(b.maxRef, cr.MaxRef)
@@ -384,39 +368,6 @@ const describeFrameJS = `function () {
   const r = window[Symbol.for('webagent.refs')];
   return r ? r.describe(this) : this.localName;
 }`
-
-// callIn is callOn in the target of a frame (the page's for nil).
-func (b *Browser) callIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn string, v any, args ...any) error {
-	p := runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn,
-		ObjectID:            id,
-		Silent:              new(true),
-		ReturnByValue:       new(true),
-		AwaitPromise:        new(true),
-	}
-	for _, a := range args {
-		raw, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		p.Arguments = append(p.Arguments, &runtime.CallArgument{Value: raw})
-	}
-	// A script in the page that outlives a cancelled call is terminated by
-	// the clean-up before the next call (browser.go).
-	o.evaluating = fr == nil
-	r, err := cdp.Call(o.ctx, b.targetOf(fr), runtime.CallFunctionOn, p)
-	if err != nil {
-		return err
-	}
-	o.evaluating = false
-	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	if v == nil {
-		return nil
-	}
-	return decodeValue(r.Result, v)
-}
 
 // frameOffset is where the viewport of fr starts in the main viewport: the
 // sum of the content-box origins of its frame elements.

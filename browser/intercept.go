@@ -140,7 +140,7 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 		}
 		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
 		if err != nil && ctx.Err() == nil {
-			in.b.log.Debug().Err(err).Msg("letting a navigation go on")
+			in.b.log.Debug("letting a navigation go on", "error", err)
 		}
 		return
 	}
@@ -151,10 +151,10 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 		what = "a frame"
 	}
 	in.b.notices.add(fmt.Sprintf("%s to %s was refused: %s", what, shortURL(u), why))
-	in.b.log.Info().Str("url", shortURL(u)).Str("why", why).Msg("navigation refused")
+	in.b.log.Info("navigation refused", "url", shortURL(u), "why", why)
 	_, err := cdp.Call(ctx, in.s.browser, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 	if err != nil && ctx.Err() == nil {
-		in.b.log.Debug().Err(err).Msg("refusing a navigation")
+		in.b.log.Debug("refusing a navigation", "error", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,8 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"log/slog"
+
 	"github.com/chromedp/chromedp"
-	"github.com/rs/zerolog"
 )
 
 // profilePrefix starts the name of each temporary profile directory.
@@ -46,7 +48,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		opts.Height = defaultHeight
 	}
 	b := &Browser{
-		log:    opts.Logger,
+		log:    cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
 		width:  opts.Width,
 		height: opts.Height,
 		sem:    make(chan struct{}, 1),
@@ -327,7 +329,7 @@ func removeAll(dir string) error {
 // lineLogger writes Chromium's output to the logger at debug level, one
 // entry per line.
 type lineLogger struct {
-	log zerolog.Logger
+	log *slog.Logger
 	mu  sync.Mutex
 	buf []byte
 }
@@ -342,7 +344,7 @@ func (w *lineLogger) Write(p []byte) (int, error) {
 			break
 		}
 		if line := bytes.TrimSpace(w.buf[:i]); len(line) > 0 {
-			w.log.Debug().Str("source", "chromium").Msg(string(line))
+			w.log.Debug(string(line), "source", "chromium")
 		}
 		w.buf = w.buf[i+1:]
 	}

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os/exec"
 	"strings"
+
+	"github.com/webagent/webagent/internal/neterr"
 )
 
 // ConfigError is a browser that could not be started or reached because of
@@ -37,7 +40,7 @@ func attachError(ctx context.Context, cdpURL string, err error) error {
 	var op *net.OpError
 	var dns *net.DNSError
 	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &dns) {
-		return &ConfigError{Problem: fmt.Sprintf("nothing answers at %s (%s)", cdpURL, netReason(err)), Fix: fix, Err: err}
+		return &ConfigError{Problem: fmt.Sprintf("nothing answers at %s (%s)", cdpURL, neterr.Reason(err)), Fix: fix, Err: err}
 	}
 	return &ConfigError{Problem: fmt.Sprintf("%s answers, but it is not a Chromium DevTools endpoint", cdpURL), Fix: fix, Err: err}
 }
@@ -56,28 +59,12 @@ func startError(ctx context.Context, path string, err error) error {
 	}
 	return &ConfigError{
 		Problem: problem,
-		Fix:     "pass --chrome or set CHROME_PATH to a Chromium or Chrome binary (e.g. /usr/bin/chromium), or install it with `apt-get install chromium`",
+		Fix:     chromeFix,
 		Err:     err,
 	}
 }
 
-// netReason is the last, human part of a network error: "connection
-// refused", "no such host".
-func netReason(err error) string {
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return "no such host " + dns.Name
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Err != nil {
-		s := op.Err.Error()
-		if i := strings.LastIndex(s, ": "); i >= 0 {
-			s = s[i+2:]
-		}
-		return s
-	}
-	return err.Error()
-}
+const chromeFix = "pass --chrome or set CHROME_PATH to a Chromium or Chrome binary (e.g. /usr/bin/chromium), or install it with `apt-get install chromium`"
 
 // chromeOutput is what the browser printed before it failed, as chromedp
 // reports it after "chrome failed to start:", on one line and short.
@@ -93,4 +80,29 @@ func chromeOutput(err error) string {
 		}
 	}
 	return ""
+}
+
+// CheckChrome finds the Chromium binary Launch would start (path, else
+// CHROME_PATH, else chromium on PATH) and asks it for its version, within
+// ctx: a binary that is missing is ErrChromeNotFound, one that does not say
+// it is Chromium or Chrome a *ConfigError. A harness that starts many
+// browsers checks once instead of failing every run.
+func CheckChrome(ctx context.Context, path string) error {
+	p, err := findChrome(path)
+	if err != nil {
+		return err
+	}
+	out, err := exec.CommandContext(ctx, p, "--version").Output()
+	if ctx.Err() != nil {
+		return fmt.Errorf("browser: asking %s for its version: %w", p, ctx.Err())
+	}
+	v := strings.TrimSpace(string(out))
+	if err == nil && (strings.Contains(v, "Chromium") || strings.Contains(v, "Chrome")) {
+		return nil
+	}
+	problem := fmt.Sprintf("%s is not a Chromium browser (`%s --version` printed %q)", p, p, v)
+	if err != nil {
+		problem = fmt.Sprintf("%s is not a Chromium browser (`%s --version` failed: %v)", p, p, err)
+	}
+	return &ConfigError{Problem: problem, Fix: chromeFix, Err: err}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
 	"github.com/webagent/webagent/agent"
@@ -56,11 +56,11 @@ func TestMain(m *testing.M) {
 }
 
 // testLogger logs to stderr when WEBAGENT_TEST_LOG is set.
-func testLogger() zerolog.Logger {
+func testLogger() *slog.Logger {
 	if os.Getenv("WEBAGENT_TEST_LOG") == "" {
-		return zerolog.Nop()
+		return nil
 	}
-	return zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr}).With().Timestamp().Logger()
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // serve serves the pages (path -> HTML) on 127.0.0.1 for the test and

@@ -326,6 +326,6 @@ func (b *Browser) navigatedDuring(o *op, a agent.Action, s0 navState, err error)
 	if a.Ref != "" {
 		what += " " + a.Ref
 	}
-	b.log.Debug().Err(err).Str("action", what).Msg("the page navigated during the action")
+	b.log.Debug("the page navigated during the action", "error", err, "action", what)
 	return fmt.Sprintf("the page %s during %s, which may not have finished; look at the new page before going on", nav, what), true
 }

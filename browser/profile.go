@@ -91,17 +91,17 @@ func (b *Browser) closeGracefully(s *session) {
 	b.wg.Go(func() {
 		defer ccancel()
 		if err := chromedp.Cancel(cctx); err != nil {
-			b.log.Debug().Err(err).Msg("closing the browser gracefully")
+			b.log.Debug("closing the browser gracefully", "error", err)
 		}
 	})
 	select {
 	case <-s.lost.Done(): // the process exited, or its connection closed
 	case <-deadline.C:
-		b.log.Warn().Str("dir", s.profileDir).Msg("the browser did not close within 5s; killing it (the profile may miss the last changes)")
+		b.log.Warn("the browser did not close within 5s; killing it (the profile may miss the last changes)", "dir", s.profileDir)
 		return
 	}
 	b.waitExit(s.process.Pid, deadline.C) // the connection may close first
-	b.log.Debug().Dur("took", time.Since(start)).Msg("browser closed gracefully")
+	b.log.Debug("browser closed gracefully", "took", time.Since(start))
 }
 
 // waitExit waits until the process pid has exited, or until stop. chromedp

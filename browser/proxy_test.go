@@ -6,14 +6,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/webagent/webagent/agent"
 )
@@ -67,11 +66,11 @@ func TestProxyWithCredentials(t *testing.T) {
 	defer ps.Close()
 	var logs bytes.Buffer
 	var logMu sync.Mutex
-	log := zerolog.New(zerolog.SyncWriter(writerFunc(func(p []byte) (int, error) {
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
 		logMu.Lock()
 		defer logMu.Unlock()
 		return logs.Write(p)
-	}))).Level(zerolog.DebugLevel)
+	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	proxyURL := strings.Replace(ps.URL, "http://", "http://ann:s3cret-proxy-pw@", 1)

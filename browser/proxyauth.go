@@ -22,7 +22,7 @@ func (in *interceptor) answerAuth(e *fetch.EventAuthRequired) {
 		resp = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials, Username: p.Username, Password: p.Password}
 	}
 	if _, err := cdp.Call(ctx, in.s.browser, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: resp}); err != nil && ctx.Err() == nil {
-		in.b.log.Debug().Err(err).Msg("answering an authentication challenge")
+		in.b.log.Debug("answering an authentication challenge", "error", err)
 	}
 }
 
@@ -57,6 +57,6 @@ func (in *interceptor) fulfilEmpty(ctx context.Context, e *fetch.EventRequestPau
 		Body:            []byte("<!doctype html><title></title>"),
 	})
 	if err != nil && ctx.Err() == nil {
-		in.b.log.Debug().Err(err).Msg("answering the storage tab")
+		in.b.log.Debug("answering the storage tab", "error", err)
 	}
 }

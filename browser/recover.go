@@ -75,7 +75,7 @@ func (b *Browser) Recover(ctx context.Context) (string, error) {
 			return "", ctx.Err()
 		}
 		if err != nil {
-			b.log.Debug().Err(err).Msg("stopping a pending navigation")
+			b.log.Debug("stopping a pending navigation", "error", err)
 		}
 		done = append(done, "a navigation that had not arrived was stopped")
 	}
@@ -235,19 +235,19 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 			// profile in use, and their clean-up would kill it.
 			t0 := time.Now()
 			b.closeSession(old, oldTabs)
-			b.log.Debug().Dur("took", time.Since(t0)).Msg("cleaned up the dead browser of the persistent profile")
+			b.log.Debug("cleaned up the dead browser of the persistent profile", "took", time.Since(t0))
 		} else {
 			b.wg.Go(func() { b.closeSession(old, oldTabs) })
 		}
 		b.tabs, b.cur = nil, nil
 	}
 	url, id := b.reopenURL, b.reopenID
-	b.log.Warn().Str("url", url).Msg("the browser process died; relaunching it")
+	b.log.Warn("the browser process died; relaunching it", "url", url)
 	// An attempt cut short by the caller's deadline (a slow start on a busy
 	// machine) does not count: the next call tries again.
 	t0 := time.Now()
 	s, err := b.startSession(ctx)
-	b.log.Debug().Dur("took", time.Since(t0)).Err(err).Msg("relaunched the browser")
+	b.log.Debug("relaunched the browser", "took", time.Since(t0), "error", err)
 	if err != nil && ctx.Err() != nil {
 		return "", fmt.Errorf("browser: relaunching the browser: %w", ctx.Err())
 	}
@@ -271,7 +271,7 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 	b.setCurrent(t)
 	b.closeStrays(ctx)
 	err = b.reopen(ctx, t, url)
-	b.log.Debug().Dur("took", time.Since(t0)).Err(err).Msg("reopened the page after the relaunch")
+	b.log.Debug("reopened the page after the relaunch", "took", time.Since(t0), "error", err)
 	if err != nil {
 		return "", err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/webagent/webagent/agent"
 )
@@ -191,6 +192,14 @@ func TestAbandonedClickNeverLands(t *testing.T) {
 <button onclick="window.clicks=(window.clicks||0)+1">Target</button>
 <button onclick="setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end) {} }, 20)">Busy</button>`))
 	do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Busy"`)})
+	// The click must meet a busy page: wait until the renderer stops
+	// answering (a bare CDP call, which abandons nothing in the page).
+	waitFor(t, "the page to be busy", 5*time.Second, func() bool {
+		ctx, cancel := context.WithTimeout(tctx(t), 50*time.Millisecond)
+		defer cancel()
+		_, err := cdp.Call(ctx, b.target, runtime.Evaluate, runtime.EvaluateParams{Expression: "1"})
+		return err != nil
+	})
 	const bound = 300 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()

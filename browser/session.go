@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -96,13 +97,13 @@ func (b *Browser) connect(ctx context.Context, s *session) error {
 	// that is not Chromium) are debug: the start's error says it plainly.
 	var up atomic.Bool
 	sctx, cancel := chromedp.NewContext(s.allocCtx, chromedp.WithBrowserOption(
-		chromedp.WithBrowserLogf(func(f string, a ...any) { log.Debug().Msgf("chromedp: "+f, a...) }),
+		chromedp.WithBrowserLogf(func(f string, a ...any) { log.Debug(fmt.Sprintf("chromedp: "+f, a...)) }),
 		chromedp.WithBrowserErrorf(func(f string, a ...any) {
-			ev := log.Debug()
+			level := slog.LevelDebug
 			if up.Load() {
-				ev = log.Warn()
+				level = slog.LevelWarn
 			}
-			ev.Msgf("chromedp: "+f, a...)
+			log.Log(context.Background(), level, fmt.Sprintf("chromedp: "+f, a...))
 		}),
 	))
 	// chromedp's cancel func must run once: a second call can wait for
@@ -206,7 +207,7 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 			// Disposing of our browser context closes all its tabs.
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			if _, err := cdp.Call(ctx, s.browser, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.bcID}); err != nil {
-				b.log.Debug().Err(err).Msg("disposing of the browser context")
+				b.log.Debug("disposing of the browser context", "error", err)
 			}
 			cancel()
 			closeAll()
@@ -232,12 +233,12 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 	}
 	if s.profileDir != "" && !s.keepProfile {
 		if err := removeAll(s.profileDir); err != nil {
-			b.log.Warn().Err(err).Str("dir", s.profileDir).Msg("removing the browser profile")
+			b.log.Warn("removing the browser profile", "error", err, "dir", s.profileDir)
 		}
 	}
 	if s.tempDir != "" {
 		if err := removeTemp(s.tempDir); err != nil {
-			b.log.Warn().Err(err).Str("dir", s.tempDir).Msg("removing the browser's temporary folder")
+			b.log.Warn("removing the browser's temporary folder", "error", err, "dir", s.tempDir)
 		}
 	}
 }

@@ -46,11 +46,11 @@ func (b *Browser) settleAnimations(o *op) {
 		ReturnByValue: new(true),
 	})
 	if err != nil {
-		b.log.Debug().Err(err).Msg("waiting for animations before the snapshot")
+		b.log.Debug("waiting for animations before the snapshot", "error", err)
 		return
 	}
 	var ms float64
 	if decodeValue(r, &ms) == nil && ms > 0 {
-		b.log.Debug().Float64("ms", ms).Msg("waited for animations before the snapshot")
+		b.log.Debug("waited for animations before the snapshot", "ms", ms)
 	}
 }

@@ -3,13 +3,11 @@ package browser
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -187,7 +185,7 @@ func (b *Browser) readPage(o *op) (walkResult, []string, error) {
 		if err == nil {
 			last, have = res, true
 		}
-		b.log.Debug().Err(err).Int("try", try).Bool("moved", moved).Msg("snapshot met a navigation; reading the new document")
+		b.log.Debug("snapshot met a navigation; reading the new document", "error", err, "try", try, "moved", moved)
 		if try >= snapshotTries {
 			if have {
 				last.unsettled = true
@@ -288,7 +286,7 @@ func (b *Browser) walk(o *op) (walkResult, error) {
 			return walkResult{}, err
 		}
 	}
-	b.log.Debug().Dur("took", time.Since(t0)).Int("chars", len(res.Text)).Int("tokens", res.Tokens).Floats64("timing", res.Timing).Str("url", res.URL).Msg("snapshot")
+	b.log.Debug("snapshot", "took", time.Since(t0), "chars", len(res.Text), "tokens", res.Tokens, "timing", res.Timing, "url", res.URL)
 	return res, nil
 }
 
@@ -435,47 +433,4 @@ func (b *Browser) CheckCoverage(ctx context.Context) (Coverage, error) {
 		c.Missed = append(c.Missed, fc.Missed...)
 	}
 	return c, o.fail("coverage", err)
-}
-
-// evalValue evaluates expr in the page's main frame and decodes its value
-// (JSON-serializable) into v.
-func (b *Browser) evalValue(o *op, expr string, v any) error {
-	r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
-	if err != nil {
-		return err
-	}
-	return decodeValue(r, v)
-}
-
-// eval runs Runtime.evaluate for the op. A script still running when the
-// op's context ends is terminated before the next call.
-func (b *Browser) eval(o *op, p runtime.EvaluateParams) (*runtime.RemoteObject, error) {
-	p.Silent = new(true)
-	o.evaluating = true
-	r, err := cdp.Call(o.ctx, b.target, runtime.Evaluate, p)
-	if err != nil {
-		return nil, err
-	}
-	o.evaluating = false
-	if r.ExceptionDetails != nil {
-		return nil, &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	return r.Result, nil
-}
-
-// callOn calls the JavaScript function fn with this bound to the object id
-// in the page, with the JSON-encodable args, and decodes its value into v
-// (if not nil).
-func (b *Browser) callOn(o *op, id runtime.RemoteObjectID, fn string, v any, args ...any) error {
-	return b.callIn(o, nil, id, fn, v, args...)
-}
-
-func decodeValue(r *runtime.RemoteObject, v any) error {
-	if r == nil || len(r.Value) == 0 {
-		return fmt.Errorf("the script returned no value (%s)", r.Type)
-	}
-	if err := json.Unmarshal(r.Value, v); err != nil {
-		return fmt.Errorf("decoding the script's result: %w", err)
-	}
-	return nil
 }

@@ -313,7 +313,7 @@ func (b *Browser) adoptOpened(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return err
 			}
-			b.log.Debug().Err(err).Str("target", string(info.TargetID)).Msg("attaching to a new tab")
+			b.log.Debug("attaching to a new tab", "error", err, "target", string(info.TargetID))
 			continue
 		}
 		ours[info.TargetID] = true

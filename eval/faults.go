@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
-	"github.com/rs/zerolog"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
@@ -183,7 +182,7 @@ func runFault(ctx context.Context, env *Env, f Fault) report.Run {
 	defer client.CloseIdleConnections()
 	watched := &noticeWatch{b: env.Browser}
 	a, err := agent.New(watched, client,
-		agent.WithLogger(zerolog.Nop()),
+		agent.WithLogger(nil),
 		agent.WithIterationTimeout(faultIteration),
 		agent.WithOperationTimeout(faultOperation),
 		agent.WithStartTimeout(faultIteration),

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
@@ -65,8 +65,8 @@ type Config struct {
 	// Progress is told about runs as they start and end; nil tells no
 	// one.
 	Progress Progress
-	// Logger receives the harness's diagnostics.
-	Logger zerolog.Logger
+	// Logger receives the harness's diagnostics; nil logs nothing.
+	Logger *slog.Logger
 }
 
 // Progress follows a run of the harness. Its methods are called from the
@@ -121,6 +121,9 @@ type Runner struct {
 func NewRunner(cfg Config) *Runner {
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.ModelName == "" {
 		cfg.ModelName = ReferenceModel
@@ -271,7 +274,7 @@ func (r *Runner) runJob(ctx context.Context, wk *worker, job Job, more func() bo
 		if !dead || !job.Retry || attempt == 2 || ctx.Err() != nil {
 			return run
 		}
-		r.cfg.Logger.Warn().Str("task", job.Key).Str("browser", run.Browser).Err(err).Msg("the browser died; retrying the task once with a new one")
+		r.cfg.Logger.Warn("the browser died; retrying the task once with a new one", "task", job.Key, "browser", run.Browser, "error", err)
 	}
 }
 
@@ -338,7 +341,7 @@ func (r *Runner) attempt(ctx context.Context, wk *worker, slot int, job Job, mor
 		return run, fmt.Errorf("%w: %v", browser.ErrDisconnected, err)
 	}
 	defer func() {
-		r.cfg.Logger.Debug().Str("task", job.Key).Dur("launch", launched).Msg("browser")
+		r.cfg.Logger.Debug("browser", "task", job.Key, "launch", launched)
 		wk.closeLater(b)
 	}()
 	env := &Env{Browser: b, BrowserName: name, CDPURL: opts.CDPURL, Config: &r.cfg, Shot: shotName(job.Key)}
@@ -420,8 +423,8 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 		run.Screenshot = saveScreenshot(ctx, env)
 	}
 	run.DurationMS = time.Since(start).Milliseconds()
-	cfg.Logger.Debug().Str("task", t.ID).Dur("setup_and_agent", ran.Sub(start)).Dur("checks", checked.Sub(ran)).
-		Dur("screenshot", time.Since(checked)).Msg("task timing")
+	cfg.Logger.Debug("task timing", "task", t.ID, "setup_and_agent", ran.Sub(start), "checks", checked.Sub(ran),
+		"screenshot", time.Since(checked))
 	return run, brokenBrowser(res.Err)
 }
 
@@ -545,11 +548,7 @@ func (p *checkPage) Eval(ctx context.Context, js string) (any, error) { return e
 
 // evalJS evaluates a JavaScript expression in the browser's page.
 func evalJS(ctx context.Context, b *browser.Browser, js string) (any, error) {
-	ev, ok := any(b).(agent.Evaluator)
-	if !ok {
-		return nil, errors.New("this browser cannot evaluate scripts")
-	}
-	return ev.Eval(ctx, js)
+	return b.Eval(ctx, js)
 }
 
 // saveScreenshot saves the page as env.Shot under the output directory
@@ -566,7 +565,7 @@ func saveScreenshot(ctx context.Context, env *Env) string {
 	defer cancel()
 	png, err := sc.Screenshot(sctx)
 	if err != nil {
-		env.Config.Logger.Debug().Err(err).Msg("final screenshot")
+		env.Config.Logger.Debug("final screenshot", "error", err)
 		return ""
 	}
 	path := filepath.Join(env.Config.OutDir, filepath.FromSlash(env.Shot))

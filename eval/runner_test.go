@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/eval/report"
@@ -61,7 +59,7 @@ tasks:
 
 func testConfig(t *testing.T) Config {
 	return Config{
-		Workers: 2, OutDir: t.TempDir(), Logger: zerolog.Nop(),
+		Workers: 2, OutDir: t.TempDir(),
 		Options: []agent.Option{agent.WithIterationTimeout(60 * time.Second), agent.WithTaskTimeout(2 * time.Minute)},
 	}
 }

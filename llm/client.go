@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/agent"
 )
@@ -28,7 +29,7 @@ type Client struct {
 	cfg    Config
 	doer   *retryDoer
 	http   *http.Client // without retries: Ping fails fast
-	log    zerolog.Logger
+	log    *slog.Logger
 	prompt atomic.Bool  // tools are described in the prompt
 	seq    atomic.Int64 // replies read, for the IDs of calls that came without one
 }
@@ -49,12 +50,13 @@ func New(cfg Config) (*Client, error) {
 			hc.Transport = t.Clone()
 		}
 	}
-	c := &Client{cfg: cfg, http: hc, log: cfg.Logger, doer: &retryDoer{
+	log := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
+	c := &Client{cfg: cfg, http: hc, log: log, doer: &retryDoer{
 		next:       hc,
 		maxRetries: cfg.MaxRetries,
 		baseDelay:  cfg.RetryBaseDelay,
 		maxDelay:   cfg.MaxRetryDelay,
-		log:        cfg.Logger,
+		log:        log,
 		apiKey:     cfg.APIKey,
 	}}
 	c.prompt.Store(cfg.ToolMode == ToolModePrompt)
@@ -104,11 +106,11 @@ func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Reply, 
 			// now on, and send this request again at once.
 			switched = true
 			c.prompt.Store(true)
-			c.log.Warn().Str("reason", e.Message).Msg("the model server refuses tools; describing them in the prompt instead (--tool-mode prompt)")
+			c.log.Warn("the model server refuses tools; describing them in the prompt instead (--tool-mode prompt)", "reason", e.Message)
 		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.cfg.MaxRetries && ctx.Err() == nil:
 			delay := c.doer.backoff(resend + 1)
-			c.log.Warn().Int("resend", resend+1).Dur("retry_in", delay).Str("reason", e.Message).
-				Msg("model server failed in the middle of its reply; the partial reply is dropped and the request sent again")
+			c.log.Warn("model server failed in the middle of its reply; the partial reply is dropped and the request sent again",
+				"resend", resend+1, "retry_in", delay, "reason", e.Message)
 			if err := sleep(ctx, delay); err != nil {
 				return agent.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
 			}
@@ -169,14 +171,14 @@ func (c *Client) once(ctx context.Context, req agent.Request, prompt bool, start
 			reply.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", n, i)
 		}
 	}
-	ev := c.log.Debug().Str("model", c.cfg.Model).Dur("took", time.Since(start)).Int("attempts", w.attempts).
-		Int("tool_calls", len(reply.ToolCalls)).Bool("calls_from_text", textCalls).Bool("prompt_mode", prompt).
-		Int("text_bytes", len(reply.Content)).Str("finish", finish).
-		Int("prompt_tokens", reply.Usage.PromptTokens).Int("completion_tokens", reply.Usage.CompletionTokens)
+	attrs := []any{"model", c.cfg.Model, "took", time.Since(start), "attempts", w.attempts,
+		"tool_calls", len(reply.ToolCalls), "calls_from_text", textCalls, "prompt_mode", prompt,
+		"text_bytes", len(reply.Content), "finish", finish,
+		"prompt_tokens", reply.Usage.PromptTokens, "completion_tokens", reply.Usage.CompletionTokens}
 	if reply.Reasoning != "" {
-		ev = ev.Str("reasoning", c.redact(clip(reply.Reasoning, 2000)))
+		attrs = append(attrs, "reasoning", c.redact(clip(reply.Reasoning, 2000)))
 	}
-	ev.Msg("model replied")
+	c.log.Debug("model replied", attrs...)
 	return reply, nil
 }
 

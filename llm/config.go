@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 )
 
 // Defaults of Config.
@@ -63,8 +63,8 @@ type Config struct {
 	// or ToolModePrompt.
 	ToolMode string
 	// Logger receives retry warnings and debug traces; never the API key.
-	// The zero value logs nothing, like zerolog.Nop().
-	Logger zerolog.Logger
+	// Nil logs nothing.
+	Logger *slog.Logger
 	// HTTPClient sends the requests; nil uses a client of its own. Its
 	// Timeout must be 0: a whole-request timeout cuts long healthy
 	// streams. Bound calls with their context and Inactivity instead.

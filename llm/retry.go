@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rs/zerolog"
 	openai "github.com/sashabaranov/go-openai"
+	"log/slog"
 )
 
 // retryDoer is the openai.HTTPDoer of a Client. It sends a request again
@@ -25,7 +25,7 @@ type retryDoer struct {
 	maxRetries int
 	baseDelay  time.Duration
 	maxDelay   time.Duration
-	log        zerolog.Logger
+	log        *slog.Logger
 	apiKey     string // only to scrub it from logged text
 }
 
@@ -79,12 +79,12 @@ func (d *retryDoer) Do(req *http.Request) (*http.Response, error) {
 			}
 			reason = bodyMessage(body, resp.Status)
 		}
-		ev := d.log.Warn().Int("attempt", attempt).Int("max_attempts", d.maxRetries+1).
-			Str("url", req.URL.Redacted()).Dur("retry_in", delay).Str("reason", clip(redactKey(reason, d.apiKey), 300))
+		attrs := []any{"attempt", attempt, "max_attempts", d.maxRetries + 1,
+			"url", req.URL.Redacted(), "retry_in", delay, "reason", clip(redactKey(reason, d.apiKey), 300)}
 		if resp != nil {
-			ev = ev.Int("status", resp.StatusCode)
+			attrs = append(attrs, "status", resp.StatusCode)
 		}
-		ev.Msg("model request failed; retrying")
+		d.log.Warn("model request failed; retrying", attrs...)
 		if watch != nil {
 			watch.stop()
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
@@ -169,7 +169,7 @@ func TestRetriesDisabled(t *testing.T) {
 func TestRetrySleepEndsWithContext(t *testing.T) {
 	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.RateLimited, RetryAfter: 20 * time.Second}))
 	sink := newLogSink("retrying")
-	c := newClient(t, srv, llm.Config{Logger: zerolog.New(sink)})
+	c := newClient(t, srv, llm.Config{Logger: slog.New(slog.NewJSONHandler(sink, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -255,7 +255,7 @@ func TestKeyNeverLogged(t *testing.T) {
 	sink := newLogSink("")
 	cfg := fast
 	cfg.APIKey = key
-	cfg.Logger = zerolog.New(sink).Level(zerolog.DebugLevel)
+	cfg.Logger = slog.New(slog.NewJSONHandler(sink, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := newClient(t, srv, cfg)
 	if _, err := c.Complete(context.Background(), simpleRequest()); err != nil {
 		t.Fatal(err)

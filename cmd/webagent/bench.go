@@ -10,7 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/browser/snapbench"
+	"github.com/webagent/webagent/internal/snapbench"
 )
 
 // benchOpts are the flags of `webagent bench snapshot`.
@@ -35,13 +35,13 @@ func benchFlags() (*flag.FlagSet, *benchOpts) {
 
 Serves DIR's .html files on 127.0.0.1 (every request to another host is
 refused), takes one snapshot of each page after its load event and prints
-CSV: %s (tokens: o200k_base; interactive:
+CSV: %s (tokens: %s; interactive:
 visible a, button, input, select, textarea, summary, [role=button],
 [role=link], [onclick], [contenteditable=true] elements; covered: how many of
 them carry a ref), one row a page, then a summary line starting with #.
 
 Flags:
-`, snapbench.Header)
+`, snapbench.Header, snapbench.Tokenizer)
 		printFlags(fs) // cliflags.go
 	}
 	return fs, o

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/browser"
 )
@@ -134,7 +134,7 @@ func (h *headerFlag) Set(v string) error {
 }
 
 // browserOptions are eval's browser options: its flags and the settings.
-func (o *evalOpts) browserOptions(log zerolog.Logger) browser.Options {
+func (o *evalOpts) browserOptions(log *slog.Logger) browser.Options {
 	opts := browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, LoadTimeout: o.loadTimeout}
 	o.browser.apply(&opts)
 	return opts

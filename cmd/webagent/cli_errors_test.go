@@ -96,6 +96,7 @@ func TestBrowserConfigErrors(t *testing.T) {
 		{"cdp-url not a browser", nil, []string{"demo", "--cdp-url", html.URL}, []string{html.URL + " answers, but it is not a Chromium DevTools endpoint", "--remote-debugging-port"}},
 		{"chrome is /bin/true", []string{"CHROME_PATH=/bin/true"}, []string{"demo"}, []string{"/bin/true did not start as a Chromium browser", "CHROME_PATH"}},
 		{"eval with no browser at its cdp-url", nil, []string{"eval", "--task", "bank-balance", "--cdp-url", "http://" + closedAddr(t)}, []string{"nothing answers at http://127.0.0.1:"}},
+		{"eval with a chrome that is not Chromium", []string{"CHROME_PATH=/bin/true"}, []string{"eval", "--task", "bank-balance"}, []string{"/bin/true is not a Chromium browser", "CHROME_PATH"}},
 		{"chrome missing", []string{"CHROME_PATH=/nonexistent/chromium"}, []string{"demo"}, []string{"Chromium not found", "CHROME_PATH"}},
 	}
 	for _, c := range cases {

@@ -208,7 +208,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		maxIterations = eval.MiniWoBMaxIterations
 	}
 
-	if err := checkRemoteBrowsers(ctx, o.cdpURLs, log, stderr); err != nil { // evalpreflight.go
+	check := func() error { return checkLocalBrowser(ctx, o.chrome) }
+	if len(o.cdpURLs) > 0 {
+		check = func() error { return checkRemoteBrowsers(ctx, o.cdpURLs, log, stderr) }
+	}
+	if err := check(); err != nil { // evalpreflight.go
 		if ctx.Err() != nil {
 			return exitInterrupted, err
 		}

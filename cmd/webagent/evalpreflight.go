@@ -2,21 +2,35 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/browser"
 )
+
+// checkLocalBrowser checks, when eval starts its own browsers, that the
+// binary is Chromium: a wrong --chrome or CHROME_PATH is a usage error
+// (exit 2), not a HARNESS_ERROR on every run.
+func checkLocalBrowser(ctx context.Context, chrome string) error {
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	err := browser.CheckChrome(cctx, chrome)
+	if err != nil && ctx.Err() == nil && (isBrowserConfigError(err) || errors.Is(err, browser.ErrChromeNotFound)) {
+		return usagef("%v", err)
+	}
+	return err
+}
 
 // checkRemoteBrowsers attaches once to each --cdp-url of eval, in a browser
 // context of its own that is disposed of at once, so that a pool where no
 // browser answers is a usage error (exit 2) instead of every run failing
 // HARNESS_ERROR. With some browsers up, each that is not gets a warning and
 // the runs go to the others.
-func checkRemoteBrowsers(ctx context.Context, urls []string, log zerolog.Logger, stderr io.Writer) error {
+func checkRemoteBrowsers(ctx context.Context, urls []string, log *slog.Logger, stderr io.Writer) error {
 	var bad []error
 	for _, u := range urls {
 		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)

@@ -38,6 +38,7 @@ Usage:
   webagent bench snapshot DIR      measure the page snapshot on DIR's .html pages (CSV)
   webagent eval [flags] [FILES]    run task suites (the built-in ones offline by default) and write reports
   webagent eval compare OLD NEW    list regressions and improvements between two report.json
+  webagent mcp [--port N]          serve the browser tools and run_task over MCP (stdio, or HTTP with --port)
   webagent version                 print the version and the commit it was built from
   webagent completion bash|zsh|fish  print a shell completion script
   webagent help [command]
@@ -80,6 +81,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(ctx, args[1:], stdout, stderr)
 	case "eval":
 		code, err = cmdEval(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		code, err = cmdMCP(ctx, args[1:], os.Stdin, stdout, stderr) // mcp.go
 	case "version", "--version", "-version":
 		code, err = cmdVersion(args[1:], stdout) // version.go
 	case "completion":
@@ -111,7 +114,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "mcp", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -119,6 +122,7 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"demo":  func() *flag.FlagSet { fs, _ := demoFlags(); return fs },
 	"bench": func() *flag.FlagSet { fs, _ := benchFlags(); return fs },
 	"eval":  func() *flag.FlagSet { fs, _ := evalFlags(); return fs },
+	"mcp":   func() *flag.FlagSet { fs, _ := mcpFlags(); return fs },
 }
 
 func unknownCommand(cmd string) error {

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
+	"log/slog"
 
+	"github.com/webagent/webagent/internal/neterr"
 	"github.com/webagent/webagent/llm"
 )
 
@@ -77,7 +78,7 @@ func (m *modelFlags) validate() error {
 }
 
 // config is the environment's model configuration overridden by the flags.
-func (m *modelFlags) config(log zerolog.Logger) llm.Config {
+func (m *modelFlags) config(log *slog.Logger) llm.Config {
 	cfg := llm.ConfigFromEnv()
 	if m.model != "" {
 		cfg.Model = m.model
@@ -114,7 +115,7 @@ func pingError(ctx context.Context, cfg llm.Config, err error) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return usagef("the model server at %s did not answer within 10s; %s", cfg.BaseURL, endpointHint(cfg.BaseURL))
 	case errors.Is(err, llm.ErrUnreachable):
-		return usagef("cannot reach the model server at %s (%s); %s", cfg.BaseURL, netReason(err), endpointHint(cfg.BaseURL))
+		return usagef("cannot reach the model server at %s (%s); %s", cfg.BaseURL, neterr.Reason(err), endpointHint(cfg.BaseURL))
 	default:
 		return usagef("the model server at %s: %v", cfg.BaseURL, err)
 	}
@@ -126,24 +127,6 @@ func statusOf(err error) int {
 		return le.Status
 	}
 	return 0
-}
-
-// netReason is the human end of a network error: "connection refused",
-// "no such host".
-func netReason(err error) string {
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return "no such host " + dns.Name
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Err != nil {
-		s := op.Err.Error()
-		if i := strings.LastIndex(s, ": "); i >= 0 {
-			s = s[i+2:]
-		}
-		return s
-	}
-	return err.Error()
 }
 
 // endpointHint is what to check when the model server at base cannot be

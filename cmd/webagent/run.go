@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/url"
 	"os"
@@ -138,9 +139,12 @@ func (c *common) validate() error {
 	return nil
 }
 
-func (c *common) logger(stderr io.Writer) zerolog.Logger {
+// logger is the CLI's logger: zerolog's console writer on stderr, handed
+// to the packages as the *slog.Logger their APIs take.
+func (c *common) logger(stderr io.Writer) *slog.Logger {
 	lvl, _ := zerolog.ParseLevel(c.logLevel)
-	return zerolog.New(zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05"}).Level(lvl).With().Timestamp().Logger()
+	zl := zerolog.New(zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05"}).Level(lvl).With().Timestamp().Logger()
+	return slog.New(zerolog.NewSlogHandler(zl))
 }
 
 type runOpts struct {
@@ -361,7 +365,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	// The result first: the browser's clean-up (bounded) comes after.
 	printResult(stdout, stderr, res, c.json)
 	if err := b.Close(); err != nil {
-		log.Warn().Err(err).Msg("closing the browser")
+		log.Warn("closing the browser", "error", err)
 	}
 	switch {
 	case res.Code == agent.CodeSuccess:

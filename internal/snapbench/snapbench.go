@@ -1,6 +1,10 @@
 // Package snapbench measures the page snapshot on a folder of saved pages:
-// its size in tokens (o200k_base, counted by a real tokenizer), the time it
-// takes, and whether every visible interactive element got a ref.
+// its size in tokens, the time it takes, and whether every visible
+// interactive element got a ref.
+//
+// Tokens are counted with o200k_base by a real tokenizer in a binary built
+// with the bench tag (go build -tags bench), whose tables weigh about 7 MB;
+// without it they are estimated at 4 bytes each (Tokenizer says which).
 //
 // The pages are served on 127.0.0.1 and every request to another host is
 // refused, so that the timings measure the snapshot and not failed fetches.
@@ -24,9 +28,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
-	"github.com/rs/zerolog"
+	"log/slog"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
@@ -50,7 +52,7 @@ type Config struct {
 	// Dump, if set, is a folder where each page's snapshot is written
 	// (PAGE.txt), to read what the model would see.
 	Dump   string
-	Logger zerolog.Logger
+	Logger *slog.Logger
 }
 
 // Row is the measure of one page.
@@ -89,7 +91,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 		return nil, Summary{}, fmt.Errorf("snapbench: no .html files in %s", cfg.Dir)
 	}
 	sort.Strings(pages)
-	enc, err := encoding()
+	count, err := counter()
 	if err != nil {
 		return nil, Summary{}, err
 	}
@@ -149,11 +151,11 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 			fmt.Fprintf(w, "%s,-1,-1,-1,-1,-1\n", csvField(name))
 			continue
 		}
-		row := Row{Page: name, Tokens: len(enc.Encode(m.snap.Text, nil, nil)), MS: m.ms, Refs: countRefs(m.snap.Text),
+		row := Row{Page: name, Tokens: count(m.snap.Text), MS: m.ms, Refs: countRefs(m.snap.Text),
 			Interactive: m.cov.Interactive, Covered: m.cov.Covered, Missed: m.cov.Missed}
 		rows = append(rows, row)
 		for _, m := range row.Missed {
-			cfg.Logger.Warn().Str("page", name).Str("element", m).Msg("visible interactive element without a ref")
+			cfg.Logger.Warn("visible interactive element without a ref", "page", name, "element", m)
 		}
 		if cfg.Dump != "" {
 			if err := os.WriteFile(filepath.Join(cfg.Dump, strings.TrimSuffix(name, ".html")+".txt"), []byte(m.snap.Text), 0o644); err != nil {
@@ -210,24 +212,13 @@ func measure(ctx context.Context, b *browser.Browser, u string, timeout time.Dur
 	return measured{snap: s, ms: ms, cov: cov}, nil
 }
 
-// encoding returns o200k_base, loaded from the copy embedded in the
-// binary (no network).
-func encoding() (*tiktoken.Tiktoken, error) {
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	enc, err := tiktoken.GetEncoding(tiktoken.MODEL_O200K_BASE)
-	if err != nil {
-		return nil, fmt.Errorf("snapbench: loading o200k_base: %w", err)
-	}
-	return enc, nil
-}
-
-// CountTokens counts the o200k_base tokens of s.
+// CountTokens counts the tokens of s (see Tokenizer).
 func CountTokens(s string) (int, error) {
-	enc, err := encoding()
+	count, err := counter()
 	if err != nil {
 		return 0, err
 	}
-	return len(enc.Encode(s, nil, nil)), nil
+	return count(s), nil
 }
 
 // countRefs counts the lines that carry a ref.

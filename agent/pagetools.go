@@ -1,0 +1,43 @@
+package agent
+
+import (
+	"errors"
+	"time"
+)
+
+// PageTool is one of the tools that act on the page, as another front end
+// (an MCP server) offers it: its definition and its time budget. Calls
+// decode with ParseAction and run with a Browser's Do.
+type PageTool struct {
+	Def    ToolDef
+	Budget time.Duration
+}
+
+// PageTools returns the tools that act on the page, in the order the loop
+// offers them: not done, fail, ask_human or screenshot.
+func PageTools() []PageTool {
+	var out []PageTool
+	for _, t := range tools {
+		if !t.local {
+			out = append(out, PageTool{Def: t.def(), Budget: t.budget})
+		}
+	}
+	return out
+}
+
+var pageTools = newToolset(false, 0, false)
+
+// ParseAction decodes a call of a page tool, with the checks the loop
+// makes, into the Action a Browser performs and the call's budget (which
+// wait and wait_for take from their arguments). Its error is written for a
+// model: what is wrong and an example.
+func ParseAction(name, arguments string) (Action, time.Duration, error) {
+	c, err := pageTools.parse(ToolCall{Name: name, Arguments: arguments})
+	if err != nil {
+		return Action{}, 0, err
+	}
+	if c.tool.local {
+		return Action{}, 0, errors.New(name + " is not a page tool")
+	}
+	return c.action, c.budget, nil
+}

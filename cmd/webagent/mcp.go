@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/mcpserver"
+)
+
+type mcpOpts struct {
+	common
+	modelFlags
+	secrets secretFlag
+	port    int
+	host    string
+}
+
+func mcpFlags() (*flag.FlagSet, *mcpOpts) {
+	o := &mcpOpts{}
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.IntVar(&o.port, "port", 0, "serve streamable HTTP on this port (0: serve stdio)")
+	fs.StringVar(&o.host, "host", "127.0.0.1", "with --port, the address to listen on (loopback unless told otherwise)")
+	o.modelFlags.register(fs, "model run_task uses (default $WEBAGENT_MODEL; without one, run_task is refused and the browser tools work)",
+		"OpenAI-compatible endpoint of that model (default $OPENAI_BASE_URL)")
+	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment; repeatable)")
+	o.common.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: webagent mcp [flags]            (stdio, for an MCP client that starts it)\n"+
+			"       webagent mcp --port 8931 [flags] (streamable HTTP on 127.0.0.1:8931/mcp)\n\n"+
+			"Serves the Model Context Protocol: the browser tools (browser_navigate, browser_snapshot,\n"+
+			"browser_click, ...) with webagent's snapshot and per-tool bounds, and run_task, the whole agent\n"+
+			"loop as one tool. Each session has its own Chromium, closed when the session ends.\n\nFlags:\n")
+		printFlags(fs) // cliflags.go
+	}
+	return fs, o
+}
+
+func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	fs, o := mcpFlags()
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) > 0 {
+		return exitUsage, usagef("mcp takes no arguments (got %q); see 'webagent help mcp'", pos[0])
+	}
+	if err := o.common.validate(); err != nil {
+		return exitUsage, err
+	}
+	if err := o.modelFlags.validate(); err != nil {
+		return exitUsage, err
+	}
+	if o.port < 0 || o.port > 65535 {
+		return exitUsage, usagef("--port is %d; use a port from 1 to 65535, or 0 for stdio", o.port)
+	}
+	secrets, err := o.secrets.resolve()
+	if err != nil {
+		return exitUsage, err
+	}
+	for k := range secrets {
+		if _, origin, _ := agent.ParseSecretKey(k); origin == "" {
+			return exitUsage, usagef("--secret %s has no site: bind it to the one site it may be typed on, e.g. --secret %s@https://login.example.com=VALUE", k, k)
+		}
+	}
+	// The logs (the browser's too: the URLs it reads) never show a secret.
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets)
+	stderr = agent.NewMasker(hidden).Writer(stderr)
+	log := o.logger(stderr)
+	var model agent.Model
+	if cfg := o.modelFlags.config(log); cfg.Model != "" {
+		if model, err = newModel(ctx, cfg); err != nil {
+			return exitUsage, err
+		}
+	}
+	opts := []agent.Option{
+		agent.WithMaxIterations(o.maxIterations),
+		agent.WithIterationTimeout(o.iterationTimeout),
+		agent.WithTaskTimeout(o.taskTimeout),
+		agent.WithOperationTimeout(o.operationTimeout),
+		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(o.timeoutPolicy), o.maxTimeouts),
+	}
+	bopts := browser.Options{
+		ChromePath: o.chrome, CDPURL: o.cdpURL, Headful: o.headful, Logger: log, Isolated: o.cdpURL != "",
+		SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, UploadDir: o.uploadDir, DownloadDir: o.downloadDir,
+		LoadTimeout: o.loadTimeout,
+	}
+	o.browser.apply(&bopts) // browserflags.go
+	srv := mcpserver.New(mcpserver.Config{
+		Browser:          bopts,
+		Policy:           agent.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
+		Secrets:          secrets,
+		Model:            model,
+		AgentOptions:     opts,
+		OperationTimeout: o.operationTimeout,
+		Version:          mcpVersion(),
+		Logger:           log,
+	})
+	defer srv.Close()
+	if o.port == 0 {
+		err := srv.ServeIO(ctx, stdin, stdout)
+		if ctx.Err() != nil {
+			return exitInterrupted, nil
+		}
+		return exitOK, err
+	}
+	return serveHTTP(ctx, srv, net.JoinHostPort(o.host, strconv.Itoa(o.port)), stderr)
+}
+
+// serveHTTP serves MCP on addr/mcp until ctx ends, then shuts down within
+// a few seconds.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr io.Writer) (int, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return exitUsage, usagef("cannot listen on %s: %v; choose another --port", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "webagent: MCP over streamable HTTP at http://%s/mcp\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return exitFailed, err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
+	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return exitFailed, err
+	}
+	return exitInterrupted, nil
+}
+
+func mcpVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

@@ -1,0 +1,116 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webagent/webagent/agent"
+)
+
+var runTaskTool = &mcp.Tool{
+	Name: "run_task",
+	Description: "Give a whole task to webagent's own agent: it opens url in the session's browser and works on the task in plain words " +
+		"(observe, decide with the server's model, act) until it is done or fails with a code, within its bounds. " +
+		"Each step is reported as progress; the result has status, code, answer and the steps.",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+		`"url":{"type":"string","description":"the start URL (http or https)"},` +
+		`"task":{"type":"string","description":"the task, in plain words"},` +
+		`"max_iterations":{"type":"integer","minimum":1,"description":"at most this many observe-decide-act steps"}` +
+		`},"required":["url","task"],"additionalProperties":false}`),
+}
+
+type taskArgs struct {
+	URL           string `json:"url"`
+	Task          string `json:"task"`
+	MaxIterations int    `json:"max_iterations"`
+}
+
+// runTask runs the agent loop on the session's browser with the server's
+// model. The client's cancellation ends it (CANCELED); each step is a
+// progress notification when the client asked for progress.
+func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in taskArgs
+	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+		return failed("the arguments are not valid: " + err.Error() + `; send e.g. {"url":"https://example.org","task":"find the price of the blue mug"}`), nil
+	}
+	if strings.TrimSpace(in.URL) == "" || strings.TrimSpace(in.Task) == "" {
+		return failed(`run_task needs a url and a task, e.g. {"url":"https://example.org","task":"find the price of the blue mug"}`), nil
+	}
+	if s.cfg.Model == nil {
+		return failed("no model is configured on this server: start it with --model NAME and --base-url URL (or WEBAGENT_MODEL and OPENAI_BASE_URL); the browser_ tools work without one"), nil
+	}
+	st, err := s.sessionOf(req.Session)
+	if err != nil {
+		return failed(err.Error()), nil
+	}
+	b, err := st.browser(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return failed("the browser could not start: " + err.Error()), nil
+	}
+	opts := append([]agent.Option{}, s.cfg.AgentOptions...)
+	opts = append(opts,
+		agent.WithAllowedDomains(s.cfg.Policy.Allowed...),
+		agent.WithBlockedDomains(s.cfg.Policy.Blocked...),
+		agent.WithPrivateNetwork(s.cfg.Policy.AllowPrivateNetwork),
+		agent.WithLogger(s.cfg.Logger),
+	)
+	if in.MaxIterations > 0 {
+		opts = append(opts, agent.WithMaxIterations(in.MaxIterations))
+	}
+	if token := req.Params.GetProgressToken(); token != nil {
+		opts = append(opts, agent.WithObserver(agent.ObserverFunc(func(step agent.Step) {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token, Progress: float64(step.Iteration), Message: describe(step),
+			})
+		})))
+	}
+	a, err := agent.New(b, s.cfg.Model, opts...)
+	if err != nil {
+		return failed(err.Error()), nil
+	}
+	res := a.Run(ctx, agent.Task{URL: in.URL, Instruction: in.Task, Secrets: s.cfg.Secrets})
+	// The task trusted its start URL's host; the browser tools do not.
+	if err := b.Confine(s.cfg.Policy); err != nil {
+		st.drop(b)
+	}
+	body, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	out := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: summary(res) + "\n" + string(body)}},
+		StructuredContent: json.RawMessage(body),
+		IsError:           res.Code != agent.CodeSuccess,
+	}
+	return out, nil
+}
+
+// describe is a step as one progress line.
+func describe(s agent.Step) string {
+	var acts []string
+	for _, a := range s.Actions {
+		acts = append(acts, a.Tool+": "+a.Outcome)
+	}
+	line := fmt.Sprintf("step %d at %s", s.Iteration, s.URL)
+	if len(acts) > 0 {
+		line += ": " + strings.Join(acts, "; ")
+	}
+	if s.Error != "" {
+		line += " (" + s.Error + ")"
+	}
+	return line
+}
+
+func summary(r *agent.Result) string {
+	if r.Code == agent.CodeSuccess {
+		return fmt.Sprintf("%s after %d steps: %s", r.Code, r.Iterations, r.Answer)
+	}
+	return fmt.Sprintf("%s after %d steps: %s", r.Code, r.Iterations, r.Message)
+}
