@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -301,15 +300,4 @@ func settingFlags(o Options) map[string]any {
 		f["proxy-bypass-list"] = "<-loopback>"
 	}
 	return f
-}
-
-// HeaderNames lists the names of the extra headers, for logs (the values
-// may be credentials).
-func HeaderNames(h map[string]string) []string {
-	names := make([]string, 0, len(h))
-	for k := range h {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
