@@ -46,6 +46,9 @@ type Task struct {
 	// <secret>NAME</secret> and never sees the values; neither do logs,
 	// observers or results.
 	Secrets map[string]string
+	// AnswerSchema, a JSON Schema, makes the answer structured: done's
+	// answer must match it (answer.go), and Result.Object holds it.
+	AnswerSchema json.RawMessage
 }
 
 // ErrMalformedReply is wrapped by a Model's error when the provider's reply
@@ -111,6 +114,8 @@ type run struct {
 	timeouts    int    // iterations that timed out (recover policy)
 	phase       string // where the last timed-out iteration was
 	repeats     map[string]repeat
+	answer      *answerSchema // Task.AnswerSchema (answer.go)
+	refused     int           // answers refused by the schema
 }
 
 // repeat tracks one action on one page state.
@@ -147,11 +152,20 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		defer r.asks.wg.Wait()
 		defer cancelTask()
 	}
+	r.tools.addCustom(a.cfg.customTools) // customtools.go
 	r.msgs = []Message{
-		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence)},
+		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 
+	if len(task.AnswerSchema) > 0 {
+		var err error
+		if r.answer, err = compileAnswerSchema(task.AnswerSchema); err != nil {
+			return r.finish(ctx, taskCtx, CodeAgentFailed, err)
+		}
+		r.tools.useAnswerSchema(r.answer)
+		r.msgs[0].Content += "\n- The answer of done is JSON matching the schema of done's answer parameter."
+	}
 	if err := r.confine(); err != nil {
 		return r.finish(ctx, taskCtx, CodeBrowserError, err)
 	}
@@ -198,6 +212,9 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		switch {
 		case out.done != nil:
 			r.res.Answer = r.sec.mask(*out.done)
+			if r.answer != nil && json.Valid([]byte(r.res.Answer)) {
+				r.res.Object = json.RawMessage(r.res.Answer)
+			}
 			return r.finish(ctx, taskCtx, CodeSuccess, nil)
 		case out.fail != nil:
 			return r.finish(ctx, taskCtx, CodeAgentFailed, fmt.Errorf("the agent gave up: %s", r.sec.mask(*out.fail)))
@@ -356,6 +373,12 @@ func (r *run) apply(out *iterOut) (Code, error) {
 	var code Code
 	var endErr error
 	for i, rec := range out.step.Actions {
+		if rec.Tool == ToolDone && rec.Error && r.answer != nil {
+			r.refused++
+			if r.refused > MaxAnswerRetries && code == "" {
+				code, endErr = CodeAgentFailed, fmt.Errorf("the answer did not match the schema %d times: %s", r.refused, strings.TrimPrefix(rec.Outcome, "error: "))
+			}
+		}
 		if rec.Skipped || rec.Tool == ToolDone || rec.Tool == ToolFail {
 			continue
 		}

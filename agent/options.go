@@ -60,6 +60,9 @@ type config struct {
 	observer         Observer
 	tracer           Tracer
 	nav              NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
+	custom           []CustomTool     // WithTools (customtools.go)
+	customTools      []*tool          // custom, checked by validate
+	extraPrompt      string           // WithSystemPrompt (extend.go)
 }
 
 func defaults() config {
@@ -102,6 +105,10 @@ func (c *config) validate() error {
 	}
 	if c.maxTimeouts < 1 {
 		return fmt.Errorf("agent: max iteration timeouts is %d; it must be at least 1", c.maxTimeouts)
+	}
+	var err error
+	if c.customTools, err = c.buildCustomTools(); err != nil { // customtools.go
+		return err
 	}
 	if c.maxConsecutive < 1 || c.maxErrors < 1 {
 		return fmt.Errorf("agent: the error budget (%d in a row, %d in all) must be at least 1 each", c.maxConsecutive, c.maxErrors)

@@ -58,14 +58,17 @@ const MaxReasoningBytes = 4000
 
 // Result is how a task ended. Run always returns one.
 type Result struct {
-	Status     Status `json:"status"`
-	Code       Code   `json:"code"`
-	Answer     string `json:"answer"`
-	Message    string `json:"message"`
-	Iterations int    `json:"iterations"`
-	DurationMS int64  `json:"duration_ms"`
-	Steps      []Step `json:"steps"`
-	Usage      Usage  `json:"usage"`
+	Status Status `json:"status"`
+	Code   Code   `json:"code"`
+	Answer string `json:"answer"`
+	// Object is the answer as JSON when the task had an answer schema; in
+	// the result's JSON it is "answer" itself, not a string.
+	Object     json.RawMessage `json:"-"`
+	Message    string          `json:"message"`
+	Iterations int             `json:"iterations"`
+	DurationMS int64           `json:"duration_ms"`
+	Steps      []Step          `json:"steps"`
+	Usage      Usage           `json:"usage"`
 	// Err is the error behind a failure, for errors.Is/As; nil on success.
 	Err error `json:"-"`
 }
@@ -101,4 +104,17 @@ type ActionRecord struct {
 	// same reply failed or ended the task.
 	Skipped bool  `json:"skipped,omitempty"`
 	MS      int64 `json:"ms"`
+}
+
+// MarshalJSON writes the result; with an answer schema, "answer" is the
+// object.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	if r.Object == nil {
+		return json.Marshal(plain(r))
+	}
+	return json.Marshal(struct {
+		plain
+		Answer json.RawMessage `json:"answer"`
+	}{plain(r), r.Object})
 }

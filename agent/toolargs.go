@@ -50,8 +50,9 @@ func (b *flexBool) UnmarshalJSON(data []byte) error {
 type call struct {
 	tool   *tool
 	args   args
-	action Action        // the browser action (page tools)
-	budget time.Duration // the tool's budget for this call
+	action Action          // the browser action (page tools)
+	budget time.Duration   // the tool's budget for this call
+	raw    json.RawMessage // the arguments as decode returned them (tool.params)
 }
 
 // parse decodes and validates a tool call. Its error message is written for
@@ -65,6 +66,13 @@ func (ts *toolset) parse(tc ToolCall) (call, error) {
 	raw := strings.TrimSpace(tc.Arguments)
 	if raw == "" {
 		raw = "{}"
+	}
+	if t.decode != nil {
+		checked, err := t.decode(json.RawMessage(raw))
+		if err != nil {
+			return call{}, err
+		}
+		return call{tool: t, budget: t.budget, raw: checked}, nil
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(raw), &fields); err != nil {

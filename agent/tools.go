@@ -41,10 +41,19 @@ type tool struct {
 	// local marks a tool that does not act on the page: no page state is
 	// taken before it, and its result is not page content.
 	local bool
+	// params, when set, is the tool's JSON Schema as offered, in place of
+	// props; decode then checks a call's raw arguments (call.raw) instead
+	// of their decoding into args (done with an answer schema, custom
+	// tools: answer.go, customtools.go).
+	params json.RawMessage
+	decode func(raw json.RawMessage) (json.RawMessage, error)
 }
 
 // def is the tool as offered to the model.
 func (t *tool) def() ToolDef {
+	if t.params != nil {
+		return ToolDef{Name: t.name, Description: t.desc, Parameters: t.params}
+	}
 	return ToolDef{Name: t.name, Description: t.desc, Parameters: schema(t.props, t.required...)}
 }
 

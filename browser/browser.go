@@ -69,6 +69,40 @@ type Options struct {
 	// RecordActivity keeps the console messages and network requests of
 	// the tabs for TakeActivity (netlog.go), for traces. Off by default.
 	RecordActivity bool
+
+	// UserAgent replaces the browser's user agent (navigator.userAgent and
+	// the User-Agent header) when set.
+	UserAgent string
+	// Locale is a BCP 47 tag such as de-DE: navigator.language, the
+	// Accept-Language header and Intl's formats.
+	Locale string
+	// Timezone is an IANA time zone such as Europe/Berlin for the pages'
+	// clocks.
+	Timezone string
+	// Proxy routes the browser's traffic, loopback included, through a
+	// proxy: http://host:port (or https, socks4, socks5), optionally with
+	// user:password@, which is answered to the proxy's challenge and never
+	// logged. Not used when attaching (CDPURL).
+	Proxy string
+	// ExtraHeaders are sent with every request of every page, to every
+	// site.
+	ExtraHeaders map[string]string
+
+	// UserDataDir is a persistent profile: cookies, storage and logins
+	// outlive the run, and a later run with the same folder finds them.
+	// It is created if missing and never removed; Launch refuses it with
+	// a *ConfigError while another browser uses it. Without it, a fresh
+	// temporary profile removed on Close.
+	UserDataDir string
+	// StorageState is a Playwright storage-state JSON file (cookies and
+	// localStorage by origin) loaded before the first page opens.
+	StorageState string
+	// SaveStorageState is where Close writes the storage state (mode
+	// 0600: it holds credentials), also after a failed task; SaveStorageState
+	// writes it on demand.
+	SaveStorageState string
+
+	proxy Proxy // Proxy, parsed by checkSettings
 }
 
 // DefaultLoadTimeout is the default of Options.LoadTimeout.
@@ -140,7 +174,9 @@ type Browser struct {
 	closeErr  error
 	wg        sync.WaitGroup // goroutines that must end before Close returns
 
-	uploadDir string // Options.UploadDir (actions: upload)
+	uploadDir string    // Options.UploadDir (actions: upload)
+	defaultUA string    // the browser's own user agent, when only a locale is set (settings.go)
+	origins   originSet // origins whose localStorage the storage state keeps (storagestate.go)
 
 	maxRef int       // highest ref number handed out; guarded by sem
 	snap   snapState // the snapshot's settings and memory (snapshot.go); guarded by sem

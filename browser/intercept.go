@@ -35,6 +35,9 @@ type interceptor struct {
 	// context (only tracked for an isolated context on a shared browser).
 	ctxOf map[target.ID]bool
 	page  map[target.ID]bool // page targets (top-level frames)
+	// loaders are the storage state's hidden tabs (storagestate.go): their
+	// documents are answered with an empty page, never fetched.
+	loaders map[target.ID]bool
 }
 
 // intercept makes the session's browser pause document requests for the
@@ -45,9 +48,16 @@ func (b *Browser) intercept(ctx context.Context, s *session) error {
 	if err := chromedp.ListenBrowser(s.ctx, in.handle); err != nil {
 		return err
 	}
-	_, err := cdp.Call(ctx, s.browser, fetch.Enable, fetch.EnableParams{
+	params := fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}},
-	})
+	}
+	if b.opts.proxy.Username != "" {
+		// The proxy's challenge is answered here (proxyauth.go), which
+		// needs every request to pass through Fetch.
+		params.Patterns[0].ResourceType = ""
+		params.HandleAuthRequests = new(true)
+	}
+	_, err := cdp.Call(ctx, s.browser, fetch.Enable, params)
 	return err
 }
 
@@ -64,6 +74,12 @@ func (in *interceptor) handle(ev any) {
 		defer in.mu.Unlock()
 		if !in.closed {
 			in.wg.Go(func() { in.answer(e) })
+		}
+	case *fetch.EventAuthRequired:
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		if !in.closed {
+			in.wg.Go(func() { in.answerAuth(e) })
 		}
 	}
 }
@@ -106,12 +122,22 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 	defer cancel()
 	stop := context.AfterFunc(in.s.lost, cancel)
 	defer stop()
+	if in.isLoader(target.ID(e.FrameID)) {
+		in.fulfilEmpty(ctx, e)
+		return
+	}
 	ours, top := in.owner(e.FrameID)
 	why := ""
+	if e.ResourceType != network.ResourceTypeDocument {
+		ours = false // paused only to answer a proxy's challenge
+	}
 	if ours {
 		why = in.b.guard.check(ctx, e.Request.URL, top)
 	}
 	if why == "" {
+		if ours && top {
+			in.b.origins.add(e.Request.URL) // storagestate.go
+		}
 		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
 		if err != nil && ctx.Err() == nil {
 			in.b.log.Debug("letting a navigation go on", "error", err)

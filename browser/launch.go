@@ -34,6 +34,13 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	if err := checkThrottle(opts.CPUThrottle); err != nil {
 		return nil, err
 	}
+	if err := checkSettings(&opts); err != nil { // settings.go
+		return nil, err
+	}
+	state, err := loadStorageStateOpt(opts.StorageState) // storagestate.go
+	if err != nil {
+		return nil, err
+	}
 	if opts.Width <= 0 {
 		opts.Width = defaultWidth
 	}
@@ -76,6 +83,12 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		b.shutdown()
 		return nil, fmt.Errorf("browser: setting up the snapshot: %w", err)
 	}
+	if state != nil {
+		if err := b.applyStorageState(ctx, state); err != nil {
+			b.shutdown()
+			return nil, fmt.Errorf("browser: loading the storage state %s: %w", opts.StorageState, err)
+		}
+	}
 	return b, nil
 }
 
@@ -86,11 +99,10 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", profilePrefix)
+	dir, err := b.profile(s) // profile.go
 	if err != nil {
-		return fmt.Errorf("browser: creating the profile: %w", err)
+		return err
 	}
-	s.profileDir = dir
 	tempDir, tempEnv := newChromeTemp() // tempdir.go
 	s.tempDir = tempDir
 
@@ -113,6 +125,9 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 		chromedp.Flag("deny-permission-prompts", true),
 		chromedp.CombinedOutput(&lineLogger{log: b.log}),
 	)
+	for name, v := range settingFlags(opts) { // settings.go
+		allocOpts = append(allocOpts, chromedp.Flag(name, v))
+	}
 	if os.Geteuid() == 0 {
 		allocOpts = append(allocOpts, chromedp.NoSandbox)
 	}
@@ -194,7 +209,8 @@ func (b *Browser) Close() error {
 		// The call in progress, if any, ends at once: its context ended
 		// with b.broken. Holding sem keeps later calls out.
 		b.sem <- struct{}{}
-		b.closeErr = b.shutdown()
+		saveErr := b.saveOnClose() // storagestate.go
+		b.closeErr = errors.Join(saveErr, b.shutdown())
 	})
 	return b.closeErr
 }
@@ -204,7 +220,7 @@ func (b *Browser) shutdown() error {
 	var errs []error
 	if b.sess != nil {
 		b.closeSession(b.sess, b.tabs)
-		if b.sess.profileDir != "" {
+		if b.sess.profileDir != "" && !b.sess.keepProfile {
 			if _, err := os.Stat(b.sess.profileDir); err == nil {
 				errs = append(errs, fmt.Errorf("browser: removing the profile: %s is still there", b.sess.profileDir))
 			}

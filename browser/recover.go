@@ -31,7 +31,7 @@ const (
 // call, and says what it found and did, in a sentence for the model:
 //
 //   - the browser process died: it is relaunched once (same options, a
-//     fresh profile) and the last URL reopened; a second death is an error
+//     fresh profile, or the same persistent one) and the last URL reopened; a second death is an error
 //     wrapping ErrDisconnected;
 //   - the tab crashed: it is replaced by a new tab with the same id, at its
 //     last URL;
@@ -229,7 +229,16 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 		// The dead browser's connection, helpers and profile are
 		// cleaned up in the background: a call should not wait for them.
 		old, oldTabs := b.sess, b.tabs
-		b.wg.Go(func() { b.closeSession(old, oldTabs) })
+		if old.keepProfile {
+			// A persistent profile is reused: its dead browser's helpers
+			// go first (2 s at most), or the new browser would find the
+			// profile in use, and their clean-up would kill it.
+			t0 := time.Now()
+			b.closeSession(old, oldTabs)
+			b.log.Debug("cleaned up the dead browser of the persistent profile", "took", time.Since(t0))
+		} else {
+			b.wg.Go(func() { b.closeSession(old, oldTabs) })
+		}
 		b.tabs, b.cur = nil, nil
 	}
 	url, id := b.reopenURL, b.reopenID

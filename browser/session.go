@@ -28,12 +28,13 @@ type session struct {
 	cancel  func()
 	browser *chromedp.Browser
 
-	attached   bool
-	profileDir string      // temporary profile of a launched browser
-	tempDir    string      // its TMPDIR (tempdir.go); "" for the system's
-	process    *os.Process // the launched browser, nil when attached
-	bcID       cdp.BrowserContextID
-	icpt       *interceptor // the navigation guard (intercept.go)
+	attached    bool
+	profileDir  string      // profile of a launched browser
+	keepProfile bool        // profileDir is Options.UserDataDir: kept on close
+	tempDir     string      // its TMPDIR (tempdir.go); "" for the system's
+	process     *os.Process // the launched browser, nil when attached
+	bcID        cdp.BrowserContextID
+	icpt        *interceptor // the navigation guard (intercept.go)
 
 	// lost ends when the connection to the browser is lost (the process
 	// died, or the browser we attached to went away).
@@ -135,6 +136,9 @@ func (b *Browser) connect(ctx context.Context, s *session) error {
 // prepareSession creates the isolated browser context and sets where
 // downloads go.
 func (b *Browser) prepareSession(ctx context.Context, s *session) error {
+	if err := b.readDefaultUA(ctx, s); err != nil { // settings.go
+		return err
+	}
 	// Target events tell the tabs about the tabs they open.
 	if _, err := cdp.Call(ctx, s.browser, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		return fmt.Errorf("following the tabs: %w", err)
@@ -176,6 +180,9 @@ func (b *Browser) prepareSession(ctx context.Context, s *session) error {
 // The caller holds sem, or runs it in the background with tabs taken
 // from b.tabs while it held sem.
 func (b *Browser) closeSession(s *session, tabs []*tab) {
+	if s.keepProfile {
+		b.closeGracefully(s) // profile.go: before done, which stops watching the process
+	}
 	s.doneOnce.Do(func() { close(s.done) })
 	closeAll := func() {
 		var wg sync.WaitGroup
@@ -223,6 +230,8 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 	}
 	if s.profileDir != "" {
 		killLeftovers(s.profileDir)
+	}
+	if s.profileDir != "" && !s.keepProfile {
 		if err := removeAll(s.profileDir); err != nil {
 			b.log.Warn("removing the browser profile", "error", err, "dir", s.profileDir)
 		}

@@ -123,6 +123,9 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	}); err != nil {
 		return err
 	}
+	if err := b.applySettings(ctx, t.target); err != nil { // settings.go
+		return err
+	}
 	if err := watchListeners(ctx, t.target); err != nil { // listeners.go
 		return err
 	}

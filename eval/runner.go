@@ -93,6 +93,9 @@ type Job struct {
 	Key string
 	// Retry allows one more attempt when the run's browser died.
 	Retry bool
+	// StorageState is a Playwright storage-state file loaded into the
+	// job's browser (its tab's browser context) before it runs.
+	StorageState string
 	// Run performs the job with the browser it is given. The error, if
 	// any, is the reason the browser died (browser.ErrCrashed or
 	// ErrDisconnected), which may earn a retry.
@@ -145,7 +148,7 @@ func TaskJobs(tasks []*suite.Task) []Job {
 	jobs := make([]Job, len(tasks))
 	for i, t := range tasks {
 		jobs[i] = Job{
-			Suite: t.Suite, ID: t.ID, Key: t.Suite + "/" + t.ID, Retry: true,
+			Suite: t.Suite, ID: t.ID, Key: t.Suite + "/" + t.ID, Retry: true, StorageState: t.StorageState,
 			Run: func(ctx context.Context, env *Env) (report.Run, error) { return runTask(ctx, env, t) },
 		}
 	}
@@ -316,6 +319,14 @@ func (r *Runner) attempt(ctx context.Context, wk *worker, slot int, job Job, mor
 	}
 	t0 := time.Now()
 	b := wk.take(opts.CDPURL)
+	if job.StorageState != "" {
+		// A browser prefetched without the job's state will not do.
+		if b != nil {
+			wk.closeLater(b)
+			b = nil
+		}
+		opts.StorageState = job.StorageState
+	}
 	var err error
 	if b == nil {
 		b, err = browser.Launch(lctx, opts)

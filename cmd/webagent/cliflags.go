@@ -67,7 +67,7 @@ func flagError(fs *flag.FlagSet, err error) string {
 				}
 			}
 		}
-		if name == "secret" {
+		if name == "secret" || name == "extra-header" {
 			// The value may hold the secret; Set's message shows only
 			// its name.
 			return why

@@ -18,7 +18,6 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/eval/suite"
@@ -235,8 +234,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	bar := eval.NewBar(stderr, len(jobs), tty)
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
-		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log, SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, LoadTimeout: o.loadTimeout,
-			RecordActivity: o.traces},
+		Browser: o.browserOptions(log, o.traces),
 		Options: append([]agent.Option{
 			agent.WithMaxIterations(maxIterations),
 			agent.WithVision(o.vision),

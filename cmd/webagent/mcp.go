@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -73,7 +74,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	// The logs (the browser's too: the URLs it reads) never show a secret.
-	stderr = agent.NewMasker(secrets).Writer(stderr)
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets)
+	stderr = agent.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
 	var model agent.Model
 	if cfg := o.modelFlags.config(log); cfg.Model != "" {
@@ -88,12 +91,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		agent.WithOperationTimeout(o.operationTimeout),
 		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(o.timeoutPolicy), o.maxTimeouts),
 	}
+	bopts := browser.Options{
+		ChromePath: o.chrome, CDPURL: o.cdpURL, Headful: o.headful, Logger: log, Isolated: o.cdpURL != "",
+		SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, UploadDir: o.uploadDir, DownloadDir: o.downloadDir,
+		LoadTimeout: o.loadTimeout,
+	}
+	o.browser.apply(&bopts) // browserflags.go
 	srv := mcpserver.New(mcpserver.Config{
-		Browser: browser.Options{
-			ChromePath: o.chrome, CDPURL: o.cdpURL, Headful: o.headful, Logger: log, Isolated: o.cdpURL != "",
-			SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, UploadDir: o.uploadDir, DownloadDir: o.downloadDir,
-			LoadTimeout: o.loadTimeout,
-		},
+		Browser:          bopts,
 		Policy:           agent.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
 		Secrets:          secrets,
 		Model:            model,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/url"
 	"os"
 	"strconv"
@@ -43,14 +44,18 @@ type common struct {
 	downloadDir      string
 	vision           bool
 	// human answers ask_human; set only when stdin is a terminal.
-	human agent.Human
-	nav   navFlags   // navflags.go
-	trace traceFlags // tracecmd.go
+	human   agent.Human
+	nav     navFlags     // navflags.go
+	trace   traceFlags   // tracecmd.go
+	browser browserFlags // browserflags.go
+	session sessionFlags // sessionflags.go; registered by run only
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	c.nav.register(fs)
 	c.trace.register(fs)
+	c.browser.register(fs)
+	fs.String(configFlag, "", "read flags from this YAML file, keys named as the flags (model: llama3.1); flags given on the command line override it, and it overrides the WEBAGENT_… variables")
 	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
 	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
 	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
@@ -81,6 +86,12 @@ func (c *common) validate() error {
 		return err
 	}
 	if err := c.trace.validate(); err != nil {
+		return err
+	}
+	if err := c.browser.validate(); err != nil {
+		return err
+	}
+	if err := c.session.validate(c.cdpURL); err != nil {
 		return err
 	}
 	if c.maxIterations < 1 {
@@ -148,6 +159,8 @@ type runOpts struct {
 	secrets secretFlag
 	// taskFile holds the task; "-" is stdin (taskinput.go).
 	taskFile string
+	// schemaFile holds the answer's JSON Schema (schemaflag.go).
+	schemaFile string
 }
 
 func runFlags() (*flag.FlagSet, *runOpts) {
@@ -159,6 +172,8 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs, typed only on the start URL's origin; NAME@https://login.example.com=VALUE binds it to another origin; VALUE env:VAR reads it from the environment (repeatable)")
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
+	o.session.register(fs)
+	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
 		printFlags(fs) // cliflags.go
@@ -198,6 +213,9 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 	}
 	if err != nil {
 		return nil, usagef("%s (see 'webagent help %s')", flagError(fs, err), fs.Name()) // cliflags.go
+	}
+	if err := applyConfig(fs); err != nil { // configfile.go
+		return nil, err
 	}
 	return pos, nil
 }
@@ -247,6 +265,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := o.modelFlags.validate(); err != nil {
 		return exitUsage, err
 	}
+	schema, err := readSchema(o.schemaFile) // schemaflag.go
+	if err != nil {
+		return exitUsage, err
+	}
 	if stdinIsTerminal() {
 		o.human = newTerminalHuman(os.Stdin, stderr)
 	}
@@ -257,8 +279,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := checkSecretRefs(task, secrets, stderr); err != nil { // taskinput.go
 		return exitUsage, err
 	}
-	// The logs (the browser's too: the URLs it reads) never show a secret.
-	stderr = agent.NewMasker(secrets).Writer(stderr)
+	// The logs (the browser's too: the URLs it reads) never show a secret,
+	// nor the proxy's password or a header's token.
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets)
+	stderr = agent.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
 
 	cfg := o.modelFlags.config(log)
@@ -267,7 +292,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
-	return execute(ctx, o.common, model, agent.Task{URL: o.url, Instruction: task, Secrets: secrets}, stdout, stderr)
+	return execute(ctx, o.common, model, agent.Task{URL: o.url, Instruction: task, Secrets: secrets, AnswerSchema: schema}, stdout, stderr)
 }
 
 // newModel builds the model client and checks, briefly, that its endpoint
@@ -298,11 +323,14 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	log := c.logger(stderr)
 	started := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	b, err := browser.Launch(lctx, browser.Options{
+	bopts := browser.Options{
 		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
 		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
 		LoadTimeout: c.loadTimeout, RecordActivity: c.trace.dir != "",
-	})
+	}
+	c.browser.apply(&bopts)
+	c.session.apply(&bopts)
+	b, err := browser.Launch(lctx, bopts)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -38,6 +38,12 @@
 //	      - state: {path: "orders.0.items[slug=blue-mug].quantity", equals: 1}
 //	      - answer_regex: 'SO-[0-9]+'
 //	      - url_contains: /orders/
+//	    schema:                 # optional: the answer is JSON matching this JSON Schema
+//	      type: object          #   (a mapping, or a string holding JSON); checks read
+//	      properties: {order: {type: string}}   #   the answer's JSON text
+//	      required: [order]
+//	    storage_state: state.json  # optional: cookies and localStorage to start with, a
+//	                            #   Playwright storage-state file (relative to this file)
 //	    reference: |            # optional: the reference solution
 //	      click "Add to cart" in "Blue mug"
 //	      goto "/checkout"

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -300,7 +301,7 @@ func editDistance(a, b string) int {
 
 var idRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-var taskFields = []string{"id", "site", "path", "url", "instruction", "tags", "limits", "secrets", "allowed_domains", "blocked_domains", "checks", "reference"}
+var taskFields = []string{"id", "site", "path", "url", "instruction", "tags", "limits", "secrets", "allowed_domains", "blocked_domains", "checks", "reference", "schema", "storage_state"}
 
 func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 	l.taskID = ""
@@ -362,6 +363,15 @@ func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 			checkNodes = v.Content
 		case "reference":
 			refNode = v
+		case "schema":
+			t.Schema = l.schema(v)
+		case "storage_state":
+			if p := l.str(v, "storage_state", true); p != "" {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(filepath.Dir(l.file), p)
+				}
+				t.StorageState = p
+			}
 		}
 	}
 	if !hasKey(n, "instruction") {
@@ -719,4 +729,30 @@ func (l *loader) reference(v *yaml.Node) *Reference {
 		l.errs = append(l.errs, &Error{File: l.file, Line: line, Task: l.taskID, Field: "reference", Msg: e.msg})
 	}
 	return ref
+}
+
+// schema reads a task's answer schema: a YAML mapping, or a string holding
+// JSON, checked as package agent will use it.
+func (l *loader) schema(v *yaml.Node) json.RawMessage {
+	var raw []byte
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+		raw = []byte(v.Value)
+	} else {
+		var x any
+		if err := v.Decode(&x); err != nil {
+			l.errorf(v, "schema", "%v", err)
+			return nil
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			l.errorf(v, "schema", "cannot be written as JSON: %v", err)
+			return nil
+		}
+		raw = b
+	}
+	if err := agent.CheckAnswerSchema(raw); err != nil {
+		l.errorf(v, "schema", "%v", err)
+		return nil
+	}
+	return raw
 }

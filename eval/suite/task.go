@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"time"
@@ -37,6 +38,11 @@ type Task struct {
 	Checks []Check
 	// Reference is the reference solution, nil when the task has none.
 	Reference *Reference
+	// Schema is the answer's JSON Schema (schema:), nil for a text answer.
+	Schema json.RawMessage
+	// StorageState is a Playwright storage-state file (storage_state:,
+	// relative to the task file) loaded into the task's browser.
+	StorageState string
 }
 
 // Limits bound a task's run; a zero field means the runner's default.
@@ -65,7 +71,7 @@ func (t *Task) AgentTask(siteBase string) agent.Task {
 			sec[k] = v
 		}
 	}
-	return agent.Task{URL: t.StartURL(siteBase), Instruction: t.Instruction, Secrets: sec}
+	return agent.Task{URL: t.StartURL(siteBase), Instruction: t.Instruction, Secrets: sec, AnswerSchema: t.Schema}
 }
 
 // AgentOptions returns the agent options for the limits the task sets.

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+
+	"github.com/webagent/webagent/browser"
+)
+
+// sessionFlags are run's lasting sessions: --user-data-dir,
+// --storage-state and --save-storage-state.
+type sessionFlags struct {
+	userDataDir, storageState, saveStorageState string
+}
+
+func (f *sessionFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.userDataDir, "user-data-dir", "", "a persistent browser profile, created if missing and kept: logins, cookies and storage last from run to run (refused while another browser uses it)")
+	fs.StringVar(&f.storageState, "storage-state", "", "load cookies and localStorage from this Playwright storage-state JSON file before the first page")
+	fs.StringVar(&f.saveStorageState, "save-storage-state", "", "write cookies and localStorage to this file (Playwright's storage-state format, mode 0600) when the run ends, also after a failure")
+}
+
+func (f *sessionFlags) validate(cdpURL string) error {
+	if f.userDataDir != "" && cdpURL != "" {
+		return usagef("--user-data-dir and --cdp-url cannot go together: an attached browser has its own profile")
+	}
+	if f.storageState != "" {
+		if _, err := browser.ReadStorageState(f.storageState); err != nil {
+			return usagef("--storage-state: %v; pass a file as Playwright or --save-storage-state writes it", err)
+		}
+	}
+	if f.saveStorageState != "" {
+		if fi, err := os.Stat(filepath.Dir(f.saveStorageState)); err != nil || !fi.IsDir() {
+			return usagef("--save-storage-state %q: the folder %s does not exist; create it first", f.saveStorageState, filepath.Dir(f.saveStorageState))
+		}
+		if fi, err := os.Stat(f.saveStorageState); err == nil && fi.IsDir() {
+			return usagef("--save-storage-state %q is a folder; give a file name such as state.json", f.saveStorageState)
+		}
+	}
+	return nil
+}
+
+func (f *sessionFlags) apply(o *browser.Options) {
+	o.UserDataDir, o.StorageState, o.SaveStorageState = f.userDataDir, f.storageState, f.saveStorageState
+}
