@@ -160,6 +160,9 @@ func TestBadSessionInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--no-first-run", "--disable-gpu", "--user-data-dir="+locked, "--remote-debugging-port=0", "about:blank")
+	// Its singleton socket folder, which a killed Chromium leaves, goes
+	// into a folder of the test's own.
+	cmd.Env = append(os.Environ(), "TMPDIR="+shortDir(t))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
