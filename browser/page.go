@@ -30,6 +30,18 @@ func (b *Browser) Eval(ctx context.Context, expr string) (any, error) {
 
 // Screenshot captures the viewport of the current page as a PNG.
 func (b *Browser) Screenshot(ctx context.Context) ([]byte, error) {
+	return b.capture(ctx, func(o *op) ([]byte, error) {
+		res, err := cdp.Call(o.ctx, b.target, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+		if err != nil {
+			return nil, err
+		}
+		return res.Data, nil
+	})
+}
+
+// capture runs a screenshot call once the page's navigation in flight, if
+// any, has committed.
+func (b *Browser) capture(ctx context.Context, shoot func(o *op) ([]byte, error)) ([]byte, error) {
 	o, err := b.begin(ctx)
 	if err != nil {
 		return nil, err
@@ -39,9 +51,9 @@ func (b *Browser) Screenshot(ctx context.Context) ([]byte, error) {
 		o.stopLoading = true
 		return nil, o.fail("screenshot", err)
 	}
-	res, err := cdp.Call(o.ctx, b.target, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	data, err := shoot(o)
 	if err != nil {
 		return nil, o.fail("screenshot", err)
 	}
-	return res.Data, nil
+	return data, nil
 }

@@ -1,28 +1,23 @@
 package browser
 
 import (
+	"context"
+
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
-
-	"context"
 )
 
 // ScreenshotJPEG captures the viewport as a JPEG at most maxWidth pixels
 // wide, encoded by Chromium itself: for traces, where converting a PNG in Go
 // would cost more than the step it records.
 func (b *Browser) ScreenshotJPEG(ctx context.Context, maxWidth, quality int) ([]byte, error) {
-	o, err := b.begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer o.end()
-	if _, err := b.nav.wait(o.ctx, 0, func(s navState) bool { return s.pending == "" }); err != nil {
-		o.stopLoading = true
-		return nil, o.fail("screenshot", err)
-	}
+	return b.capture(ctx, func(o *op) ([]byte, error) { return b.jpeg(o, maxWidth, quality) })
+}
+
+func (b *Browser) jpeg(o *op, maxWidth, quality int) ([]byte, error) {
 	lm, err := cdp.Call(o.ctx, b.target, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
-		return nil, o.fail("screenshot", err)
+		return nil, err
 	}
 	// The clip is in CSS pixels of the document: the visual viewport where
 	// it is scrolled to.
@@ -38,7 +33,7 @@ func (b *Browser) ScreenshotJPEG(ctx context.Context, maxWidth, quality int) ([]
 		Format: page.CaptureScreenshotFormatJpeg, Quality: &q, Clip: &clip, OptimizeForSpeed: new(true),
 	})
 	if err != nil {
-		return nil, o.fail("screenshot", err)
+		return nil, err
 	}
 	return res.Data, nil
 }

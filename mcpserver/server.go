@@ -168,6 +168,24 @@ func (s *Server) sessionOf(ss *mcp.ServerSession) (*session, error) {
 	return st, nil
 }
 
+// open returns the session of ss and its browser, started if need be. When
+// it cannot, refused is the tool's error result, or err the caller's
+// context's end.
+func (s *Server) open(ctx context.Context, ss *mcp.ServerSession) (st *session, b *browser.Browser, refused *mcp.CallToolResult, err error) {
+	st, err = s.sessionOf(ss)
+	if err != nil {
+		return nil, nil, failed(err.Error()), nil
+	}
+	b, err = st.browser(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, nil, ctx.Err()
+		}
+		return nil, nil, failed("the browser could not start: " + err.Error()), nil
+	}
+	return st, b, nil, nil
+}
+
 // end closes the browser of a session that ended.
 func (s *Server) end(ss *mcp.ServerSession) {
 	s.mu.Lock()

@@ -43,16 +43,9 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if s.cfg.Model == nil {
 		return failed("no model is configured on this server: start it with --model NAME and --base-url URL (or WEBAGENT_MODEL and OPENAI_BASE_URL); the browser_ tools work without one"), nil
 	}
-	st, err := s.sessionOf(req.Session)
-	if err != nil {
-		return failed(err.Error()), nil
-	}
-	b, err := st.browser(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return failed("the browser could not start: " + err.Error()), nil
+	st, b, refused, err := s.open(ctx, req.Session)
+	if refused != nil || err != nil {
+		return refused, err
 	}
 	opts := append([]agent.Option{}, s.cfg.AgentOptions...)
 	opts = append(opts,

@@ -75,16 +75,9 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 				return failed(err.Error()), nil
 			}
 		}
-		st, err := s.sessionOf(req.Session)
-		if err != nil {
-			return failed(err.Error()), nil
-		}
-		b, err := st.browser(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return failed("the browser could not start: " + err.Error()), nil
+		st, b, refused, err := s.open(ctx, req.Session)
+		if refused != nil || err != nil {
+			return refused, err
 		}
 		name := t.tool.Name
 		res, err := watchdog.Run(ctx, "dispatching "+name, s.cfg.OperationTimeout, func(ctx context.Context) (*mcp.CallToolResult, error) {
