@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,13 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
-
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/crash"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -106,40 +101,6 @@ func serverBrowser(t *testing.T) (*browser.Server, *browser.Browser) {
 	}
 	t.Cleanup(func() { _ = b.Close() })
 	return chrome, b
-}
-
-// crashTab sends Page.crash to the tab whose URL starts with prefix, through
-// the browser's DevTools address.
-func crashTab(ctx context.Context, cdpURL, prefix string) error {
-	actx, cancelAlloc := remote.NewAllocator(ctx, cdpURL)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	infos, err := chromedp.Targets(bctx)
-	if err != nil {
-		return err
-	}
-	for _, ti := range infos {
-		if ti.Type != "page" || !strings.HasPrefix(ti.URL, prefix) {
-			continue
-		}
-		// Detach on cancel: cancelling would close the crashed tab too.
-		tctx, cancelTab := chromedp.NewContext(bctx, chromedp.WithTargetID(ti.TargetID), chromedp.WithDetachOnCancel())
-		defer cancelTab()
-		// The renderer dies before it can answer: the call is not waited
-		// for long.
-		_, err := chromedp.Run(tctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
-			cctx, cancel := context.WithTimeout(ctx, time.Second)
-			defer cancel()
-			_, err := cdp.Call(cctx, t, cdppage.Crash, cdp.Empty{})
-			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-				err = nil
-			}
-			return cdp.Empty{}, err
-		})
-		return err
-	}
-	return fmt.Errorf("no tab at %s", prefix)
 }
 
 // ownBrowser launches a Chromium for one row.
@@ -387,7 +348,7 @@ func TestFaultMatrix(t *testing.T) {
 						once.Do(func() {
 							ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 							defer cancel()
-							if err := crashTab(ctx, chrome.URL, url); err != nil {
+							if err := crash.Tab(ctx, chrome.URL, url); err != nil {
 								t.Logf("crashing the tab: %v", err)
 							}
 						})

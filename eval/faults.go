@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,15 +10,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
-
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/internal/crash"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -261,48 +256,13 @@ func faultSite(cdpURL string) http.Handler {
 	mux.HandleFunc("POST /crash", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 		defer cancel()
-		if err := crashTab(ctx, cdpURL, "http://"+r.Host+"/"); err != nil {
+		if err := crash.Tab(ctx, cdpURL, "http://"+r.Host+"/"); err != nil {
 			http.Error(w, "could not crash the tab: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
 		fmt.Fprint(w, "crashed")
 	})
 	return mux
-}
-
-// crashTab sends Page.crash to the page target of the browser at cdpURL
-// whose URL starts with prefix.
-func crashTab(ctx context.Context, cdpURL, prefix string) error {
-	if cdpURL == "" {
-		return errors.New("no DevTools address to crash the tab through")
-	}
-	actx, cancelAlloc := remote.NewAllocator(ctx, cdpURL)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	infos, err := chromedp.Targets(bctx)
-	if err != nil {
-		return err
-	}
-	for _, t := range infos {
-		if t.Type == "page" && strings.HasPrefix(t.URL, prefix) {
-			tctx, cancelTab := chromedp.NewContext(bctx, chromedp.WithTargetID(t.TargetID))
-			defer cancelTab()
-			// The renderer dies before it can answer: the call is not
-			// waited for long.
-			_, err := chromedp.Run(tctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
-				cctx, cancel := context.WithTimeout(ctx, time.Second)
-				defer cancel()
-				_, err := cdp.Call(cctx, t, page.Crash, cdp.Empty{})
-				if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-					err = nil
-				}
-				return cdp.Empty{}, err
-			})
-			return err
-		}
-	}
-	return fmt.Errorf("no tab at %s", prefix)
 }
 
 // noticeWatch passes the agent's calls to the browser and keeps the

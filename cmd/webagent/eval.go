@@ -234,15 +234,8 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	bar := eval.NewBar(stderr, len(jobs), tty)
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
-		Browser: o.browserOptions(log, o.traces),
-		Options: append([]agent.Option{
-			agent.WithMaxIterations(maxIterations),
-			agent.WithVision(o.vision),
-			agent.WithIterationTimeout(o.iterationTimeout),
-			agent.WithTaskTimeout(o.taskTimeout),
-			agent.WithOperationTimeout(o.operationTimeout),
-			agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(o.timeoutPolicy), o.maxTimeouts),
-		}, o.nav.options()...),
+		Browser:  o.browserOptions(log, o.traces),
+		Options:  o.loopOptions(maxIterations), // run.go
 		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
 	})
 

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/mcpserver"
 )
 
@@ -84,25 +83,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exitUsage, err
 		}
 	}
-	opts := []agent.Option{
-		agent.WithMaxIterations(o.maxIterations),
-		agent.WithIterationTimeout(o.iterationTimeout),
-		agent.WithTaskTimeout(o.taskTimeout),
-		agent.WithOperationTimeout(o.operationTimeout),
-		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(o.timeoutPolicy), o.maxTimeouts),
-	}
-	bopts := browser.Options{
-		ChromePath: o.chrome, CDPURL: o.cdpURL, Headful: o.headful, Logger: log, Isolated: o.cdpURL != "",
-		SnapshotTokens: o.snapshotTokens, CPUThrottle: o.cpuThrottle, UploadDir: o.uploadDir, DownloadDir: o.downloadDir,
-		LoadTimeout: o.loadTimeout,
-	}
-	o.browser.apply(&bopts) // browserflags.go
+	bopts := o.browserOptions(log) // run.go
+	bopts.Isolated = o.cdpURL != ""
 	srv := mcpserver.New(mcpserver.Config{
 		Browser:          bopts,
 		Policy:           agent.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
 		Secrets:          secrets,
 		Model:            model,
-		AgentOptions:     opts,
+		AgentOptions:     o.loopOptions(o.maxIterations), // run.go
 		OperationTimeout: o.operationTimeout,
 		Version:          mcpVersion(),
 		Logger:           log,

@@ -317,18 +317,39 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 	return client, nil
 }
 
+// browserOptions are the browser options of the common flags, settings
+// included (not the session's profile and state, which only run has).
+func (c *common) browserOptions(log *slog.Logger) browser.Options {
+	opts := browser.Options{
+		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
+		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
+		LoadTimeout: c.loadTimeout,
+	}
+	c.browser.apply(&opts) // browserflags.go
+	return opts
+}
+
+// loopOptions are the agent options of the common flags: the limits, the
+// bounds, vision and where pages may be opened.
+func (c *common) loopOptions(maxIterations int) []agent.Option {
+	return append([]agent.Option{
+		agent.WithMaxIterations(maxIterations),
+		agent.WithIterationTimeout(c.iterationTimeout),
+		agent.WithTaskTimeout(c.taskTimeout),
+		agent.WithOperationTimeout(c.operationTimeout),
+		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(c.timeoutPolicy), c.maxTimeouts),
+		agent.WithVision(c.vision),
+	}, c.nav.options()...)
+}
+
 // execute launches the browser, runs the task, prints the result and
 // closes the browser. Chrome is gone by the time it returns.
 func execute(ctx context.Context, c common, model agent.Model, task agent.Task, stdout, stderr io.Writer) (int, error) {
 	log := c.logger(stderr)
 	started := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	bopts := browser.Options{
-		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
-		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
-		LoadTimeout: c.loadTimeout, RecordActivity: c.trace.dir != "",
-	}
-	c.browser.apply(&bopts)
+	bopts := c.browserOptions(log)
+	bopts.RecordActivity = c.trace.dir != ""
 	c.session.apply(&bopts)
 	b, err := browser.Launch(lctx, bopts)
 	cancel()
@@ -349,17 +370,10 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	}
 	defer b.Close()
 
-	opts := []agent.Option{
-		agent.WithMaxIterations(c.maxIterations),
-		agent.WithIterationTimeout(c.iterationTimeout),
-		agent.WithTaskTimeout(c.taskTimeout),
-		agent.WithOperationTimeout(c.operationTimeout),
-		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(c.timeoutPolicy), c.maxTimeouts),
-		agent.WithVision(c.vision),
+	opts := append(c.loopOptions(c.maxIterations),
 		agent.WithLogger(log),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { printStep(stderr, s) })),
-	}
-	opts = append(opts, c.nav.options()...)
+	)
 	if c.human != nil {
 		opts = append(opts, agent.WithHuman(c.human, c.humanTimeout))
 	}
