@@ -490,17 +490,57 @@ type aimed struct {
 	moves bool
 }
 
+// hitFractions are the points of a box tried after its centre, as
+// fractions of its width and height: the mouse goes to the first that
+// reaches the element.
+var hitFractions = [][2]float64{{.25, .25}, {.75, .25}, {.25, .75}, {.75, .75}, {.5, .15}, {.5, .85}, {.1, .5}, {.9, .5}}
+
+// boxPoints returns the points to hit-test in box: (x, y) first, then the
+// hitFractions of it.
+func boxPoints(x, y float64, box [4]float64) [][2]float64 {
+	w, h := box[2]-box[0], box[3]-box[1]
+	points := [][2]float64{{x, y}}
+	for _, f := range hitFractions {
+		points = append(points, [2]float64{box[0] + w*f[0], box[1] + h*f[1]})
+	}
+	return points
+}
+
+// aimJS is settleJS followed, for an element of the page's target (top
+// is set: not in a cross-origin frame) that lies wholly in the top viewport
+// (most targets), by hitJS on the points of its largest box there: the
+// usual aim costs one round trip. For any other element it returns
+// settleJS's answer alone.
+const aimJS = `async function (enabled, fractions, top) {
+  const el = this;
+  const st = await (` + settleJS + `).call(el, enabled);
+  if (!top || !st.inView || (enabled && st.disabled)) return st;
+  let best = 0, box = null;
+  for (const r of el.getClientRects()) {
+    const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, st.vw), y1 = Math.min(r.bottom, st.vh);
+    if (x1 > x0 && y1 > y0 && (x1 - x0) * (y1 - y0) > best) { best = (x1 - x0) * (y1 - y0); box = [x0, y0, x1, y1]; }
+  }
+  if (!box) return st;
+  const w = box[2] - box[0], h = box[3] - box[1];
+  const points = [[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], ...fractions.map(([fx, fy]) => [box[0] + w * fx, box[1] + h * fy])];
+  return {...st, points: points, hit: (` + hitJS + `).call(el, points)};
+}`
+
 // aim prepares a mouse action on el: it scrolls it into view, waits
 // briefly for it to be stable (and enabled, if enabled is set) and returns
 // a point of its visible part where the mouse reaches it. When something
 // else covers it, the ActionError says what, and that the action was not
 // done.
 func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, error) {
-	// The element settles first; only one not wholly in view is scrolled
-	// to (and settles again): most targets are in view, and this saves the
-	// round trips of a scroll and of the viewport's size.
-	var st settled
-	if err := b.callEl(o, el, settleJS, &st, enabled); err != nil {
+	// The element settles and, when it is wholly in view, is hit-tested
+	// in the same call. Only one not wholly in view is scrolled to (and
+	// settles again), and its visible part is measured by the browser.
+	var st struct {
+		settled
+		Points [][2]float64
+		Hit    *hitResult
+	}
+	if err := b.callEl(o, el, aimJS, &st, enabled, hitFractions, el.frame == nil); err != nil {
 		return aimed{}, err
 	}
 	if !st.InView {
@@ -510,14 +550,26 @@ func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, erro
 			}
 			return aimed{}, err
 		}
-		if err := b.callEl(o, el, settleJS, &st, enabled); err != nil {
+		if err := b.callEl(o, el, settleJS, &st.settled, enabled); err != nil {
 			return aimed{}, err
 		}
+		st.Hit = nil
 	}
 	if enabled && st.Disabled {
 		return aimed{}, agent.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
 	}
-	x, y, box, err := b.visiblePartIn(o, el, [2]float64{st.VW, st.VH}, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
+	if st.Hit != nil && len(st.Points) == len(hitFractions)+1 {
+		var blocked *hitResult
+		if st.Hit.Cover != "" {
+			blocked = st.Hit
+		}
+		return hitVerdict(el, verb, st.Points, st.Hit.OK, st.Hit.Moves, blocked)
+	}
+	viewport := [2]float64{st.VW, st.VH}
+	if el.frame != nil {
+		viewport = [2]float64{} // settleJS measured the frame's, not the top one
+	}
+	x, y, box, err := b.visiblePartIn(o, el, viewport, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
 	if err != nil {
 		return aimed{}, err
 	}
@@ -528,11 +580,7 @@ func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, erro
 // reaches el: in el's document, and for an element in a cross-origin frame,
 // also at the frame's element in each document around it.
 func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]float64) (aimed, error) {
-	w, h := box[2]-box[0], box[3]-box[1]
-	points := [][2]float64{{x, y}}
-	for _, f := range [][2]float64{{.25, .25}, {.75, .25}, {.25, .75}, {.75, .75}, {.5, .15}, {.5, .85}, {.1, .5}, {.9, .5}} {
-		points = append(points, [2]float64{box[0] + w*f[0], box[1] + h*f[1]})
-	}
+	points := boxPoints(x, y, box)
 	// The levels to test, innermost first: the element in its frame, then
 	// each cross-origin frame's element in the frame around it.
 	type level struct {
@@ -581,8 +629,14 @@ func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]f
 			blocked = &hit // the outermost cover is named
 		}
 	}
-	for i, ok := range okAll {
-		if ok {
+	return hitVerdict(el, verb, points, okAll, moves, blocked)
+}
+
+// hitVerdict aims at the first of points that reaches el (ok), or says
+// what covers it (blocked, when a hit test could tell).
+func hitVerdict(el element, verb string, points [][2]float64, ok []bool, moves bool, blocked *hitResult) (aimed, error) {
+	for i, reached := range ok {
+		if reached && i < len(points) {
 			return aimed{points[i][0], points[i][1], moves}, nil
 		}
 	}

@@ -104,3 +104,38 @@ func TestTypeKeyByKeyOnlyWherePageListensForKeys(t *testing.T) {
 		}
 	})
 }
+
+// A page runs the tasks a click queued without waiting for its next frame
+// (Chromium's DeferRendererTasksAfterInput is off), so the click's check of
+// what it did is not held up by a frame. With the deferral, a click's timer
+// runs after the frame every time (measured: 0 of 80 clicks); without it,
+// before the frame unless a frame was about to begin (measured here: 186 of
+// 200 clicks).
+func TestInputTasksAreNotDeferredToTheNextFrame(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Order</title>
+<button onclick="order()">Go</button>
+<script>
+window.runs = [];
+function order() {
+  const run = [];
+  runs.push(run);
+  document.body.dataset.n = runs.length; // the page has to be drawn again
+  setTimeout(() => run.push('task'));
+  requestAnimationFrame(() => run.push('frame'));
+}
+</script>`))
+	btn := refOf(t, s, `button "Go"`)
+	for range 10 {
+		do(t, shared, agent.Action{Name: agent.ActClick, Ref: btn})
+	}
+	runs := evalPage[[][]string](t, shared, "runs")
+	first := 0
+	for _, r := range runs {
+		if len(r) > 0 && r[0] == "task" {
+			first++
+		}
+	}
+	if len(runs) != 10 || first == 0 {
+		t.Errorf("the click's timer ran before the next frame in %d of %d clicks (%v); want some", first, len(runs), runs)
+	}
+}

@@ -42,7 +42,7 @@ var serverFlags = []string{
 	"--disable-component-update", "--disable-sync", "--disable-quic", "--disable-gpu",
 	"--disable-extensions", "--disable-default-apps", "--disable-dev-shm-usage",
 	"--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows",
-	"--disable-renderer-backgrounding", "--disable-features=Translate,MediaRouter",
+	"--disable-renderer-backgrounding", "--disable-features=" + disabledFeatures,
 	"--deny-permission-prompts", "--mute-audio", "--hide-scrollbars", "--password-store=basic",
 	"--use-mock-keychain", "--disable-breakpad", "--disable-crash-reporter", "--no-crashpad",
 }

@@ -8,7 +8,9 @@ import (
 )
 
 // A frame of another site runs in its own renderer; its refs come from the
-// frame's own walker, and the actions reach its elements there.
+// frame's own walker, and the actions reach its elements there. The frame
+// lies right of its own width, so a point in it is measured in the top
+// viewport, not the frame's.
 func TestActionsInCrossOriginFrame(t *testing.T) {
 	inner := serve(t, map[string]string{
 		"/": `<title>Inner</title><p>inner words</p>
@@ -20,7 +22,7 @@ func TestActionsInCrossOriginFrame(t *testing.T) {
 	// localhost and 127.0.0.1 are different sites.
 	innerURL := strings.Replace(inner, "127.0.0.1", "localhost", 1) + "/"
 	outer := serve(t, map[string]string{
-		"/": `<title>Outer</title><p>outer words</p><iframe src="` + innerURL + `" title="Other site" width=500 height=300></iframe>
+		"/": `<title>Outer</title><p>outer words</p><iframe src="` + innerURL + `" title="Other site" width=500 height=300 style="margin-left:560px"></iframe>
 <div id=cover style="position:fixed;left:0;top:0;width:100%;height:100%;display:none;background:rgba(0,0,0,.3)" aria-label="Dimmer"></div>`,
 	})
 	s := open(t, shared, outer+"/")
