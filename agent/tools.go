@@ -154,7 +154,8 @@ var tools = []*tool{
 	newTool(ActScroll, 5*time.Second, "Scroll the page by about one screen, or bring an element into view when ref is given.",
 		[]prop{directArg, refArg}).with(checkScroll),
 	newTool(ActDrag, 10*time.Second, "Drag with the mouse from an element (ref, at its anchor) or a point (x, y) onto another element (to_ref, at to_anchor), "+
-		"a point (to_x, to_y), or by an offset in pixels (dx, dy). Works for sortable lists, resize grips and HTML drag and drop.",
+		"a point (to_x, to_y), or by an offset in pixels (dx, dy). Works for sortable lists, resize grips and HTML drag and drop. "+
+		"Drop targets show as droptarget lines. In a sortable list, drop on an item's bottom (to_anchor) to put the dragged item after it, on its top to put it before.",
 		[]prop{refArg, anchorArg("anchor"), {name: "x", typ: "integer", desc: "start x in viewport CSS pixels (without ref)"}, {name: "y", typ: "integer", desc: "start y (without ref)"},
 			str("to_ref", "the ref of the element to drop on"), anchorArg("to_anchor"),
 			{name: "to_x", typ: "integer", desc: "drop x in viewport CSS pixels"}, {name: "to_y", typ: "integer", desc: "drop y"},
@@ -180,8 +181,9 @@ var tools = []*tool{
 	newTool(ActMousePath, 10*time.Second, "Press the left mouse button at the first point, move through the others (with small steps in between, as a hand does) "+
 		"and release at the last: to draw on a canvas, or drag along a path. Points are viewport CSS pixels, or with ref, offsets from the element's top-left corner.",
 		[]prop{str("points", `at least two x,y points separated by spaces, e.g. "10,20 60,20 60,70"`), refArg}, "points").with(checkPath),
-	newTool(ActSetSlider, 10*time.Second, "Set a slider (range input or ARIA slider) to a value, with the keys it accepts, and report the value it shows.",
-		[]prop{refArg, str("value", "the number to set")}, "ref", "value"),
+	newTool(ActSetSlider, 10*time.Second, "Set a slider (range input or ARIA slider) to a value, with the keys it accepts or along its track, and report the value it shows. "+
+		"A slider handle shown at a percentage of its track takes that percentage (0 to 100).",
+		[]prop{refArg, str("value", "the number to set (for a handle shown at a percentage of its track, the percentage)")}, "ref", "value"),
 	newTool(ActMultiSelect, 10*time.Second, "Add options to, or remove options from, a select that allows several choices, keeping the other chosen options; reports what is chosen.",
 		[]prop{refArg, {name: "add", typ: "array", desc: "labels or values of options to choose"}, {name: "remove", typ: "array", desc: "labels or values of options to unchoose"}}, "ref").with(checkMultiSelect),
 	newTool(ActSelectText, 10*time.Second, "Select (highlight) a range of text inside an element with the mouse, by the exact text to select or by character offsets start and end.",

@@ -14,6 +14,9 @@ import (
 // gives such elements a ref even when nothing else marks them as
 // actionable (a span made clickable by addEventListener or jQuery's .on).
 //
+// Elements that got a listener for drops (drop, dragover, dragenter) are
+// remembered in a second WeakSet: the walker shows them as drop targets.
+//
 // It keeps the target of the latest trusted click of the window under a
 // third symbol (see clickElement).
 //
@@ -32,20 +35,22 @@ import (
 const listenersJS = `(() => {
   const KEY = Symbol.for('webagent.listeners');
   if (window[KEY]) return;
-  const set = new WeakSet();
+  const set = new WeakSet(), drops = new WeakSet();
   Object.defineProperty(window, KEY, { value: set });
+  Object.defineProperty(window, Symbol.for('webagent.drops'), { value: drops });
   const moves = { on: false }, keys = { on: false };
   Object.defineProperty(window, Symbol.for('webagent.moves'), { value: moves });
   Object.defineProperty(window, Symbol.for('webagent.keys'), { value: keys });
   const EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'keydown', 'dblclick', 'dragstart']);
   const MOVES = new Set(['mousemove', 'pointermove', 'pointerrawupdate']);
   const KEYS = new Set(['keydown', 'keypress', 'keyup', 'textInput']);
+  const DROPS = new Set(['drop', 'dragover', 'dragenter']);
   const proto = EventTarget.prototype;
   const orig = proto.addEventListener;
   const wrapped = {
     addEventListener(type, listener, options) {
       try {
-        if (EVENTS.has(type) && this instanceof Element && this.localName !== 'body' && this.localName !== 'html') set.add(this);
+        if ((EVENTS.has(type) || DROPS.has(type)) && this instanceof Element && this.localName !== 'body' && this.localName !== 'html') (EVENTS.has(type) ? set : drops).add(this);
         if (MOVES.has(type)) moves.on = true;
         if (KEYS.has(type)) keys.on = true;
       } catch (e) { /* never break the page */ }

@@ -234,3 +234,19 @@ func TestDragHTML5ByPoints(t *testing.T) {
 		t.Errorf("the card is in %q after the drop, want done", got)
 	}
 }
+
+// An element that listens for drops is a drop target of the snapshot, with
+// a ref: a drag from the card's ref onto it needs no points.
+func TestDragHTML5OntoDropTarget(t *testing.T) {
+	s := open(t, shared, servePage(t, html5Page))
+	if line := lineOf(t, s, `droptarget "Done"`); !strings.Contains(line, " box=") {
+		t.Errorf("the drop zone's line has no box: %s", line)
+	}
+	out := do(t, shared, agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `clickable "Card"`), ToRef: refOf(t, s, `droptarget "Done"`)})
+	if !strings.Contains(out, "(HTML drag and drop)") {
+		t.Errorf("outcome = %q", out)
+	}
+	if got := evalPage[string](t, shared, "card.parentElement.id"); got != "done" {
+		t.Errorf("the card is in %q after the drop, want done", got)
+	}
+}

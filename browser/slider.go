@@ -12,7 +12,9 @@ import (
 // Sliders: a native range input takes its value directly (its own input
 // and change events fire); an ARIA slider is moved with the keys it
 // handles, else dragged along its track, and the value it shows is read
-// back.
+// back. A handle without ARIA (a jQuery UI slider's, which the snapshot
+// shows as a slider handle at a percentage of its track) is set in percent
+// of its track the same way: dragged, then moved with the keys it takes.
 
 // sliderJS describes a slider: its kind, bounds and current value.
 const sliderJS = `function () {
@@ -28,6 +30,11 @@ const sliderJS = `function () {
       now: num(el.getAttribute('aria-valuenow'), NaN), text: el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '',
       disabled: el.getAttribute('aria-disabled') === 'true', focusable: el.tabIndex >= 0};
   }
+  const reg = window[Symbol.for('webagent.refs')];
+  const h = reg && reg.slider ? reg.slider(el) : null;
+  if (h && h.percent !== null) {
+    return {kind: 'handle', min: 0, max: 100, step: 0, now: h.percent, text: h.percent + '% of its track', disabled: false, focusable: el.tabIndex >= 0};
+  }
   const inner = el.querySelector('input[type=range],[role=slider]');
   if (inner) return {kind: 'inner'};
   return {kind: 'no'};
@@ -39,16 +46,18 @@ const sliderInnerJS = `function () { return this.querySelector('input[type=range
 // focusElJS focuses an element without the mouse.
 const focusElJS = `function () { this.focus(); return this.getRootNode().activeElement === this; }`
 
-// trackJS returns the box of the track a slider's thumb moves along: the
-// nearest ancestor clearly wider than the thumb.
+// trackJS returns the track a slider's thumb moves along (see trackOf in
+// snapshot.js): its box and whether it is vertical.
 const trackJS = `function () {
-  const r = this.getBoundingClientRect();
-  for (let p = this.parentElement; p; p = p.parentElement) {
-    const q = p.getBoundingClientRect();
-    if (q.width > r.width * 2) return [q.left, q.top, q.right, q.bottom];
-  }
-  return null;
+  const reg = window[Symbol.for('webagent.refs')];
+  return reg && reg.trackOf ? reg.trackOf(this) : null;
 }`
+
+// track is the answer of trackJS.
+type track struct {
+	Box      []float64
+	Vertical bool
+}
 
 type sliderState struct {
 	Kind           string
@@ -60,7 +69,8 @@ type sliderState struct {
 }
 
 func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
-	want, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+	// A percentage (of a handle's track) may come with its sign.
+	want, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(value), "%"), 64)
 	if err != nil {
 		return "", agent.ActionErrorf("%q is not a number: give the value to set, e.g. 42", value)
 	}
@@ -89,6 +99,8 @@ func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
 		return "", agent.ActionErrorf("%s is not a slider or range input; nothing was changed", el.desc)
 	case st.Disabled:
 		return "", agent.ActionErrorf("%s is disabled; nothing was changed", el.desc)
+	case st.Kind == "handle" && (want < 0 || want > 100):
+		return "", agent.ActionErrorf("%s takes a percentage of its track, from 0 to 100, not %g; nothing was changed", el.desc, want)
 	case want < st.Min || want > st.Max:
 		return "", agent.ActionErrorf("%s takes values from %g to %g, not %g; nothing was changed", el.desc, st.Min, st.Max, want)
 	}
@@ -111,18 +123,35 @@ func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
 	if err := b.callEl(o, el, sliderJS, &st); err != nil {
 		return "", err
 	}
-	if st.Now == nil || math.Abs(*st.Now-want) > 1e-9 {
+	unit := ""
+	if st.Kind == "handle" {
+		unit = "% of its track"
+	}
+	if st.Now == nil || math.Abs(*st.Now-want) > sliderTolerance(st) {
 		shown := "no value"
 		if st.Now != nil {
-			shown = strconv.FormatFloat(*st.Now, 'f', -1, 64)
+			shown = strconv.FormatFloat(*st.Now, 'f', -1, 64) + unit
 		}
-		return "", agent.ActionErrorf("could not set %s to %g: it shows %s (the nearest value it accepts with its keys and track)", el.desc, want, shown)
+		return "", agent.ActionErrorf("could not set %s to %g%s: it shows %s (the nearest value it accepts with its keys and track)", el.desc, want, unit, shown)
 	}
-	out := fmt.Sprintf("set %s to %g", el.desc, want)
+	out := fmt.Sprintf("set %s to %g%s", el.desc, want, unit)
+	if st.Kind == "handle" {
+		return out, nil
+	}
 	if st.Text != "" && st.Text != strconv.FormatFloat(want, 'f', -1, 64) {
 		out += fmt.Sprintf("; it shows %s", strconv.Quote(st.Text))
 	}
 	return out, nil
+}
+
+// sliderTolerance is how far the value read back may be from the one
+// asked for: none for a value the page states; a handle's position, read
+// in whole percent of its track, may be off by one.
+func sliderTolerance(st sliderState) float64 {
+	if st.Kind == "handle" {
+		return 1
+	}
+	return 1e-9
 }
 
 // maxSliderKeys bounds the key presses that move one slider.
@@ -167,7 +196,7 @@ func (b *Browser) moveSlider(o *op, el element, want float64, st sliderState) er
 	}
 	for i := 0; i < maxSliderKeys; i++ {
 		now, ok, err := read()
-		if err != nil || !ok || math.Abs(now-want) < 1e-9 {
+		if err != nil || !ok || math.Abs(now-want) < sliderTolerance(st)/2 {
 			return err
 		}
 		k := "arrowright"
@@ -193,22 +222,26 @@ func (b *Browser) moveSlider(o *op, el element, want float64, st sliderState) er
 	return nil
 }
 
-// dragSlider drags an ARIA slider's thumb to where want lies on its track.
+// dragSlider drags a slider's thumb to where want lies on its track: from
+// the left, or from the bottom of a vertical track.
 func (b *Browser) dragSlider(o *op, el element, want float64, st sliderState) error {
 	box, err := b.elementBox(o, el)
 	if err != nil {
 		return err
 	}
-	var track []float64
-	if err := b.callEl(o, el, trackJS, &track); err != nil {
+	var tr *track
+	if err := b.callEl(o, el, trackJS, &tr); err != nil {
 		return err
 	}
-	if len(track) != 4 || st.Max <= st.Min || el.frame != nil {
+	if tr == nil || len(tr.Box) != 4 || st.Max <= st.Min || el.frame != nil {
 		return nil
 	}
 	sx, sy := (box[0]+box[2])/2, (box[1]+box[3])/2
 	f := (want - st.Min) / (st.Max - st.Min)
-	tx := track[0] + f*(track[2]-track[0])
-	_, err = b.dragMouse(o, straightMoves(sx, sy, tx, sy))
+	if tr.Vertical {
+		_, err = b.dragMouse(o, straightMoves(sx, sy, sx, tr.Box[3]-f*(tr.Box[3]-tr.Box[1])))
+		return err
+	}
+	_, err = b.dragMouse(o, straightMoves(sx, sy, tr.Box[0]+f*(tr.Box[2]-tr.Box[0]), sy))
 	return err
 }

@@ -56,7 +56,7 @@
   const NAME_FROM_CONTENT = new Set([
     'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading',
-    'clickable',
+    'clickable', 'droptarget',
   ]);
   const SKIP = new Set([
     'script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title',
@@ -231,28 +231,52 @@
     // target gets its own ref), a focus stop or a drag source, unless it
     // holds controls of its own (then they are the targets).
     const ti = attr(el, 'tabindex');
-    if ((typeof el.onclick === 'function' || listened(el) || (ti !== null && +ti >= 0) || attr(el, 'draggable') === 'true') &&
-      !el.querySelector(INTERACTIVE_SELECTOR)) {
-      return HANDLE.test(attr(el, 'class') || '') ? 'slider' : 'clickable';
+    const drag = dragSource(el);
+    if ((typeof el.onclick === 'function' || listened(el) || (ti !== null && +ti >= 0) || drag) &&
+      !el.querySelector(INTERACTIVE_SELECTOR) &&
+      // A list whose items are dragged (a sortable list) listens for them:
+      // the items are the targets, not the list.
+      (drag || !el.querySelector(DRAG_SOURCES))) {
+      return !drag && sliderPart(el) === 'handle' ? 'slider' : 'clickable';
     }
+    if (dropTarget(el)) return 'droptarget';
     if (cx.inAction) return null;
     if (style.cursor === 'pointer' && cx.cursor !== 'pointer' && !el.querySelector(INTERACTIVE_SELECTOR)) return 'clickable';
     return null;
   }
 
-  // listened reports whether a script gave el a pointer or key listener
-  // (recorded at document start, see listeners.go).
-  const LKEY = Symbol.for('webagent.listeners');
-  let lisDoc = null, lisSet = null;
-  function listened(el) {
+  // listened reports whether a script gave el a pointer or key listener,
+  // and listenedForDrops one for drops (recorded at document start, see
+  // listeners.go).
+  const LKEY = Symbol.for('webagent.listeners'), DKEY = Symbol.for('webagent.drops');
+  let lisDoc = null, lisSet = null, dropSet = null;
+  function listenersOf(el) {
     const d = el.ownerDocument;
     if (d !== lisDoc) {
       lisDoc = d;
       const w = d.defaultView;
       lisSet = (w && w[LKEY]) || null;
+      dropSet = (w && w[DKEY]) || null;
     }
+  }
+  function listened(el) {
+    listenersOf(el);
     return lisSet !== null && lisSet.has(el);
   }
+  function listenedForDrops(el) {
+    listenersOf(el);
+    return dropSet !== null && dropSet.has(el);
+  }
+
+  // Drag and drop. A drag source is an element of HTML's drag and drop
+  // (draggable=true) or one that a drag library made draggable with mouse
+  // events: jQuery UI's draggables and sortable items carry its classes. A
+  // drop target listens for drops, or is a jQuery UI droppable. Both get a
+  // ref and their box, for drag's ref, to_ref and points.
+  const DRAG_CLASS = /(^|\s)ui-(draggable|sortable-handle)(\s|$)/;
+  const DRAG_SOURCES = '[draggable=true],.ui-draggable,.ui-sortable-handle';
+  const dragSource = (el) => attr(el, 'draggable') === 'true' || DRAG_CLASS.test(attr(el, 'class') || '');
+  const dropTarget = (el) => listenedForDrops(el) || /(^|\s)ui-droppable(\s|$)/.test(attr(el, 'class') || '');
 
   // unnamed describes an actionable element that nothing names: an icon
   // by what it shows (its SVG's title, an icon font's class, its image's
@@ -355,6 +379,41 @@
     return best;
   }
   const HANDLE = /slider|handle|thumb|knob/i;
+  // sliderPart tells a slider's handle (a control whose class says slider,
+  // handle, thumb or knob) from its track (such a control that holds the
+  // handle); '' for neither. The handles of drag libraries (jQuery UI's
+  // draggable, sortable and resizable handles, a "drag handle") are no
+  // sliders.
+  const NOT_SLIDER = /(^|\s)ui-(draggable|sortable|resizable)-handle(\s|$)|drag-?handle/i;
+  function sliderPart(el) {
+    const cls = attr(el, 'class') || '';
+    if (!HANDLE.test(cls) || NOT_SLIDER.test(cls)) return '';
+    return el.querySelector('[class*=handle i],[class*=thumb i],[class*=knob i]') ? 'track' : 'handle';
+  }
+  // trackOf returns the box [left, top, right, bottom] of the track a
+  // slider's handle moves along, the nearest element around it clearly
+  // longer than the handle, and whether it is vertical (taller than wide);
+  // null when there is none.
+  function trackOf(el) {
+    const h = el.getBoundingClientRect();
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const t = p.getBoundingClientRect();
+      if (t.width > h.width * 2 || t.height > h.height * 2) return {box: [t.left, t.top, t.right, t.bottom], vertical: t.height > t.width};
+    }
+    return null;
+  }
+  // trackPercent is where a handle's centre lies along its track, in whole
+  // percent from the start (left, or bottom of a vertical track); null
+  // without a track.
+  function trackPercent(el) {
+    const t = trackOf(el), h = el.getBoundingClientRect();
+    if (!t) return null;
+    const [l, top, r, b] = t.box, span = t.vertical ? b - top : r - l;
+    if (span <= 0) return null;
+    return Math.round(100 * (t.vertical ? b - h.top - h.height / 2 : h.left + h.width / 2 - l) / span);
+  }
+  // nameless names an actionable element that nothing names.
+  const nameless = (el, tag, role) => role === 'slider' ? 'slider handle' : sliderPart(el) === 'track' ? 'slider track' : unnamed(el, tag, role);
 
   // boxOf is ' box=x,y,w,h': el's border box in CSS pixels of the main
   // viewport.
@@ -483,12 +542,10 @@
       v = clean(el.innerText);
     } else {
       v = attr(el, 'aria-valuetext') || attr(el, 'aria-valuenow') || '';
-      if (!v && role === 'slider' && el.parentElement) {
+      if (!v && role === 'slider') {
         // A handle without ARIA: its position along its track.
-        const t = el.parentElement.getBoundingClientRect(), h = el.getBoundingClientRect();
-        const horiz = t.width >= t.height;
-        const span = horiz ? t.width : t.height;
-        if (span > 0) v = Math.round(100 * ((horiz ? h.left + h.width / 2 - t.left : t.bottom - h.top - h.height / 2) / span)) + '% of its track';
+        const p = trackPercent(el);
+        if (p !== null) v = p + '% of its track';
       }
     }
     if (v) s.push('value=' + q(cut(v, vmax)));
@@ -519,7 +576,7 @@
       attr(el, 'aria-readonly') === 'true') s.push('readonly');
     if (ctl.required || attr(el, 'aria-required') === 'true') s.push('required');
     if (el === active) s.push('focused');
-    if (attr(el, 'draggable') === 'true') s.push('draggable');
+    if (dragSource(el)) s.push('draggable');
     return s;
   }
 
@@ -550,7 +607,17 @@
   function describe(el) {
     const tag = el.localName;
     const role = classify(el, tag, cs(el), { cursor: 'auto' }) || tag;
-    return role + ' ' + q(cut(accName(el, role, tag), NAME_MAX) || unnamed(el, tag, role));
+    return role + ' ' + q(cut(accName(el, role, tag), NAME_MAX) || nameless(el, tag, role));
+  }
+
+  // slider describes, for set_slider, a handle without ARIA (what the
+  // snapshot shows as a slider handle): its position along its track in
+  // percent, the track's box and whether it is vertical; null for any
+  // other element.
+  function slider(el) {
+    if (sliderPart(el) !== 'handle' || dragSource(el)) return null;
+    const t = trackOf(el);
+    return t ? {percent: trackPercent(el), track: t.box, vertical: t.vertical} : null;
   }
 
   function deepActive() {
@@ -577,6 +644,8 @@
   if (reg.next <= floor) reg.next = floor + 1;
   reg.resolve = resolve;
   reg.describe = describe;
+  reg.slider = slider;
+  reg.trackOf = trackOf;
   for (const [r, w] of reg.byRef) if (!w.deref()) reg.byRef.delete(r);
 
   function refFor(el) {
@@ -905,9 +974,9 @@
     if (!whole && name.length > NAME_MAX && NAME_FROM_CONTENT.has(role)) name = cut(name, NAME_MAX);
     let box = '';
     if (!name) {
-      name = role === 'slider' ? 'slider handle' : unnamed(el, tag, role);
+      name = nameless(el, tag, role);
       box = boxOf(el);
-    } else if (role === 'slider' || attr(el, 'draggable') === 'true') {
+    } else if (role === 'slider' || role === 'droptarget' || dragSource(el)) {
       box = boxOf(el);
     }
     const ref = ' [ref=' + refFor(el) + ']';
