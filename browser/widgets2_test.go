@@ -62,6 +62,47 @@ func TestSetSlider(t *testing.T) {
 	}
 }
 
+// A vertical slider without ARIA, moved with mouse events only (no keys):
+// the snapshot shows its handle at a percentage of its track, counted from
+// the bottom, and set_slider takes that percentage.
+const verticalSliderPage = `<title>Level</title>
+<div id=track class=level-slider style="position:relative;width:12px;height:200px;margin:30px;background:#ccc">
+  <div id=knob class=level-knob style="position:absolute;left:-4px;width:20px;height:20px;background:#06c"></div>
+</div>
+<p id=out></p>
+<script>
+const knob = document.getElementById('knob'), track = document.getElementById('track');
+let drag = false;
+const place = (f) => { f = Math.max(0, Math.min(1, f)); knob.style.top = ((1 - f) * 200 - 10) + 'px'; document.getElementById('out').textContent = Math.round(f * 100); };
+place(0.2);
+knob.addEventListener('mousedown', (e) => { drag = true; e.preventDefault(); });
+document.addEventListener('mousemove', (e) => { if (drag) place((track.getBoundingClientRect().bottom - e.clientY) / 200); });
+document.addEventListener('mouseup', () => { drag = false; });
+</script>`
+
+func TestSetSliderHandleWithoutARIA(t *testing.T) {
+	s := open(t, shared, servePage(t, verticalSliderPage))
+	line := lineOf(t, s, `slider "slider handle"`)
+	if !strings.Contains(line, `value="20% of its track"`) {
+		t.Fatalf("the handle's line is %s", line)
+	}
+	h := refOf(t, s, `slider "slider handle"`)
+	out := do(t, shared, agent.Action{Name: agent.ActSetSlider, Ref: h, Value: "75%"})
+	if !strings.Contains(out, "to 75% of its track") {
+		t.Errorf("outcome = %q", out)
+	}
+	if got := evalPage[string](t, shared, "document.getElementById('out').textContent"); got != "75" {
+		t.Errorf("the page's level is %s after set_slider 75%%, want 75", got)
+	}
+	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActSetSlider, Ref: h, Value: "-5"})
+	if !isActionError(err) || !strings.Contains(err.Error(), "from 0 to 100") {
+		t.Errorf("a percentage below 0: %v", err)
+	}
+	if got := evalPage[string](t, shared, "document.getElementById('out').textContent"); got != "75" {
+		t.Errorf("a refused value moved the handle to %s", got)
+	}
+}
+
 const multiPage = `<title>Toppings</title>
 <label for=t>Toppings</label>
 <select id=t multiple size=6>
