@@ -558,12 +558,8 @@ func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, erro
 	if enabled && st.Disabled {
 		return aimed{}, agent.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
 	}
-	if st.Hit != nil && len(st.Points) == len(hitFractions)+1 {
-		var blocked *hitResult
-		if st.Hit.Cover != "" {
-			blocked = st.Hit
-		}
-		return hitVerdict(el, verb, st.Points, st.Hit.OK, st.Hit.Moves, blocked)
+	if st.Hit != nil {
+		return hitVerdict(el, verb, st.Points, st.Hit.OK, st.Hit.Moves, st.Hit)
 	}
 	viewport := [2]float64{st.VW, st.VH}
 	if el.frame != nil {
@@ -633,14 +629,14 @@ func (b *Browser) hitTest(o *op, el element, verb string, x, y float64, box [4]f
 }
 
 // hitVerdict aims at the first of points that reaches el (ok), or says
-// what covers it (blocked, when a hit test could tell).
+// what covers it (blocked, when a hit test named a cover).
 func hitVerdict(el element, verb string, points [][2]float64, ok []bool, moves bool, blocked *hitResult) (aimed, error) {
 	for i, reached := range ok {
 		if reached && i < len(points) {
 			return aimed{points[i][0], points[i][1], moves}, nil
 		}
 	}
-	if blocked == nil {
+	if blocked == nil || blocked.Cover == "" {
 		return aimed{}, agent.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)
 	}
 	msg := fmt.Sprintf("%s %s not done: it is covered by %s", verb, el.desc, blocked.Cover)

@@ -31,6 +31,7 @@ func TestTabClosedFromOutside(t *testing.T) {
 	defer b.Close()
 	url := servePage(t, `<title>X</title><p>hello</p>`)
 	open(t, b, url)
+	dead := b.cur.dead
 	actx, c1 := remote.NewAllocator(ctx, srv.URL)
 	defer c1()
 	bctx, c2 := chromedp.NewContext(actx)
@@ -47,6 +48,14 @@ func TestTabClosedFromOutside(t *testing.T) {
 			}
 			cancelTab()
 		}
+	}
+	// The close reaches b on its own connection: the call is made once b
+	// has seen it (a call racing the close fails with "the tab was closed"
+	// and switches tabs all the same).
+	select {
+	case <-dead.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the browser did not see its tab close within 5 s")
 	}
 	start := time.Now()
 	dctx, c3 := context.WithTimeout(ctx, 10*time.Second)

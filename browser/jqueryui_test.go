@@ -55,8 +55,9 @@ $('#spin').spinner({min: 0, max: 9});
 func serveJQueryUI(t *testing.T) string {
 	t.Helper()
 	mux := http.NewServeMux()
-	mux.Handle("/jquery.min.js", http.FileServerFS(os.DirFS("testdata/jqueryui")))
-	mux.Handle("/jquery-ui.min.js", http.FileServerFS(os.DirFS("testdata/jqueryui")))
+	lib := http.FileServerFS(os.DirFS("testdata/jqueryui"))
+	mux.Handle("/jquery.min.js", lib)
+	mux.Handle("/jquery-ui.min.js", lib)
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte(jqueryUIPage))

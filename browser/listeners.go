@@ -50,7 +50,8 @@ const listenersJS = `(() => {
   const wrapped = {
     addEventListener(type, listener, options) {
       try {
-        if ((EVENTS.has(type) || DROPS.has(type)) && this instanceof Element && this.localName !== 'body' && this.localName !== 'html') (EVENTS.has(type) ? set : drops).add(this);
+        const into = EVENTS.has(type) ? set : DROPS.has(type) ? drops : null;
+        if (into && this instanceof Element && this.localName !== 'body' && this.localName !== 'html') into.add(this);
         if (MOVES.has(type)) moves.on = true;
         if (KEYS.has(type)) keys.on = true;
       } catch (e) { /* never break the page */ }

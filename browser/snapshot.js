@@ -232,11 +232,10 @@
     // holds controls of its own (then they are the targets).
     const ti = attr(el, 'tabindex');
     const drag = dragSource(el);
+    // A list whose items are dragged (a sortable list) listens for them:
+    // the items are the targets, not the list.
     if ((typeof el.onclick === 'function' || listened(el) || (ti !== null && +ti >= 0) || drag) &&
-      !el.querySelector(INTERACTIVE_SELECTOR) &&
-      // A list whose items are dragged (a sortable list) listens for them:
-      // the items are the targets, not the list.
-      (drag || !el.querySelector(DRAG_SOURCES))) {
+      !el.querySelector(drag ? INTERACTIVE_SELECTOR : INTERACTIVE_OR_DRAG)) {
       return !drag && sliderPart(el) === 'handle' ? 'slider' : 'clickable';
     }
     if (dropTarget(el)) return 'droptarget';
@@ -274,7 +273,7 @@
   // drop target listens for drops, or is a jQuery UI droppable. Both get a
   // ref and their box, for drag's ref, to_ref and points.
   const DRAG_CLASS = /(^|\s)ui-(draggable|sortable-handle)(\s|$)/;
-  const DRAG_SOURCES = '[draggable=true],.ui-draggable,.ui-sortable-handle';
+  const INTERACTIVE_OR_DRAG = INTERACTIVE_SELECTOR + ',[draggable=true],.ui-draggable,.ui-sortable-handle';
   const dragSource = (el) => attr(el, 'draggable') === 'true' || DRAG_CLASS.test(attr(el, 'class') || '');
   const dropTarget = (el) => listenedForDrops(el) || /(^|\s)ui-droppable(\s|$)/.test(attr(el, 'class') || '');
 
