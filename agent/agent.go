@@ -51,11 +51,6 @@ type Task struct {
 	AnswerSchema json.RawMessage
 }
 
-// ErrMalformedReply is wrapped by a Model's error when the provider's reply
-// could not be read (a malformed stream). The loop tells the model, counts
-// it against the error budget and goes on.
-var ErrMalformedReply = errors.New("malformed reply")
-
 // Agent runs tasks with one browser and one model. An Agent is not meant to
 // run two tasks at once on the same browser.
 type Agent struct {
@@ -579,11 +574,6 @@ type outcome struct {
 	navigated bool // the page navigated: the reply's other calls are not run
 	json      bool // a JSON result: kept valid, the fence's boundary removed only
 }
-
-// ErrStaleRef is wrapped by an *ActionError for a ref whose element is no
-// longer on the page. In a reply with several calls, the loop stops the
-// batch there instead of counting an error.
-var ErrStaleRef = errors.New("stale ref")
 
 // execute runs one tool call. Its error is only for failures that end the
 // iteration (the iteration's context ended, the browser broke).

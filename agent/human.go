@@ -19,15 +19,6 @@ type HumanFunc func(ctx context.Context, question string) (string, error)
 // Ask calls f(ctx, question).
 func (f HumanFunc) Ask(ctx context.Context, question string) (string, error) { return f(ctx, question) }
 
-// Recoverer is implemented by browsers that can bring a page back after an
-// abandoned operation or iteration: stop a navigation that never arrives,
-// terminate a runaway script, replace a crashed tab. The loop calls it,
-// under its own bound, after a timeout; the returned text tells the model
-// what was done.
-type Recoverer interface {
-	Recover(ctx context.Context) (string, error)
-}
-
 // asks queues questions to a person. A question whose wait ran out stays
 // queued; its answer is delivered at a later iteration.
 type asks struct {

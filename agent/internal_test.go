@@ -8,10 +8,13 @@ import (
 	"io"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/webagent/webagent/contract"
 )
 
 func TestParseCall(t *testing.T) {
@@ -192,5 +195,15 @@ func TestBoundReasoning(t *testing.T) {
 	if len(got) > MaxReasoningBytes || !strings.HasPrefix(got, "START") || !strings.HasSuffix(got, "END") ||
 		!strings.Contains(got, "reasoning cut") || !utf8.ValidString(got) {
 		t.Errorf("bounded to %d bytes, valid %v: %.40q…", len(got), utf8.ValidString(got), got)
+	}
+}
+
+// TestPageToolsAreActions checks that every page tool is an action of the
+// contract, so that its calls are validated by the same rules.
+func TestPageToolsAreActions(t *testing.T) {
+	for _, pt := range PageTools() {
+		if !slices.Contains(contract.ActionNames(), pt.Def.Name) {
+			t.Errorf("page tool %s is not an action of package contract", pt.Def.Name)
+		}
 	}
 }

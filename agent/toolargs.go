@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // args are the arguments of every tool as the model sends them; a tool's
@@ -113,13 +115,21 @@ func (ts *toolset) parse(tc ToolCall) (call, error) {
 			return call{}, err
 		}
 	}
+	if t.do == nil && t.end == nil {
+		// A browser action: the rules of its fields, which the browser
+		// checks again.
+		if err := c.action.Validate(); err != nil {
+			return call{}, err
+		}
+	}
 	return c, nil
 }
 
 var typeWords = map[string]string{"string": "a string", "boolean": "true or false", "integer": "a whole number", "array": "a list of strings"}
 
 // setPoints reads the pointer arguments into the action: x and y, to_x and
-// to_y, the offsets start and end.
+// to_y. The rules of the points (a ref or a point, not both) are the
+// action's (contract.Action.Validate).
 func (c *call) setPoints() error {
 	pair := func(xk, yk string, x, y *int) (*Point, error) {
 		switch {
@@ -134,104 +144,41 @@ func (c *call) setPoints() error {
 	if c.action.At, err = pair("x", "y", c.args.X, c.args.Y); err != nil {
 		return err
 	}
-	if c.action.To, err = pair("to_x", "to_y", c.args.ToX, c.args.ToY); err != nil {
-		return err
-	}
-	if c.action.At != nil && c.action.Ref != "" {
-		return fmt.Errorf("%s takes either a ref (with anchor, dx, dy) or x and y, not both", c.tool.name)
-	}
-	if c.action.To != nil && c.action.ToRef != "" {
-		return fmt.Errorf("%s takes either to_ref or to_x and to_y, not both", c.tool.name)
-	}
-	if v := c.action.Start; v != nil && *v < 0 {
-		return fmt.Errorf("start must not be negative")
-	}
-	if v := c.action.End; v != nil && *v < 0 {
-		return fmt.Errorf("end must not be negative")
-	}
-	return nil
+	c.action.To, err = pair("to_x", "to_y", c.args.ToX, c.args.ToY)
+	return err
 }
 
-// The checks of the tools' arguments beyond their types.
-
-func checkScroll(c *call) error {
-	if c.action.Direction == "" && c.action.Ref == "" {
-		return fmt.Errorf("scroll needs a direction, or a ref to bring into view")
-	}
-	return nil
-}
-
-func checkDrag(c *call) error {
-	if c.action.Ref == "" && c.action.At == nil {
-		return fmt.Errorf("drag needs where to start: a ref, or x and y")
-	}
-	if c.action.ToRef == "" && c.action.To == nil && c.action.DX == 0 && c.action.DY == 0 {
-		return fmt.Errorf("drag needs to_ref, to_x and to_y, or an offset dx/dy: where to drop")
-	}
-	return nil
-}
+// What some tools read from their arguments beyond the action's fields.
 
 // waitSlack is what the wait tool's budget adds to the time asked for, so
 // that the wait itself, not its budget, ends it.
 const waitSlack = time.Second
 
-func checkWait(c *call) error {
-	ms := c.action.MS
-	if ms <= 0 || time.Duration(ms)*time.Millisecond > waitForMax {
-		return fmt.Errorf("ms must be between 1 and %d", waitForMax.Milliseconds())
-	}
+// waitBudget gives a wait call the time it asks for (Validate checks it is
+// at most contract.MaxWait), and a little more.
+func waitBudget(c *call) error {
+	ms := min(max(int64(c.action.MS), 0), contract.MaxWait.Milliseconds())
 	c.budget = time.Duration(ms)*time.Millisecond + waitSlack
 	return nil
 }
 
-func checkMouse(c *call) error {
-	if c.action.Ref == "" && c.action.At == nil {
-		return fmt.Errorf("mouse needs x and y, or a ref")
-	}
-	return nil
-}
-
-func checkPath(c *call) error {
+// readPoints reads mouse_path's points.
+func readPoints(c *call) error {
 	var err error
 	c.action.Path, err = parsePoints(c.args.Points)
 	return err
 }
 
-func checkMultiSelect(c *call) error {
-	if len(c.action.Options) == 0 && len(c.action.Remove) == 0 {
-		return fmt.Errorf("multi_select needs options to add or to remove")
-	}
-	return nil
-}
-
-func checkSelectText(c *call) error {
-	if c.action.Text == "" && (c.action.Start == nil || c.action.End == nil) {
-		return fmt.Errorf("select_text needs the text to select, or start and end offsets")
-	}
-	return nil
-}
-
-func checkTabs(c *call) error {
-	if c.action.Op != TabsList && c.action.Tab == "" {
-		return fmt.Errorf("tabs %s needs the tab's id; call tabs with op list to see them", c.action.Op)
-	}
-	return nil
-}
-
-func checkWaitFor(c *call) error {
-	if c.action.Text == "" && c.action.Ref == "" {
-		return fmt.Errorf("wait_for needs a text or a ref")
-	}
-	if c.action.State == WaitEnabled && c.action.Text != "" {
-		return fmt.Errorf("wait_for with state enabled takes a ref only, not a text")
-	}
+// waitForBudget gives a wait_for call its timeout_ms (10 s by default, at
+// most contract.MaxWait).
+func waitForBudget(c *call) error {
 	switch ms := c.args.TimeoutMS; {
 	case ms == nil:
 		c.budget = 10 * time.Second
 	case *ms <= 0:
 		return fmt.Errorf("timeout_ms must be positive")
 	default:
-		c.budget = min(time.Duration(*ms)*time.Millisecond, waitForMax)
+		c.budget = min(time.Duration(*ms)*time.Millisecond, contract.MaxWait)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // Tool names offered to the model besides the browser actions.
@@ -108,7 +110,9 @@ func newTool(name string, budget time.Duration, desc string, props []prop, requi
 	return &tool{name: name, desc: desc, props: props, required: required, budget: budget}
 }
 
-// with sets the checks of a browser action's arguments.
+// with sets what a browser action's arguments need beyond their types and
+// the rules of contract.Action.Validate: their reading into the action, the
+// call's budget.
 func (t *tool) with(check func(c *call) error) *tool { t.check = check; return t }
 
 // waits marks a tool whose own budget running out is an answer (the
@@ -122,18 +126,12 @@ func (t *tool) waits() *tool {
 
 var (
 	refArg    = str("ref", "the element's ref from the latest snapshot, e.g. e12")
-	directArg = prop{name: "direction", typ: "string", desc: "up, down, left or right", enum: []string{"up", "down", "left", "right"}}
+	directArg = prop{name: "direction", typ: "string", desc: "up, down, left or right", enum: contract.Directions}
 )
 
-// anchors are the named points of an element's box.
-var anchors = []string{"center", "top-left", "top-right", "bottom-left", "bottom-right", "left", "right", "top", "bottom"}
-
 func anchorArg(name string) prop {
-	return prop{name: name, typ: "string", desc: "a point of the element's box: center (default), a corner such as bottom-right, or an edge's middle (left, right, top, bottom)", enum: anchors}
+	return prop{name: name, typ: "string", desc: "a point of the element's box: center (default), a corner such as bottom-right, or an edge's middle (left, right, top, bottom)", enum: contract.Anchors}
 }
-
-// waitForMax is the longest wait_for the model may ask for.
-const waitForMax = 30 * time.Second
 
 // tools is the fixed tool set, in the order offered.
 //
@@ -152,43 +150,43 @@ var tools = []*tool{
 		[]prop{str("key", "key name or chord")}, "key"),
 	newTool(ActHover, 5*time.Second, "Move the mouse over an element, e.g. to open a menu.", []prop{refArg}, "ref"),
 	newTool(ActScroll, 5*time.Second, "Scroll the page by about one screen, or bring an element into view when ref is given.",
-		[]prop{directArg, refArg}).with(checkScroll),
+		[]prop{directArg, refArg}),
 	newTool(ActDrag, 10*time.Second, "Drag with the mouse from an element (ref, at its anchor) or a point (x, y) onto another element (to_ref, at to_anchor), "+
 		"a point (to_x, to_y), or by an offset in pixels (dx, dy). Works for sortable lists, resize grips and HTML drag and drop. "+
 		"Drop targets show as droptarget lines. In a sortable list, drop on an item's bottom (to_anchor) to put the dragged item after it, on its top to put it before.",
 		[]prop{refArg, anchorArg("anchor"), {name: "x", typ: "integer", desc: "start x in viewport CSS pixels (without ref)"}, {name: "y", typ: "integer", desc: "start y (without ref)"},
 			str("to_ref", "the ref of the element to drop on"), anchorArg("to_anchor"),
 			{name: "to_x", typ: "integer", desc: "drop x in viewport CSS pixels"}, {name: "to_y", typ: "integer", desc: "drop y"},
-			{name: "dx", typ: "integer", desc: "horizontal offset in pixels"}, {name: "dy", typ: "integer", desc: "vertical offset in pixels"}}).with(checkDrag),
+			{name: "dx", typ: "integer", desc: "horizontal offset in pixels"}, {name: "dy", typ: "integer", desc: "vertical offset in pixels"}}),
 	newTool(ActUpload, 20*time.Second, "Put files into a file input. Only files from the folder allowed for uploads can be used.",
 		[]prop{refArg, {name: "files", typ: "array", desc: "file names inside the upload folder"}}, "ref", "files"),
 	newTool(ActBack, 30*time.Second, "Go back to the previous page in history.", nil),
 	newTool(ActForward, 30*time.Second, "Go forward in history.", nil),
 	newTool(ActTabs, 10*time.Second, "List the open tabs, switch to one, or close one. Pages opened in a new tab or popup appear here.",
-		[]prop{{name: "op", typ: "string", desc: "list, switch or close", enum: []string{TabsList, TabsSwitch, TabsClose}}, str("tab", "the tab's id from the list (switch, close)")}, "op").with(checkTabs),
-	newTool(ActWaitFor, waitForMax, "Wait for a change, for at most timeout_ms (default 10000, at most 30000): a text that appears after this call "+
+		[]prop{{name: "op", typ: "string", desc: "list, switch or close", enum: []string{TabsList, TabsSwitch, TabsClose}}, str("tab", "the tab's id from the list (switch, close)")}, "op"),
+	newTool(ActWaitFor, contract.MaxWait, "Wait for a change, for at most timeout_ms (default 10000, at most 30000): a text that appears after this call "+
 		"(text already shown counts only when it shows once more), inside ref if given; or with state disappear, until the text is gone; "+
 		"or, with ref alone, until the element appears (is visible), disappears or becomes enabled.",
 		[]prop{str("text", "text to wait for"), refArg, {name: "state", typ: "string", desc: "appear (default), disappear or enabled (a ref only)", enum: []string{WaitAppear, WaitDisappear, WaitEnabled}},
-			{name: "timeout_ms", typ: "integer", desc: "how long to wait at most"}}).with(checkWaitFor).waits(),
-	newTool(ActWait, waitForMax, "Wait a given time (at most 30000 ms), e.g. for an animation or a timer on the page.",
-		[]prop{{name: "ms", typ: "integer", desc: "milliseconds to wait, at most 30000"}}, "ms").with(checkWait),
+			{name: "timeout_ms", typ: "integer", desc: "how long to wait at most"}}).with(waitForBudget).waits(),
+	newTool(ActWait, contract.MaxWait, "Wait a given time (at most 30000 ms), e.g. for an animation or a timer on the page.",
+		[]prop{{name: "ms", typ: "integer", desc: "milliseconds to wait, at most 30000"}}, "ms").with(waitBudget),
 	newTool(ActMouse, 10*time.Second, "Click, double-click, right-click or hover at a point: x, y in viewport CSS pixels, "+
 		"or a point of an element's box (ref, with anchor and an offset dx, dy). For pictures, canvases, maps and elements without a ref.",
 		[]prop{{name: "op", typ: "string", desc: "click (default), double_click, right_click or hover", enum: []string{MouseClick, MouseDoubleClick, MouseRightClick, MouseHover}},
 			{name: "x", typ: "integer", desc: "viewport x in CSS pixels (without ref)"}, {name: "y", typ: "integer", desc: "viewport y in CSS pixels (without ref)"},
-			refArg, anchorArg("anchor"), {name: "dx", typ: "integer", desc: "with ref: pixels right of the anchor"}, {name: "dy", typ: "integer", desc: "with ref: pixels below the anchor"}}).with(checkMouse),
+			refArg, anchorArg("anchor"), {name: "dx", typ: "integer", desc: "with ref: pixels right of the anchor"}, {name: "dy", typ: "integer", desc: "with ref: pixels below the anchor"}}),
 	newTool(ActMousePath, 10*time.Second, "Press the left mouse button at the first point, move through the others (with small steps in between, as a hand does) "+
 		"and release at the last: to draw on a canvas, or drag along a path. Points are viewport CSS pixels, or with ref, offsets from the element's top-left corner.",
-		[]prop{str("points", `at least two x,y points separated by spaces, e.g. "10,20 60,20 60,70"`), refArg}, "points").with(checkPath),
+		[]prop{str("points", `at least two x,y points separated by spaces, e.g. "10,20 60,20 60,70"`), refArg}, "points").with(readPoints),
 	newTool(ActSetSlider, 10*time.Second, "Set a slider (range input or ARIA slider) to a value, with the keys it accepts or along its track, and report the value it shows. "+
 		"A slider handle shown at a percentage of its track takes that percentage (0 to 100).",
 		[]prop{refArg, str("value", "the number to set (for a handle shown at a percentage of its track, the percentage)")}, "ref", "value"),
 	newTool(ActMultiSelect, 10*time.Second, "Add options to, or remove options from, a select that allows several choices, keeping the other chosen options; reports what is chosen.",
-		[]prop{refArg, {name: "add", typ: "array", desc: "labels or values of options to choose"}, {name: "remove", typ: "array", desc: "labels or values of options to unchoose"}}, "ref").with(checkMultiSelect),
+		[]prop{refArg, {name: "add", typ: "array", desc: "labels or values of options to choose"}, {name: "remove", typ: "array", desc: "labels or values of options to unchoose"}}, "ref"),
 	newTool(ActSelectText, 10*time.Second, "Select (highlight) a range of text inside an element with the mouse, by the exact text to select or by character offsets start and end.",
 		[]prop{refArg, str("text", "the exact text to select"), {name: "start", typ: "integer", desc: "offset of the first character in the element's text"},
-			{name: "end", typ: "integer", desc: "offset after the last character"}}, "ref").with(checkSelectText),
+			{name: "end", typ: "integer", desc: "offset after the last character"}}, "ref"),
 	newTool(ActExtract, 20*time.Second, "Read the page's main content as Markdown, for long pages (the snapshot shows what is visible and actionable).", nil),
 	newTool(ActBox, 5*time.Second, "Give an element's box (x, y, width, height in CSS pixels of the viewport) and whether it is in view, to aim at a point of it.",
 		[]prop{refArg}, "ref"),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Do performs one action and describes what happened, such as `clicked
@@ -84,26 +83,29 @@ import (
 // outcome that says "the page navigated to URL (title) during ACTION",
 // not an error.
 //
-// Unknown actions, refs and keys, stale refs, elements that are hidden,
-// covered or cannot take the action, and URLs that do not load are
-// *agent.ActionError.
-func (b *Browser) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
+// An action is checked with its Validate before anything is sent. Actions
+// that break its rules, unknown refs and keys, stale refs, elements that
+// are hidden, covered or cannot take the action, and URLs that do not load
+// are *contract.ActionError.
+func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, error) {
+	if err := a.Validate(); err != nil {
+		return contract.Outcome{}, err
+	}
+	act, ok := actions[a.Name]
+	if !ok {
+		return contract.Outcome{}, contract.ActionErrorf("%s is not an action of this browser", a.Name)
+	}
 	o, err := b.begin(ctx)
 	if err != nil {
-		return agent.Outcome{}, err
+		return contract.Outcome{}, err
 	}
 	defer o.end()
 	s0 := b.nav.state()
-	act, ok := actions[a.Name]
-	if !ok {
-		names := slices.Sorted(maps.Keys(actions))
-		return agent.Outcome{}, agent.ActionErrorf("unknown action %q: use %s", a.Name, strings.Join(names, ", "))
-	}
 	out, err := act(b, o, a)
 	if err != nil {
 		nav, ok := b.navigatedDuring(o, a, s0, err)
 		if !ok {
-			return agent.Outcome{}, o.fail(a.Name, err)
+			return contract.Outcome{}, o.fail(a.Name, err)
 		}
 		out = nav
 	}
@@ -114,50 +116,50 @@ func (b *Browser) Do(ctx context.Context, a agent.Action) (agent.Outcome, error)
 	// another tab is now the current one (also one that replaced a crashed
 	// or closed tab before the action): the snapshot's refs are gone.
 	moved := b.cur != o.tab || o.began != o.tab || o.tab.nav.state().moved(s0)
-	return agent.Outcome{Text: out, Navigated: moved}, nil
+	return contract.Outcome{Text: out, Navigated: moved}, nil
 }
 
 // actions are the browser's half of the agent's tools: one entry per
 // action name.
-var actions = map[string]func(b *Browser, o *op, a agent.Action) (string, error){
-	agent.ActGoto:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doGoto(o, a.URL) },
-	agent.ActClick: func(b *Browser, o *op, a agent.Action) (string, error) { return b.doClick(o, a.Ref) },
-	agent.ActType: func(b *Browser, o *op, a agent.Action) (string, error) {
+var actions = map[string]func(b *Browser, o *op, a contract.Action) (string, error){
+	contract.ActGoto:  func(b *Browser, o *op, a contract.Action) (string, error) { return b.doGoto(o, a.URL) },
+	contract.ActClick: func(b *Browser, o *op, a contract.Action) (string, error) { return b.doClick(o, a.Ref) },
+	contract.ActType: func(b *Browser, o *op, a contract.Action) (string, error) {
 		if err := b.checkSecretOrigin(o, a); err != nil { // secretorigin.go
 			return "", err
 		}
 		return b.doType(o, a.Ref, a.Text, a.Submit)
 	},
-	agent.ActSelect:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doSelect(o, a.Ref, a.Option) },
-	agent.ActCheck:   func(b *Browser, o *op, a agent.Action) (string, error) { return b.doCheck(o, a.Ref, true) },
-	agent.ActUncheck: func(b *Browser, o *op, a agent.Action) (string, error) { return b.doCheck(o, a.Ref, false) },
-	agent.ActPress:   func(b *Browser, o *op, a agent.Action) (string, error) { return b.doPress(o, a.Key) },
-	agent.ActHover:   func(b *Browser, o *op, a agent.Action) (string, error) { return b.doHover(o, a.Ref) },
-	agent.ActScroll: func(b *Browser, o *op, a agent.Action) (string, error) {
+	contract.ActSelect:  func(b *Browser, o *op, a contract.Action) (string, error) { return b.doSelect(o, a.Ref, a.Option) },
+	contract.ActCheck:   func(b *Browser, o *op, a contract.Action) (string, error) { return b.doCheck(o, a.Ref, true) },
+	contract.ActUncheck: func(b *Browser, o *op, a contract.Action) (string, error) { return b.doCheck(o, a.Ref, false) },
+	contract.ActPress:   func(b *Browser, o *op, a contract.Action) (string, error) { return b.doPress(o, a.Key) },
+	contract.ActHover:   func(b *Browser, o *op, a contract.Action) (string, error) { return b.doHover(o, a.Ref) },
+	contract.ActScroll: func(b *Browser, o *op, a contract.Action) (string, error) {
 		if strings.TrimSpace(a.Ref) != "" {
 			return b.doScrollTo(o, a.Ref)
 		}
 		return b.doScroll(o, a.Direction)
 	},
-	agent.ActDrag:    (*Browser).doDrag,
-	agent.ActUpload:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doUpload(o, a.Ref, a.Files) },
-	agent.ActBack:    func(b *Browser, o *op, _ agent.Action) (string, error) { return b.doBack(o) },
-	agent.ActForward: func(b *Browser, o *op, _ agent.Action) (string, error) { return b.doForward(o) },
-	agent.ActTabs:    (*Browser).doTabs,
-	agent.ActWaitFor: func(b *Browser, o *op, a agent.Action) (string, error) {
+	contract.ActDrag:    (*Browser).doDrag,
+	contract.ActUpload:  func(b *Browser, o *op, a contract.Action) (string, error) { return b.doUpload(o, a.Ref, a.Files) },
+	contract.ActBack:    func(b *Browser, o *op, _ contract.Action) (string, error) { return b.doBack(o) },
+	contract.ActForward: func(b *Browser, o *op, _ contract.Action) (string, error) { return b.doForward(o) },
+	contract.ActTabs:    (*Browser).doTabs,
+	contract.ActWaitFor: func(b *Browser, o *op, a contract.Action) (string, error) {
 		return b.doWaitFor(o, a.Text, a.Ref, a.State, a.Seen)
 	},
-	agent.ActExtract:    func(b *Browser, o *op, _ agent.Action) (string, error) { return b.doExtract(o) },
-	agent.ActBox:        func(b *Browser, o *op, a agent.Action) (string, error) { return b.doBox(o, a.Ref) },        // geometry.go
-	agent.ActReadRegion: func(b *Browser, o *op, a agent.Action) (string, error) { return b.doReadRegion(o, a.Ref) }, // region.go
-	agent.ActMouse:      (*Browser).doMouse,
-	agent.ActMousePath:  (*Browser).doMousePath,
-	agent.ActSetSlider:  func(b *Browser, o *op, a agent.Action) (string, error) { return b.doSetSlider(o, a.Ref, a.Value) },
-	agent.ActMultiSelect: func(b *Browser, o *op, a agent.Action) (string, error) {
+	contract.ActExtract:    func(b *Browser, o *op, _ contract.Action) (string, error) { return b.doExtract(o) },
+	contract.ActBox:        func(b *Browser, o *op, a contract.Action) (string, error) { return b.doBox(o, a.Ref) },        // geometry.go
+	contract.ActReadRegion: func(b *Browser, o *op, a contract.Action) (string, error) { return b.doReadRegion(o, a.Ref) }, // region.go
+	contract.ActMouse:      (*Browser).doMouse,
+	contract.ActMousePath:  (*Browser).doMousePath,
+	contract.ActSetSlider:  func(b *Browser, o *op, a contract.Action) (string, error) { return b.doSetSlider(o, a.Ref, a.Value) },
+	contract.ActMultiSelect: func(b *Browser, o *op, a contract.Action) (string, error) {
 		return b.doMultiSelect(o, a.Ref, a.Options, a.Remove)
 	},
-	agent.ActSelectText: (*Browser).doSelectText,
-	agent.ActWait:       func(b *Browser, o *op, a agent.Action) (string, error) { return b.doWait(o, a.MS) },
+	contract.ActSelectText: (*Browser).doSelectText,
+	contract.ActWait:       func(b *Browser, o *op, a contract.Action) (string, error) { return b.doWait(o, a.MS) },
 }
 
 // element is a page element resolved from a ref.
@@ -184,7 +186,7 @@ const describeJS = `function () {
 func (b *Browser) resolve(o *op, ref string) (element, error) {
 	m := refPattern.FindStringSubmatch(strings.TrimSpace(ref))
 	if m == nil {
-		return element{}, agent.ActionErrorf("%q is not a ref: give a ref such as e12 from the latest snapshot", ref)
+		return element{}, contract.ActionErrorf("%q is not a ref: give a ref such as e12 from the latest snapshot", ref)
 	}
 	ref = m[1]
 	if fe, ok, err := b.resolveFrameRef(o, ref); ok || err != nil {
@@ -202,12 +204,12 @@ func (b *Browser) resolve(o *op, ref string) (element, error) {
 		var code string
 		_ = json.Unmarshal(r.Value, &code)
 		if code == "stale" {
-			return element{}, &agent.ActionError{
+			return element{}, &contract.ActionError{
 				Msg: fmt.Sprintf("ref %s is not on the page any more; take the new snapshot's refs", ref),
-				Err: agent.ErrStaleRef,
+				Err: contract.ErrStaleRef,
 			}
 		}
-		return element{}, agent.ActionErrorf("ref %s is not on this page; use a ref from the latest snapshot", ref)
+		return element{}, contract.ActionErrorf("ref %s is not on this page; use a ref from the latest snapshot", ref)
 	}
 	el := element{ref: ref, id: r.ObjectID}
 	if err := b.callEl(o, el, describeJS, &el.desc); err != nil {
@@ -221,7 +223,7 @@ func (b *Browser) resolve(o *op, ref string) (element, error) {
 // main-viewport CSS pixels, also for elements in same-origin iframes, with
 // that part's box.
 func (b *Browser) point(o *op, el element) (x, y float64, box [4]float64, err error) {
-	notVisible := agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
+	notVisible := contract.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
 	if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
 		if isProtocolError(err) {
 			return 0, 0, box, notVisible
@@ -546,7 +548,7 @@ func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, erro
 	if !st.InView {
 		if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
 			if isProtocolError(err) {
-				return aimed{}, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
+				return aimed{}, contract.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
 			}
 			return aimed{}, err
 		}
@@ -556,7 +558,7 @@ func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, erro
 		st.Hit = nil
 	}
 	if enabled && st.Disabled {
-		return aimed{}, agent.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
+		return aimed{}, contract.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
 	}
 	if st.Hit != nil {
 		return hitVerdict(el, verb, st.Points, st.Hit.OK, st.Hit.Moves, st.Hit)
@@ -565,7 +567,7 @@ func (b *Browser) aim(o *op, el element, verb string, enabled bool) (aimed, erro
 	if el.frame != nil {
 		viewport = [2]float64{} // settleJS measured the frame's, not the top one
 	}
-	x, y, box, err := b.visiblePartIn(o, el, viewport, agent.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
+	x, y, box, err := b.visiblePartIn(o, el, viewport, contract.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc))
 	if err != nil {
 		return aimed{}, err
 	}
@@ -637,7 +639,7 @@ func hitVerdict(el element, verb string, points [][2]float64, ok []bool, moves b
 		}
 	}
 	if blocked == nil || blocked.Cover == "" {
-		return aimed{}, agent.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)
+		return aimed{}, contract.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)
 	}
 	msg := fmt.Sprintf("%s %s not done: it is covered by %s", verb, el.desc, blocked.Cover)
 	if len(blocked.Controls) > 0 {
@@ -650,7 +652,7 @@ func hitVerdict(el element, verb string, points [][2]float64, ok []bool, moves b
 			break
 		}
 	}
-	return aimed{}, agent.ActionErrorf("%s", msg)
+	return aimed{}, contract.ActionErrorf("%s", msg)
 }
 
 // frameOwner returns the element of a cross-origin frame in the document
@@ -721,7 +723,7 @@ func (b *Browser) clickElement(o *op, el element, verb string) (string, error) {
 		return nav, err
 	}
 	if err := b.callEl(o, el, clickArrivedJS, &arrived); err == nil && !arrived {
-		return "", agent.ActionErrorf("%s %s did not reach the page: a dialog opened meanwhile, twice; take a new snapshot and try again", verb, el.desc)
+		return "", contract.ActionErrorf("%s %s did not reach the page: a dialog opened meanwhile, twice; take a new snapshot and try again", verb, el.desc)
 	}
 	return "; a dialog opened during the first click, which did not reach the page, so it was clicked again", nil
 }
@@ -829,7 +831,7 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 	old := kind.Value
 	switch kind.Kind {
 	case "no":
-		return "", agent.ActionErrorf("%s cannot be typed into: %s", el.desc, kind.Why)
+		return "", contract.ActionErrorf("%s cannot be typed into: %s", el.desc, kind.Why)
 	case "value":
 		// Pickers take their value in a fixed format, not keystrokes.
 		var res struct{ OK bool }
@@ -837,7 +839,7 @@ func (b *Browser) doType(o *op, ref, text string, submit bool) (string, error) {
 			return "", err
 		}
 		if !res.OK {
-			return "", agent.ActionErrorf("%s does not accept %q: it takes %s", el.desc, text, valueFormats[kind.Type])
+			return "", contract.ActionErrorf("%s does not accept %q: it takes %s", el.desc, text, valueFormats[kind.Type])
 		}
 	default:
 		if err := b.fill(o, el, text, kind.Keys); err != nil {
@@ -894,7 +896,7 @@ func (b *Browser) fill(o *op, el element, text string, keys bool) error {
 		return err
 	}
 	if !focused {
-		return agent.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
+		return contract.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
 	}
 	if _, err := cdp.Call(o.ctx, b.target, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
 		return fmt.Errorf("inserting text: %w", err)
@@ -910,7 +912,7 @@ func (b *Browser) clear(o *op, el element) error {
 		return err
 	}
 	if !focused {
-		return agent.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
+		return contract.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
 	}
 	var cur string
 	if err := b.callEl(o, el, valueJS, &cur); err != nil {
@@ -975,15 +977,15 @@ func (b *Browser) doSelect(o *op, ref, option string) (string, error) {
 	case "notselect":
 		return b.selectARIA(o, el, option)
 	case "disabled":
-		return "", agent.ActionErrorf("%s is disabled", el.desc)
+		return "", contract.ActionErrorf("%s is disabled", el.desc)
 	case "optdisabled":
-		return "", agent.ActionErrorf("option %q of %s is disabled", res.Chosen, el.desc)
+		return "", contract.ActionErrorf("option %q of %s is disabled", res.Chosen, el.desc)
 	default:
 		quoted := make([]string, len(res.Options))
 		for i, s := range res.Options {
 			quoted[i] = strconv.Quote(s)
 		}
-		return "", agent.ActionErrorf("%s has no option %q; its options are %s", el.desc, option, strings.Join(quoted, ", "))
+		return "", contract.ActionErrorf("%s has no option %q; its options are %s", el.desc, option, strings.Join(quoted, ", "))
 	}
 	nav, err := b.afterInput(o, s0, inputGrace)
 	if err != nil {
@@ -1085,8 +1087,8 @@ func (b *Browser) doScroll(o *op, direction string) (string, error) {
 		dx = w * 0.85
 	case "left":
 		dx = -w * 0.85
-	default:
-		return "", agent.ActionErrorf("unknown scroll direction %q: use up, down, left or right", direction)
+	default: // not one of them: Validate refuses it
+		return "", fmt.Errorf("browser: scroll direction %q", direction)
 	}
 	cx, cy := w/2, h/2
 	r, err := b.eval(o, runtime.EvaluateParams{Expression: fmt.Sprintf(scrollerJS, cx, cy, dx, dy), ObjectGroup: o.objectGroup()})

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // actionsPage is a static page with one control for each input action.
@@ -31,7 +31,7 @@ func BenchmarkActions(b *testing.B) {
 	}))
 	defer srv.Close()
 	ctx := b.Context()
-	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/"}); err != nil {
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/"}); err != nil {
 		b.Fatal(err)
 	}
 	s, err := shared.Snapshot(ctx)
@@ -52,23 +52,25 @@ func BenchmarkActions(b *testing.B) {
 	colours := []string{"Red", "Green", "Blue"}
 	cases := []struct {
 		name string
-		act  func(i int) agent.Action
+		act  func(i int) contract.Action
 	}{
-		{"click", func(int) agent.Action { return agent.Action{Name: agent.ActClick, Ref: ref(`button "Count"`)} }},
-		{"type", func(i int) agent.Action {
-			return agent.Action{Name: agent.ActType, Ref: ref(`textbox "Name"`), Text: fmt.Sprint("ann", i%10)}
+		{"click", func(int) contract.Action { return contract.Action{Name: contract.ActClick, Ref: ref(`button "Count"`)} }},
+		{"type", func(i int) contract.Action {
+			return contract.Action{Name: contract.ActType, Ref: ref(`textbox "Name"`), Text: fmt.Sprint("ann", i%10)}
 		}},
-		{"select", func(i int) agent.Action {
-			return agent.Action{Name: agent.ActSelect, Ref: ref(`combobox "Colour"`), Option: colours[i%3]}
+		{"select", func(i int) contract.Action {
+			return contract.Action{Name: contract.ActSelect, Ref: ref(`combobox "Colour"`), Option: colours[i%3]}
 		}},
-		{"check", func(i int) agent.Action {
+		{"check", func(i int) contract.Action {
 			if i%2 == 0 {
-				return agent.Action{Name: agent.ActCheck, Ref: check}
+				return contract.Action{Name: contract.ActCheck, Ref: check}
 			}
-			return agent.Action{Name: agent.ActUncheck, Ref: check}
+			return contract.Action{Name: contract.ActUncheck, Ref: check}
 		}},
-		{"press", func(int) agent.Action { return agent.Action{Name: agent.ActPress, Key: "a"} }},
-		{"hover", func(int) agent.Action { return agent.Action{Name: agent.ActHover, Ref: ref(`button "Hover me"`)} }},
+		{"press", func(int) contract.Action { return contract.Action{Name: contract.ActPress, Key: "a"} }},
+		{"hover", func(int) contract.Action {
+			return contract.Action{Name: contract.ActHover, Ref: ref(`button "Hover me"`)}
+		}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

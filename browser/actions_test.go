@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 func TestClickUsesRealEvents(t *testing.T) {
@@ -29,7 +30,7 @@ const box = document.getElementById('box');
 for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])
   box.addEventListener(type, (e) => { if (e.isTrusted) log.push(type); document.getElementById('log').textContent = log.join(','); });
 </script>`))
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Press me"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Press me"`)})
 	if !strings.HasPrefix(out, `clicked button "Press me"`) {
 		t.Errorf("outcome = %q", out)
 	}
@@ -46,7 +47,7 @@ func TestTypeReplacesAndSubmits(t *testing.T) {
 		"/results": `<title>Results</title><p>results page</p>`,
 	})
 	s := open(t, shared, base+"/")
-	out := do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Query"`), Text: "new words", Submit: true})
+	out := do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Query"`), Text: "new words", Submit: true})
 	if !strings.Contains(out, `typed "new words" into textbox "Query"`) || !strings.Contains(out, "navigated to "+base+"/results?q=new+words") {
 		t.Errorf("outcome = %q", out)
 	}
@@ -68,14 +69,14 @@ document.getElementById('city').addEventListener('keyup', (e) => {
     .map((c) => '<li><a href="#" onclick="document.getElementById(\'city\').value=\'' + c + '\'; return false">' + c + '</a></li>').join('') : '';
 });
 </script>`))
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "City"`), Text: "Par"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "City"`), Text: "Par"})
 	s = snapshot(t, shared)
 	refOf(t, s, `link "Paris"`)
 	refOf(t, s, `link "Parma"`)
 	if strings.Contains(s.Text, "Porto") || strings.Contains(s.Text, "Berlin") {
 		t.Errorf("suggestions not filtered by the typed text:\n%s", s.Text)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Parma"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "Parma"`)})
 	wantLine(t, snapshot(t, shared), `textbox "City" value="Parma" [ref=`+refOf(t, s, `textbox "City"`)+`]`)
 }
 
@@ -84,15 +85,15 @@ func TestTypeContentEditableAndNonASCII(t *testing.T) {
 <div contenteditable=true aria-label="Notes" style="min-height:40px">old note</div>
 <textarea aria-label="Comment">x</textarea>
 <input type=checkbox aria-label="Agree">`))
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Notes"`), Text: "café ☕ 東京"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Notes"`), Text: "café ☕ 東京"})
 	if got := evalPage[string](t, shared, "document.querySelector('[contenteditable]').innerText.trim()"); got != "café ☕ 東京" {
 		t.Errorf("contenteditable = %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Comment"`), Text: "line 1\nline 2"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Comment"`), Text: "line 1\nline 2"})
 	if got := evalPage[string](t, shared, "document.querySelector('textarea').value"); got != "line 1\nline 2" {
 		t.Errorf("textarea = %q", got)
 	}
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActType, Ref: refOf(t, s, `checkbox "Agree"`), Text: "x"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActType, Ref: refOf(t, s, `checkbox "Agree"`), Text: "x"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "cannot be typed into") {
 		t.Errorf("typing into a checkbox: %v", err)
 	}
@@ -105,21 +106,21 @@ func TestSelect(t *testing.T) {
 <p id=log></p>
 <script>document.getElementById('size').addEventListener('change', (e) => document.getElementById('log').textContent = 'changed to ' + e.target.value);</script>`))
 	ref := refOf(t, s, `combobox "Size"`)
-	out := do(t, shared, agent.Action{Name: agent.ActSelect, Ref: ref, Option: "medium"})
+	out := do(t, shared, contract.Action{Name: contract.ActSelect, Ref: ref, Option: "medium"})
 	if !strings.HasPrefix(out, `selected "Medium" in combobox "Size"`) {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := evalPage[string](t, shared, "document.getElementById('log').textContent"); got != "changed to m" {
 		t.Errorf("change handler: %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActSelect, Ref: ref, Option: "s"}) // by value
+	do(t, shared, contract.Action{Name: contract.ActSelect, Ref: ref, Option: "s"}) // by value
 	wantLine(t, snapshot(t, shared), `combobox "Size" value="Small" focused [ref=`+ref+`]`)
 
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActSelect, Ref: ref, Option: "Huge"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActSelect, Ref: ref, Option: "Huge"})
 	if !isActionError(err) || !strings.Contains(err.Error(), `"Small", "Medium"`) {
 		t.Errorf("select of a missing option: %v", err)
 	}
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActSelect, Ref: ref, Option: "Large"})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActSelect, Ref: ref, Option: "Large"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "disabled") {
 		t.Errorf("select of a disabled option: %v", err)
 	}
@@ -133,13 +134,13 @@ func TestPressChord(t *testing.T) {
 document.addEventListener('keydown', (e) => { if (e.isTrusted) document.getElementById('log').textContent += e.key + (e.ctrlKey ? '+ctrl' : '') + ' '; });
 </script>`))
 	second := refOf(t, s, `textbox "Second"`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: second})
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "Control+A"})
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "Backspace"})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: second})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "Control+A"})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "Backspace"})
 	if got := evalPage[string](t, shared, "document.querySelectorAll('input')[1].value"); got != "" {
 		t.Errorf("after Control+A, Backspace the field holds %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "Shift+Tab"})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "Shift+Tab"})
 	if got := evalPage[string](t, shared, "document.activeElement.getAttribute('aria-label')"); got != "First" {
 		t.Errorf("after Shift+Tab the focus is on %q", got)
 	}
@@ -147,7 +148,7 @@ document.addEventListener('keydown', (e) => { if (e.isTrusted) document.getEleme
 		t.Errorf("key events seen by the page: %q", got)
 	}
 	for _, bad := range []string{"Hyperdrive", "Control+", "Foo+A"} {
-		_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActPress, Key: bad})
+		_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActPress, Key: bad})
 		if !isActionError(err) {
 			t.Errorf("press %q: %v, want an ActionError", bad, err)
 		}
@@ -156,20 +157,20 @@ document.addEventListener('keydown', (e) => { if (e.isTrusted) document.getEleme
 
 func TestScroll(t *testing.T) {
 	open(t, shared, servePage(t, `<title>Long</title><div style="height:5000px">tall</div><p>end</p>`))
-	out := do(t, shared, agent.Action{Name: agent.ActScroll, Direction: "down"})
+	out := do(t, shared, contract.Action{Name: contract.ActScroll, Direction: "down"})
 	y := evalPage[float64](t, shared, "scrollY")
 	if y < 500 || !strings.Contains(out, fmt.Sprintf("y=%d of", int(y))) {
 		t.Errorf("after scrolling down: scrollY %v, outcome %q", y, out)
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActScroll, Direction: "up"})
+	out = do(t, shared, contract.Action{Name: contract.ActScroll, Direction: "up"})
 	if y := evalPage[float64](t, shared, "scrollY"); y != 0 || !strings.Contains(out, "reached the top") {
 		t.Errorf("after scrolling up: scrollY %v, outcome %q", y, out)
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActScroll, Direction: "up"})
+	out = do(t, shared, contract.Action{Name: contract.ActScroll, Direction: "up"})
 	if !strings.Contains(out, "already at the top") {
 		t.Errorf("scrolling up at the top: %q", out)
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActScroll, Direction: "sideways"}); !isActionError(err) {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActScroll, Direction: "sideways"}); !isActionError(err) {
 		t.Errorf("bad direction: %v", err)
 	}
 }
@@ -180,11 +181,11 @@ func TestBack(t *testing.T) {
 		"/next": `<title>Second</title><p>second page</p>`,
 	})
 	s := open(t, shared, base+"/")
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Next"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "Next"`)})
 	if !strings.Contains(out, "navigated to "+base+"/next (\"Second\")") {
 		t.Errorf("click outcome = %q", out)
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActBack})
+	out = do(t, shared, contract.Action{Name: contract.ActBack})
 	if !strings.Contains(out, "navigated to "+base+"/ (\"First\")") {
 		t.Errorf("back outcome = %q", out)
 	}
@@ -195,7 +196,7 @@ func TestBack(t *testing.T) {
 
 func TestBackWithoutHistory(t *testing.T) {
 	b := launch(t, Options{})
-	_, err := b.Do(tctx(t), agent.Action{Name: agent.ActBack})
+	_, err := b.Do(tctx(t), contract.Action{Name: contract.ActBack})
 	if !isActionError(err) {
 		t.Errorf("back in a new tab: %v, want an ActionError", err)
 	}
@@ -220,7 +221,7 @@ func TestClickNavigatesAndWaitsForLoad(t *testing.T) {
 	defer srv.Close()
 
 	s := open(t, shared, srv.URL+"/")
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Go on"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "Go on"`)})
 	if !strings.Contains(out, `navigated to `+srv.URL+`/next ("Next")`) {
 		t.Errorf("outcome = %q", out)
 	}
@@ -237,11 +238,11 @@ func TestGotoErrors(t *testing.T) {
 	}
 	refused := "http://" + l.Addr().String() + "/"
 	l.Close()
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: refused})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: refused})
 	if !isActionError(err) || !strings.Contains(err.Error(), "ERR_CONNECTION_REFUSED") {
 		t.Errorf("goto a refused port: %v", err)
 	}
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: ""})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: ""})
 	if !isActionError(err) {
 		t.Errorf("goto without a URL: %v", err)
 	}
@@ -254,31 +255,31 @@ func TestUnknownAndStaleRefs(t *testing.T) {
 	s := open(t, shared, servePage(t, `<title>Refs</title>
 <button id=gone onclick="this.remove()">Vanish</button><input aria-label="Name">
 <button onclick="document.querySelector('input').style.display='none'">Hide name</button>`))
-	for _, a := range []agent.Action{
-		{Name: agent.ActClick, Ref: "e99999"},
-		{Name: agent.ActType, Ref: "e99999", Text: "x"},
-		{Name: agent.ActSelect, Ref: "e99999", Option: "x"},
+	for _, a := range []contract.Action{
+		{Name: contract.ActClick, Ref: "e99999"},
+		{Name: contract.ActType, Ref: "e99999", Text: "x"},
+		{Name: contract.ActSelect, Ref: "e99999", Option: "x"},
 	} {
 		_, err := shared.Do(tctx(t), a)
 		if !isActionError(err) || !strings.Contains(err.Error(), "ref e99999 is not on this page") {
 			t.Errorf("%s with an unknown ref: %v", a.Name, err)
 		}
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: "button"}); !isActionError(err) {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: "button"}); !isActionError(err) {
 		t.Errorf("click with a malformed ref: %v", err)
 	}
 	hide := refOf(t, s, `button "Hide name"`)
 	name0 := refOf(t, s, `textbox "Name"`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: hide})
-	for _, a := range []agent.Action{{Name: agent.ActClick, Ref: name0}, {Name: agent.ActType, Ref: name0, Text: "x"}} {
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: hide})
+	for _, a := range []contract.Action{{Name: contract.ActClick, Ref: name0}, {Name: contract.ActType, Ref: name0, Text: "x"}} {
 		_, err := shared.Do(tctx(t), a)
 		if !isActionError(err) || !strings.Contains(err.Error(), "is not visible") {
 			t.Errorf("%s on a hidden element: %v", a.Name, err)
 		}
 	}
 	vanish := refOf(t, s, `button "Vanish"`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: vanish})
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: vanish})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: vanish})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: vanish})
 	if !isActionError(err) || !strings.Contains(err.Error(), "ref "+vanish+" is not on the page any more") {
 		t.Errorf("click on a removed element: %v", err)
 	}
@@ -289,11 +290,11 @@ func TestUnknownAndStaleRefs(t *testing.T) {
 	if refOf(t, s2, `textbox "Name"`) == name {
 		t.Errorf("a new page reuses ref %s", name)
 	}
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActType, Ref: name, Text: "x"})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActType, Ref: name, Text: "x"})
 	if !isActionError(err) {
 		t.Errorf("type with a ref of the previous page: %v", err)
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: "hoover"}); !isActionError(err) {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: "hoover"}); !isActionError(err) {
 		t.Errorf("unknown action: %v", err)
 	}
 }
@@ -304,17 +305,17 @@ func TestDialogsDoNotBlock(t *testing.T) {
 <button onclick="document.getElementById('r').textContent = confirm('Delete it?') ? 'yes' : 'no'">Delete</button>
 <button onclick="document.getElementById('r').textContent = prompt('Your name?', 'Ann')">Name</button>
 <p id=r></p>`))
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Save"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Save"`)})
 	if !strings.Contains(out, `alert dialog "Saved!" was accepted`) {
 		t.Errorf("outcome = %q", out)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Delete"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Delete"`)})
 	s = snapshot(t, shared)
 	if len(s.Notices) != 2 || !strings.Contains(s.Notices[0], `alert dialog "Saved!"`) || !strings.Contains(s.Notices[1], `confirm dialog "Delete it?" was accepted`) {
 		t.Errorf("notices = %q", s.Notices)
 	}
 	wantLine(t, s, "yes")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Name"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Name"`)})
 	s = snapshot(t, shared)
 	if len(s.Notices) != 1 || !strings.Contains(s.Notices[0], `prompt dialog "Your name?" was answered with "Ann"`) {
 		t.Errorf("notices = %q", s.Notices)
@@ -344,7 +345,7 @@ func TestGotoDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := shared.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/hang"})
+	_, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/hang"})
 	took := time.Since(start)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("goto with a 300ms deadline: %v, want DeadlineExceeded", err)
@@ -358,7 +359,7 @@ func TestGotoDeadline(t *testing.T) {
 
 func TestSnapshotDeadlineOnHungPage(t *testing.T) {
 	s := open(t, shared, servePage(t, `<title>Hang</title><button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`))
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Freeze"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Freeze"`)})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -394,7 +395,7 @@ func TestClickOnCoveredElement(t *testing.T) {
 <button id=under onclick="document.title='under clicked'">Under</button>
 <div id=overlay style="position:fixed;inset:0;background:rgba(0,0,0,.3)" onclick="document.title='overlay clicked'">Cookie banner</div>`))
 	under := refOf(t, s, `button "Under"`)
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: under})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: under})
 	if !isActionError(err) || !strings.Contains(err.Error(), `click on button "Under" [ref=`+under+`] not done: it is covered by clickable "Cookie banner"`) {
 		t.Errorf("click on a covered button: %v", err)
 	}
@@ -409,8 +410,8 @@ func TestBeforeUnloadDoesNotBlock(t *testing.T) {
 <textarea aria-label="Draft">unsaved</textarea>
 <script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });</script>`))
 	// A user gesture arms the beforeunload prompt.
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Draft"`), Text: "changed"})
-	out := do(t, shared, agent.Action{Name: agent.ActGoto, URL: away})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Draft"`), Text: "changed"})
+	out := do(t, shared, contract.Action{Name: contract.ActGoto, URL: away})
 	if !strings.Contains(out, "beforeunload dialog was accepted") {
 		t.Errorf("outcome = %q", out)
 	}
@@ -429,10 +430,10 @@ func TestStyledCheckboxLabel(t *testing.T) {
 <label class=switch><input type=checkbox id=dark><span></span> Dark mode</label>
 <label><input type=password name=pin aria-label="PIN"></label>`))
 	ref := refOf(t, s, `checkbox "Dark mode"`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref})
 	wantLine(t, snapshot(t, shared), `checkbox "Dark mode" checked [ref=`+ref+`]`)
 
-	out := do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "PIN"`), Text: "1234"})
+	out := do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "PIN"`), Text: "1234"})
 	if strings.Contains(out, "1234") || !strings.Contains(out, "typed 4 characters") {
 		t.Errorf("typing a password shows it: %q", out)
 	}
@@ -441,5 +442,18 @@ func TestStyledCheckboxLabel(t *testing.T) {
 	}
 	if strings.Contains(snapshot(t, shared).Text, "1234") {
 		t.Errorf("the snapshot shows the password")
+	}
+}
+
+// TestActionTable checks that the browser performs every action the
+// contract knows, and no other.
+func TestActionTable(t *testing.T) {
+	var names []string
+	for n := range actions {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if want := contract.ActionNames(); !slices.Equal(names, want) {
+		t.Errorf("the browser's actions are %v; the contract's are %v", names, want)
 	}
 }

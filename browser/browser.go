@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Options configure Launch. The zero value launches a headless Chromium
@@ -118,14 +118,14 @@ var (
 	ErrClosed = errors.New("browser: closed")
 	// ErrCrashed: the tab's renderer crashed. A call that meets it brings
 	// the tab back (a new tab at its last URL) and returns an
-	// *agent.ActionError that says so.
+	// *contract.ActionError that says so.
 	ErrCrashed = errors.New("browser: the tab crashed")
 	// ErrDisconnected: the connection to Chromium was lost, or the tab was
 	// closed from outside.
 	ErrDisconnected = errors.New("browser: lost the connection to the tab")
 )
 
-// Browser is one Chromium tab driven over CDP. It implements agent.Browser.
+// Browser is one Chromium tab driven over CDP. It implements contract.Browser.
 type Browser struct {
 	log           *slog.Logger
 	width, height int
@@ -183,7 +183,7 @@ type Browser struct {
 	ops    int       // ops that made an object group; guarded by sem
 }
 
-var _ agent.Browser = (*Browser)(nil)
+var _ contract.Browser = (*Browser)(nil)
 
 const (
 	// settleLoad is how long a navigation waits for the load event after

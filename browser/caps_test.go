@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Pages built to exhaust the agent: the snapshot stays within a hard size
@@ -49,7 +49,7 @@ document.getElementById('p').textContent = 'lorem ipsum '.repeat(5e6 / 12);
 func leaveHeavyPage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActGoto, URL: "about:blank"}); err != nil {
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: "about:blank"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -57,11 +57,11 @@ func leaveHeavyPage(t *testing.T) {
 // capped opens the heavy page at u and takes its snapshot, which must come
 // within 3 s and 64 KiB. Building and laying out the page are the page's
 // time, not the snapshot's.
-func capped(t *testing.T, u, what string) agent.Snapshot {
+func capped(t *testing.T, u, what string) contract.Snapshot {
 	t.Helper()
 	gctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	if _, err := shared.Do(gctx, agent.Action{Name: agent.ActGoto, URL: u}); err != nil {
+	if _, err := shared.Do(gctx, contract.Action{Name: contract.ActGoto, URL: u}); err != nil {
 		t.Fatal(err)
 	}
 	// Chromium lays the page out on first demand.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // click says what the click changed: the page, nothing, a dialog or a new
@@ -20,22 +20,22 @@ func TestClickSaysWhatChanged(t *testing.T) {
 		"/other": `<title>Other</title><p>other page</p>`,
 	})
 	s := open(t, shared, base+"/")
-	o := doOutcome(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Add"`)})
+	o := doOutcome(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Add"`)})
 	if o.Text != `clicked button "Add" [ref=`+refOf(t, s, `button "Add"`)+`]; the page changed` || o.Navigated {
 		t.Errorf("click that changes the page: %+v", o)
 	}
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Inert"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Inert"`)})
 	if !strings.HasSuffix(out, "; nothing on the page changed (yet)") {
 		t.Errorf("click that changes nothing: %q", out)
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Alert"`)})
+	out = do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Alert"`)})
 	if !strings.Contains(out, "Saved!") {
 		t.Errorf("click that opens a dialog: %q", out)
 	}
-	o = doOutcome(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Open"`)})
+	o = doOutcome(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "Open"`)})
 	m := regexp.MustCompile(`opened a new tab (t\d+)`).FindStringSubmatch(o.Text)
 	if m == nil || !o.Navigated {
 		t.Fatalf("click that opens a tab and switches to it: %+v; want Navigated", o)
 	}
-	do(t, shared, agent.Action{Name: agent.ActTabs, Op: agent.TabsClose, Tab: m[1]})
+	do(t, shared, contract.Action{Name: contract.ActTabs, Op: contract.TabsClose, Tab: m[1]})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // A tab closed by another DevTools client (or by its user in a headful
@@ -60,7 +60,7 @@ func TestTabClosedFromOutside(t *testing.T) {
 	start := time.Now()
 	dctx, c3 := context.WithTimeout(ctx, 10*time.Second)
 	defer c3()
-	out, err := b.Do(dctx, agent.Action{Name: agent.ActScroll, Direction: "down"})
+	out, err := b.Do(dctx, contract.Action{Name: contract.ActScroll, Direction: "down"})
 	if err != nil || !strings.Contains(out.Text, "was closed; switched to tab") || !out.Navigated {
 		t.Fatalf("scroll after the tab was closed: %+v, %v; want it to say the tab was closed, and Navigated", out, err)
 	}

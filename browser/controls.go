@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // The actions on particular controls: hover, check and uncheck, drag and
@@ -102,15 +102,15 @@ func (b *Browser) doCheck(o *op, ref string, want bool) (string, error) {
 	}
 	switch {
 	case st.Kind == "":
-		return "", agent.ActionErrorf("%s is not a checkbox, radio button or switch; click it instead", el.desc)
+		return "", contract.ActionErrorf("%s is not a checkbox, radio button or switch; click it instead", el.desc)
 	case st.Checked == strconv.FormatBool(want):
 		return fmt.Sprintf("%s is already %s", el.desc, state), nil
 	case !want && st.Kind == "radio":
-		return "", agent.ActionErrorf("%s is a radio button: it cannot be unchecked; check another option of its group", el.desc)
+		return "", contract.ActionErrorf("%s is a radio button: it cannot be unchecked; check another option of its group", el.desc)
 	case st.Disabled:
-		return "", agent.ActionErrorf("%s is disabled, so it cannot be %s", el.desc, map[bool]string{true: "checked", false: "unchecked"}[want])
+		return "", contract.ActionErrorf("%s is disabled, so it cannot be %s", el.desc, map[bool]string{true: "checked", false: "unchecked"}[want])
 	case !st.Clickable:
-		return "", agent.ActionErrorf("%s is not visible, and no visible label stands for it; take a new snapshot", el.desc)
+		return "", contract.ActionErrorf("%s is not visible, and no visible label stands for it; take a new snapshot", el.desc)
 	}
 	target, ok, err := b.childEl(o, el, clickTargetJS)
 	if err != nil {
@@ -131,7 +131,7 @@ func (b *Browser) doCheck(o *op, ref string, want bool) (string, error) {
 		return "", err
 	}
 	if !done {
-		return "", agent.ActionErrorf("clicked %s, but it is still not %s; take a new snapshot to see why", el.desc, map[bool]string{true: "checked", false: "unchecked"}[want])
+		return "", contract.ActionErrorf("clicked %s, but it is still not %s; take a new snapshot to see why", el.desc, map[bool]string{true: "checked", false: "unchecked"}[want])
 	}
 	return fmt.Sprintf("%sed %s", verb, el.desc), nil
 }
@@ -140,15 +140,9 @@ func (b *Browser) doCheck(o *op, ref string, want bool) (string, error) {
 // of a drag: drag libraries need to see the pointer travel.
 const dragSteps = 12
 
-func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
+func (b *Browser) doDrag(o *op, a contract.Action) (string, error) {
 	hasDst := strings.TrimSpace(a.ToRef) != ""
-	if !hasDst && a.To == nil && a.DX == 0 && a.DY == 0 {
-		return "", agent.ActionErrorf("drag needs to_ref, to_x and to_y, or an offset dx/dy")
-	}
 	if strings.TrimSpace(a.Ref) == "" {
-		if a.At == nil {
-			return "", agent.ActionErrorf("drag needs where to start: a ref, or x and y")
-		}
 		return b.dragPoints(o, a)
 	}
 	src, err := b.resolve(o, a.Ref)
@@ -171,7 +165,7 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 	sx, sy := from.x, from.y
 	var tx, ty float64
 	if hasDst {
-		notVisible := agent.ActionErrorf("%s is not visible, so nothing can be dropped on it; take a new snapshot", dst.desc)
+		notVisible := contract.ActionErrorf("%s is not visible, so nothing can be dropped on it; take a new snapshot", dst.desc)
 		if _, err := cdp.Call(o.ctx, b.targetOf(dst.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: dst.id}); err != nil {
 			if isProtocolError(err) {
 				return "", notVisible
@@ -188,7 +182,7 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 		}
 		tx, ty = to.x, to.y
 		// Scrolling to the target may have moved the source.
-		x, y, box, err = b.visiblePart(o, src, agent.ActionErrorf("%s and %s do not fit in the viewport together; scroll so that both show, or drag by an offset", src.desc, dst.desc))
+		x, y, box, err = b.visiblePart(o, src, contract.ActionErrorf("%s and %s do not fit in the viewport together; scroll so that both show, or drag by an offset", src.desc, dst.desc))
 		if err != nil {
 			return "", err
 		}
@@ -199,7 +193,7 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 	} else {
 		tx, ty = sx+float64(a.DX), sy+float64(a.DY)
 		if tx < 0 || ty < 0 || tx >= float64(b.width) || ty >= float64(b.height) {
-			return "", agent.ActionErrorf("dragging %s by (%d, %d) leads outside the viewport; scroll first or use a smaller offset", src.desc, a.DX, a.DY)
+			return "", contract.ActionErrorf("dragging %s by (%d, %d) leads outside the viewport; scroll first or use a smaller offset", src.desc, a.DX, a.DY)
 		}
 	}
 	watch := b.watchChanges(o)
@@ -229,11 +223,11 @@ func (b *Browser) doDrag(o *op, a agent.Action) (string, error) {
 
 // straightMoves returns the press point, dragSteps moves in a straight line
 // and the release point of a drag from (sx, sy) to (tx, ty).
-func straightMoves(sx, sy, tx, ty float64) []agent.Point {
-	out := []agent.Point{{X: sx, Y: sy}}
+func straightMoves(sx, sy, tx, ty float64) []contract.Point {
+	out := []contract.Point{{X: sx, Y: sy}}
 	for i := 1; i <= dragSteps; i++ {
 		f := float64(i) / dragSteps
-		out = append(out, agent.Point{X: sx + (tx-sx)*f, Y: sy + (ty-sy)*f})
+		out = append(out, contract.Point{X: sx + (tx-sx)*f, Y: sy + (ty-sy)*f})
 	}
 	return out
 }
@@ -242,7 +236,7 @@ func straightMoves(sx, sy, tx, ty float64) []agent.Point {
 // the others and releases it at the last. When the page starts an HTML5
 // drag, Chromium hands it over (Input.setInterceptDrags) and the drag
 // events are dispatched at the last point; dropped reports that.
-func (b *Browser) dragMouse(o *op, moves []agent.Point) (dropped bool, err error) {
+func (b *Browser) dragMouse(o *op, moves []contract.Point) (dropped bool, err error) {
 	if len(moves) < 2 {
 		return false, fmt.Errorf("a drag needs at least two points")
 	}
@@ -350,7 +344,7 @@ func (b *Browser) doUpload(o *op, ref string, files []string) (string, error) {
 		return "", err
 	}
 	if !ok {
-		return "", agent.ActionErrorf("%s is not a file input, and no file input belongs to it; give the ref of the file input or of its label or button", el.desc)
+		return "", contract.ActionErrorf("%s is not a file input, and no file input belongs to it; give the ref of the file input or of its label or button", el.desc)
 	}
 	var st struct {
 		Disabled, Multiple bool
@@ -361,14 +355,14 @@ func (b *Browser) doUpload(o *op, ref string, files []string) (string, error) {
 	}
 	switch {
 	case st.Disabled:
-		return "", agent.ActionErrorf("the file input of %s is disabled", el.desc)
+		return "", contract.ActionErrorf("the file input of %s is disabled", el.desc)
 	case len(paths) > 1 && !st.Multiple:
-		return "", agent.ActionErrorf("%s takes one file only; upload one of them", el.desc)
+		return "", contract.ActionErrorf("%s takes one file only; upload one of them", el.desc)
 	}
 	s0 := b.nav.state()
 	if _, err := cdp.Call(o.ctx, b.targetOf(fin.frame), dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: fin.id}); err != nil {
 		if isProtocolError(err) {
-			return "", agent.ActionErrorf("could not put the files into %s: %v", el.desc, err)
+			return "", contract.ActionErrorf("could not put the files into %s: %v", el.desc, err)
 		}
 		return "", err
 	}
@@ -388,49 +382,46 @@ func (b *Browser) doUpload(o *op, ref string, files []string) (string, error) {
 // a symbolic link, folders and missing files are refused.
 func (b *Browser) uploadPaths(files []string) ([]string, error) {
 	if b.uploadDir == "" {
-		return nil, agent.ActionErrorf("uploads are not allowed: no folder for uploads was configured (the user can allow one with --upload-dir)")
-	}
-	if len(files) == 0 {
-		return nil, agent.ActionErrorf("upload needs the names of the files, inside the upload folder")
+		return nil, contract.ActionErrorf("uploads are not allowed: no folder for uploads was configured (the user can allow one with --upload-dir)")
 	}
 	root, err := filepath.Abs(b.uploadDir)
 	if err == nil {
 		root, err = filepath.EvalSymlinks(root)
 	}
 	if err != nil {
-		return nil, agent.ActionErrorf("the upload folder cannot be used: %v", err)
+		return nil, contract.ActionErrorf("the upload folder cannot be used: %v", err)
 	}
 	var out []string
 	for _, f := range files {
 		name := strings.TrimSpace(f)
 		switch {
 		case name == "":
-			return nil, agent.ActionErrorf("an empty file name was given; %s", b.uploadListing(root))
+			return nil, contract.ActionErrorf("an empty file name was given; %s", b.uploadListing(root))
 		case filepath.IsAbs(name) || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || filepath.VolumeName(name) != "":
-			return nil, agent.ActionErrorf("%q is an absolute path: give the file's name inside the upload folder; %s", f, b.uploadListing(root))
+			return nil, contract.ActionErrorf("%q is an absolute path: give the file's name inside the upload folder; %s", f, b.uploadListing(root))
 		}
 		for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' }) {
 			if part == ".." {
-				return nil, agent.ActionErrorf("%q leads out of the upload folder: \"..\" is not allowed; %s", f, b.uploadListing(root))
+				return nil, contract.ActionErrorf("%q leads out of the upload folder: \"..\" is not allowed; %s", f, b.uploadListing(root))
 			}
 		}
 		p := filepath.Join(root, filepath.FromSlash(name))
 		real, err := filepath.EvalSymlinks(p)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, agent.ActionErrorf("there is no file %q in the upload folder; %s", f, b.uploadListing(root))
+			return nil, contract.ActionErrorf("there is no file %q in the upload folder; %s", f, b.uploadListing(root))
 		}
 		if err != nil {
-			return nil, agent.ActionErrorf("the file %q cannot be used: %v", f, err)
+			return nil, contract.ActionErrorf("the file %q cannot be used: %v", f, err)
 		}
 		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, agent.ActionErrorf("%q is a link that leads outside the upload folder, which is not allowed", f)
+			return nil, contract.ActionErrorf("%q is a link that leads outside the upload folder, which is not allowed", f)
 		}
 		fi, err := os.Stat(real)
 		if err != nil {
-			return nil, agent.ActionErrorf("the file %q cannot be used: %v", f, err)
+			return nil, contract.ActionErrorf("the file %q cannot be used: %v", f, err)
 		}
 		if !fi.Mode().IsRegular() {
-			return nil, agent.ActionErrorf("%q is not a file (a folder?); give a file's name", f)
+			return nil, contract.ActionErrorf("%q is not a file (a folder?); give a file's name", f)
 		}
 		out = append(out, real)
 	}

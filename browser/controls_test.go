@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
@@ -17,7 +17,7 @@ func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
 <script>document.getElementById('f').addEventListener('change', (e) => document.getElementById('out').textContent = Array.from(e.target.files).map((f) => f.name).join(','));</script>`))
 	file := ref(t, s, "button", "File")
 	up := func(files ...string) (string, error) {
-		out, err := shared.Do(tctx(t), agent.Action{Name: agent.ActUpload, Ref: file, Files: files})
+		out, err := shared.Do(tctx(t), contract.Action{Name: contract.ActUpload, Ref: file, Files: files})
 		return out.Text, err
 	}
 
@@ -87,11 +87,11 @@ func TestUploadDirOption(t *testing.T) {
 	}
 	b := launch(t, Options{UploadDir: dir})
 	s := open(t, b, servePage(t, `<title>Upload</title><input type=file aria-label="Attachment">`))
-	out := do(t, b, agent.Action{Name: agent.ActUpload, Ref: ref(t, s, "button", "Attachment"), Files: []string{"doc.txt"}})
+	out := do(t, b, contract.Action{Name: contract.ActUpload, Ref: ref(t, s, "button", "Attachment"), Files: []string{"doc.txt"}})
 	if !strings.HasPrefix(out, `uploaded "doc.txt"`) {
 		t.Errorf("outcome = %q", out)
 	}
-	if _, err := b.Do(tctx(t), agent.Action{Name: agent.ActUpload, Ref: ref(t, s, "button", "Attachment"), Files: []string{"../doc.txt"}}); !isActionError(err) {
+	if _, err := b.Do(tctx(t), contract.Action{Name: contract.ActUpload, Ref: ref(t, s, "button", "Attachment"), Files: []string{"../doc.txt"}}); !isActionError(err) {
 		t.Errorf("upload of ../doc.txt: %v", err)
 	}
 }
@@ -105,14 +105,14 @@ func TestWaitFor(t *testing.T) {
   constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<p>shadow words</p>'; }
 }), 200)">Box</button>
 <my-box></my-box>`))
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Pay")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Pay")})
 	start := time.Now()
-	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "payment accepted"})
+	out := do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "payment accepted"})
 	if took := time.Since(start); took < 100*time.Millisecond || !strings.Contains(out, `the text "payment accepted" appeared on the page`) {
 		t.Errorf("wait_for text: %q after %v", out, took)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Box")})
-	if out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "shadow words"}); !strings.Contains(out, "appeared on the page") {
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Box")})
+	if out := do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "shadow words"}); !strings.Contains(out, "appeared on the page") {
 		t.Errorf("wait_for text in a shadow root: %q", out)
 	}
 
@@ -121,8 +121,8 @@ func TestWaitFor(t *testing.T) {
 	evalPage[any](t, shared, "document.getElementById('later').hidden = false")
 	later := ref(t, snapshot(t, shared), "button", "Continue")
 	evalPage[any](t, shared, "document.getElementById('later').hidden = true")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Show")})
-	out = do(t, shared, agent.Action{Name: agent.ActWaitFor, Ref: later})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Show")})
+	out = do(t, shared, contract.Action{Name: contract.ActWaitFor, Ref: later})
 	// The name part depends on the walker's describe (snapshot.js), which
 	// may remember the empty name it computed while the button was hidden.
 	if !strings.HasPrefix(out, `button "`) || !strings.HasSuffix(out, ` [ref=`+later+`] is visible`) {
@@ -133,15 +133,15 @@ func TestWaitFor(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start = time.Now()
-	_, err := shared.Do(ctx, agent.Action{Name: agent.ActWaitFor, Text: "never shown"})
+	_, err := shared.Do(ctx, contract.Action{Name: contract.ActWaitFor, Text: "never shown"})
 	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || took > 400*time.Millisecond {
 		t.Errorf("wait_for with a deadline: %v after %v", err, took)
 	}
 	// The browser is usable at once.
-	if out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Payment accepted", State: agent.WaitDisappear, Ref: ref(t, s, "button", "Pay")}); !strings.Contains(out, "is no longer in") {
+	if out := do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "Payment accepted", State: contract.WaitDisappear, Ref: ref(t, s, "button", "Pay")}); !strings.Contains(out, "is no longer in") {
 		t.Errorf("wait_for after a deadline: %q", out)
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActWaitFor}); !isActionError(err) {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActWaitFor}); !isActionError(err) {
 		t.Errorf("wait_for without text or ref: %v", err)
 	}
 }
@@ -152,8 +152,8 @@ func TestWaitForTextOnTheNextPage(t *testing.T) {
 		"/done": `<title>Done</title><p>Order placed</p>`,
 	})
 	s := open(t, shared, base+"/")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Submit")})
-	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Order placed"})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Submit")})
+	out := do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "Order placed"})
 	if !strings.Contains(out, "appeared on the page") || !strings.Contains(out, "navigated to "+base+"/done") {
 		t.Errorf("wait_for across a navigation: %q", out)
 	}
@@ -176,7 +176,7 @@ func TestExtract(t *testing.T) {
 </main>
 <footer>Copyright footer</footer>`})
 	open(t, shared, base+"/")
-	out := do(t, shared, agent.Action{Name: agent.ActExtract})
+	out := do(t, shared, contract.Action{Name: contract.ActExtract})
 	for _, want := range []string{
 		`Main content of ` + base + `/ ("Article") as Markdown:`,
 		"# Tides of the North Sea",
@@ -209,7 +209,7 @@ func TestExtractIsBounded(t *testing.T) {
 	open(t, shared, servePage(t, b.String()))
 	var parts []string
 	for range 10 {
-		out := do(t, shared, agent.Action{Name: agent.ActExtract})
+		out := do(t, shared, contract.Action{Name: contract.ActExtract})
 		parts = append(parts, out)
 		if len(out) > extractMaxChars+300 {
 			t.Errorf("part %d has %d characters", len(parts), len(out))
@@ -232,7 +232,7 @@ func TestExtractIsBounded(t *testing.T) {
 		t.Errorf("the aside was kept")
 	}
 	// After the last part, extract starts again.
-	if out := do(t, shared, agent.Action{Name: agent.ActExtract}); !strings.Contains(out, ", part 1: characters 1-") {
+	if out := do(t, shared, contract.Action{Name: contract.ActExtract}); !strings.Contains(out, ", part 1: characters 1-") {
 		t.Errorf("after the last part: %.200s", out)
 	}
 }
@@ -252,15 +252,15 @@ func TestClickHitTest(t *testing.T) {
 	// The fixed bar covers the top of the button once it is scrolled
 	// under it; the click goes to an uncovered point.
 	evalPage[any](t, shared, "scrollTo(0, 30)")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: tall})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: tall})
 	if got := evalPage[string](t, shared, "document.title"); got != "tall clicked" {
 		t.Errorf("title = %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Open modal")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Open modal")})
 	s = snapshot(t, shared)
 	noThanks := ref(t, s, "button", "No thanks")
 	evalPage[any](t, shared, "document.title = 'Hit'")
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: tall})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: tall})
 	want := `click on button "Tall" [ref=` + tall + `] not done: it is covered by div "Newsletter" with button "No thanks" [ref=` + noThanks + `]`
 	if !isActionError(err) || !strings.Contains(err.Error(), want) {
 		t.Errorf("click under a modal: %v\nwant %s", err, want)
@@ -268,13 +268,13 @@ func TestClickHitTest(t *testing.T) {
 	if got := evalPage[string](t, shared, "document.title"); got != "Hit" {
 		t.Errorf("title = %q: the click happened", got)
 	}
-	for _, a := range []agent.Action{{Name: agent.ActHover, Ref: tall}, {Name: agent.ActType, Ref: tall, Text: "x"}, {Name: agent.ActCheck, Ref: tall}} {
+	for _, a := range []contract.Action{{Name: contract.ActHover, Ref: tall}, {Name: contract.ActType, Ref: tall, Text: "x"}, {Name: contract.ActCheck, Ref: tall}} {
 		if _, err := shared.Do(tctx(t), a); !isActionError(err) {
 			t.Errorf("%s under a modal: %v", a.Name, err)
 		}
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: noThanks})
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: tall})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: noThanks})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: tall})
 	if got := evalPage[string](t, shared, "document.title"); got != "tall clicked" {
 		t.Errorf("title = %q", got)
 	}
@@ -287,7 +287,7 @@ func TestClickCoveredFrame(t *testing.T) {
 		"/inner": `<button onclick="parent.document.title='inner clicked'">Inner button</button>`,
 	})
 	s := open(t, shared, base+"/")
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Inner button")})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Inner button")})
 	if !isActionError(err) || !strings.Contains(err.Error(), `covered by div "Overlay"`) {
 		t.Errorf("click in a covered frame: %v", err)
 	}
@@ -303,16 +303,16 @@ func TestClickWaitsForStableAndEnabled(t *testing.T) {
 <button id=later disabled onclick="document.title='later clicked'">Later</button>
 <button id=never disabled>Never</button>
 <button onclick="document.getElementById('slide').classList.add('go'); setTimeout(() => document.getElementById('later').disabled = false, 60)">Start</button>`))
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Start")})
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Slide")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Start")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Slide")})
 	if got := evalPage[string](t, shared, "document.title"); got != "slide clicked" {
 		t.Errorf("a moving button: title %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Later")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Later")})
 	if got := evalPage[string](t, shared, "document.title"); got != "later clicked" {
 		t.Errorf("a button enabled soon: title %q", got)
 	}
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Never")})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Never")})
 	if !isActionError(err) || !strings.Contains(err.Error(), "it is disabled") {
 		t.Errorf("click on a disabled button: %v", err)
 	}
@@ -333,19 +333,19 @@ func TestCheckAndUncheck(t *testing.T) {
 		{"checkbox", "Gamma", "document.getElementById('c').getAttribute('aria-checked') === 'true'"},
 	} {
 		r := ref(t, s, c.role, c.name)
-		if out := do(t, shared, agent.Action{Name: agent.ActUncheck, Ref: r}); !strings.Contains(out, "is already not checked") {
+		if out := do(t, shared, contract.Action{Name: contract.ActUncheck, Ref: r}); !strings.Contains(out, "is already not checked") {
 			t.Errorf("uncheck %s: %q", c.name, out)
 		}
-		if out := do(t, shared, agent.Action{Name: agent.ActCheck, Ref: r}); !strings.HasPrefix(out, `checked checkbox "`+c.name+`"`) {
+		if out := do(t, shared, contract.Action{Name: contract.ActCheck, Ref: r}); !strings.HasPrefix(out, `checked checkbox "`+c.name+`"`) {
 			t.Errorf("check %s: %q", c.name, out)
 		}
 		if !evalPage[bool](t, shared, c.js) {
 			t.Errorf("%s is not checked", c.name)
 		}
-		if out := do(t, shared, agent.Action{Name: agent.ActCheck, Ref: r}); !strings.Contains(out, "is already checked") {
+		if out := do(t, shared, contract.Action{Name: contract.ActCheck, Ref: r}); !strings.Contains(out, "is already checked") {
 			t.Errorf("check %s again: %q", c.name, out)
 		}
-		do(t, shared, agent.Action{Name: agent.ActUncheck, Ref: r})
+		do(t, shared, contract.Action{Name: contract.ActUncheck, Ref: r})
 		if evalPage[bool](t, shared, c.js) {
 			t.Errorf("%s is still checked", c.name)
 		}
@@ -355,7 +355,7 @@ func TestCheckAndUncheck(t *testing.T) {
 		{"checkbox", "Locked", "disabled"},
 		{"link", "Link", "not a checkbox"},
 	} {
-		if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActCheck, Ref: ref(t, s, c.role, c.name)}); !isActionError(err) || !strings.Contains(err.Error(), c.want) {
+		if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActCheck, Ref: ref(t, s, c.role, c.name)}); !isActionError(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("check %s: %v, want %q", c.name, err, c.want)
 		}
 	}
@@ -381,21 +381,21 @@ box.addEventListener('pointerup', (e) => {
 });
 </script>`))
 	box := ref(t, s, "button", "Box")
-	out := do(t, shared, agent.Action{Name: agent.ActDrag, Ref: box, DX: 100, DY: 20})
+	out := do(t, shared, contract.Action{Name: contract.ActDrag, Ref: box, DX: 100, DY: 20})
 	if out != `dragged button "Box" [ref=`+box+`] by (100, 20); the page changed` {
 		t.Errorf("outcome = %q", out)
 	}
 	if pos := evalPage[[2]float64](t, shared, "[box.offsetLeft, box.offsetTop]"); pos != [2]float64{150, 70} {
 		t.Errorf("after dragging by (100, 20) the box is at %v", pos)
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActDrag, Ref: box, DX: -5000}); !isActionError(err) || !strings.Contains(err.Error(), "outside the viewport") {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActDrag, Ref: box, DX: -5000}); !isActionError(err) || !strings.Contains(err.Error(), "outside the viewport") {
 		t.Errorf("drag out of the viewport: %v", err)
 	}
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: box, ToRef: ref(t, s, "button", "Bin")})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: box, ToRef: ref(t, s, "button", "Bin")})
 	if got := evalPage[string](t, shared, "document.title"); got != "in bin" {
 		t.Errorf("after dragging onto the bin: %q", got)
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActDrag, Ref: box}); !isActionError(err) {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActDrag, Ref: box}); !isActionError(err) {
 		t.Errorf("drag without a target: %v", err)
 	}
 }
@@ -403,14 +403,14 @@ box.addEventListener('pointerup', (e) => {
 func TestScrollIntoView(t *testing.T) {
 	s := open(t, shared, servePage(t, `<title>Far</title><div style="height:3000px">top</div><button>Far button</button>
 <div style="height:150px;overflow:auto" id=box><div style="height:1000px"></div><a href="#in">Inner link</a></div>`))
-	out := do(t, shared, agent.Action{Name: agent.ActScroll, Ref: ref(t, s, "button", "Far button")})
+	out := do(t, shared, contract.Action{Name: contract.ActScroll, Ref: ref(t, s, "button", "Far button")})
 	if !strings.HasPrefix(out, `scrolled button "Far button"`) || !strings.HasSuffix(out, "into view") {
 		t.Errorf("outcome = %q", out)
 	}
 	if !evalPage[bool](t, shared, "(() => { const r = document.querySelector('button').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()") {
 		t.Errorf("the button is not in view")
 	}
-	do(t, shared, agent.Action{Name: agent.ActScroll, Ref: ref(t, s, "link", "Inner link")})
+	do(t, shared, contract.Action{Name: contract.ActScroll, Ref: ref(t, s, "link", "Inner link")})
 	if evalPage[float64](t, shared, "document.getElementById('box').scrollTop") < 800 {
 		t.Errorf("the inner scroller did not scroll")
 	}
@@ -426,27 +426,27 @@ func TestForwardAndNavigationPhrase(t *testing.T) {
 		"/three": `<title>Three</title><p>third</p>`,
 	})
 	s := open(t, shared, base+"/")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "link", "Two")})
-	do(t, shared, agent.Action{Name: agent.ActBack})
-	out := do(t, shared, agent.Action{Name: agent.ActForward})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "link", "Two")})
+	do(t, shared, contract.Action{Name: contract.ActBack})
+	out := do(t, shared, contract.Action{Name: contract.ActForward})
 	if !strings.Contains(out, "went forward; navigated to "+base+`/two ("Two")`) {
 		t.Errorf("forward: %q", out)
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActForward}); !isActionError(err) {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActForward}); !isActionError(err) {
 		t.Errorf("forward at the end of history: %v", err)
 	}
 	s = open(t, shared, base+"/")
-	if out := do(t, shared, agent.Action{Name: agent.ActSelect, Ref: ref(t, s, "combobox", "Go to"), Option: "Three"}); !strings.Contains(out, "navigated to "+base+"/three") {
+	if out := do(t, shared, contract.Action{Name: contract.ActSelect, Ref: ref(t, s, "combobox", "Go to"), Option: "Three"}); !strings.Contains(out, "navigated to "+base+"/three") {
 		t.Errorf("select that navigates: %q", out)
 	}
 	s = open(t, shared, base+"/")
-	if out := do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Jump"), Text: "x", Submit: true}); !strings.Contains(out, "navigated to "+base+"/two") {
+	if out := do(t, shared, contract.Action{Name: contract.ActType, Ref: ref(t, s, "textbox", "Jump"), Text: "x", Submit: true}); !strings.Contains(out, "navigated to "+base+"/two") {
 		t.Errorf("type and Enter that navigate: %q", out)
 	}
 	open(t, shared, base+"/")
 	evalPage[any](t, shared, "document.querySelector('[onmouseenter]').setAttribute('role', 'button'), 0")
 	s = snapshot(t, shared)
-	if out := do(t, shared, agent.Action{Name: agent.ActHover, Ref: ref(t, s, "button", "Hover trap")}); !strings.Contains(out, "navigated to "+base+"/three") {
+	if out := do(t, shared, contract.Action{Name: contract.ActHover, Ref: ref(t, s, "button", "Hover trap")}); !strings.Contains(out, "navigated to "+base+"/three") {
 		t.Errorf("hover that navigates: %q", out)
 	}
 }

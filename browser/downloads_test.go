@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 func downloadServer(t *testing.T) string {
@@ -38,7 +38,7 @@ func TestDownloads(t *testing.T) {
 	b := launch(t, Options{DownloadDir: dir})
 	s := open(t, b, base+"/")
 	for i, want := range []string{"report.csv", "report (2).csv"} {
-		do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "Report"`)})
+		do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "Report"`)})
 		var notes []string
 		waitFor(t, "the download notice", 5*time.Second, func() bool {
 			notes = append(notes, snapshot(t, b).Notices...)

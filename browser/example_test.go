@@ -8,8 +8,8 @@ import (
 	"net/http/httptest"
 	"time"
 
-	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 )
 
 func Example() {
@@ -26,7 +26,7 @@ func Example() {
 	}
 	defer b.Close()
 
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL}); err != nil {
 		log.Fatal(err)
 	}
 	snap, err := b.Snapshot(ctx)

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // crash crashes b's current tab. Page.crash never answers; the crash event
@@ -53,7 +53,7 @@ func TestCrashedTab(t *testing.T) {
 	if s.URL != url || !hasLine(s, "about to crash") || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "Tab t1 crashed") {
 		t.Errorf("snapshot after the crash: %s %v\n%s", s.URL, s.Notices, s.Text)
 	}
-	do(t, b, agent.Action{Name: agent.ActScroll, Direction: "down"})
+	do(t, b, contract.Action{Name: contract.ActScroll, Direction: "down"})
 
 	crash(t, b)
 	start = time.Now()
@@ -86,7 +86,7 @@ func TestCrashDuringAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = b.navigate(o, "chrome://crash")
-	err = o.fail(agent.ActGoto, err)
+	err = o.fail(contract.ActGoto, err)
 	o.end()
 	if !isActionError(err) {
 		t.Fatalf("goto chrome://crash: %v", err)
@@ -133,7 +133,7 @@ func TestKilledBrowser(t *testing.T) {
 	if pids := processesUsing(firstProfile); len(pids) > 0 {
 		t.Errorf("processes of the dead browser left: %v", pids)
 	}
-	do(t, b, agent.Action{Name: agent.ActScroll, Direction: "down"})
+	do(t, b, contract.Action{Name: contract.ActScroll, Direction: "down"})
 
 	// The second death is final.
 	if err := b.process.Signal(syscall.SIGKILL); err != nil {
@@ -148,7 +148,7 @@ func TestKilledBrowser(t *testing.T) {
 	if _, err := b.Recover(tctx(t)); !errors.Is(err, ErrDisconnected) {
 		t.Errorf("Recover after the second kill: %v", err)
 	}
-	_, err = b.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: "about:blank"})
+	_, err = b.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: "about:blank"})
 	if !errors.Is(err, ErrDisconnected) {
 		t.Errorf("goto after the second kill: %v", err)
 	}
@@ -168,7 +168,7 @@ func TestKilledDuringAction(t *testing.T) {
 	// Either the click sees the browser die (and says it was relaunched),
 	// or the death is noticed first and the click, on the reopened page,
 	// does not know the old ref; the next snapshot says what happened.
-	_, err := b.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: ref})
+	_, err := b.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: ref})
 	if !isActionError(err) {
 		t.Fatalf("click in a killed browser: %v", err)
 	}
@@ -197,7 +197,7 @@ func TestNavigationsThatDoNotCommit(t *testing.T) {
 
 	s := open(t, shared, srv.URL+"/")
 	for _, link := range []string{`link "No content"`, `link "Download"`} {
-		do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, link)})
+		do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, link)})
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		got, err := shared.Snapshot(ctx)
 		cancel()
@@ -205,7 +205,7 @@ func TestNavigationsThatDoNotCommit(t *testing.T) {
 			t.Errorf("snapshot after clicking %s: %v, title %q", link, err, got.Title)
 		}
 	}
-	out, err := shared.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: srv.URL + "/file"})
+	out, err := shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: srv.URL + "/file"})
 	if err != nil || !strings.Contains(out.Text, "is a file download") {
 		t.Errorf("goto a download: %q, %v", out.Text, err)
 	}

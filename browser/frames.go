@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Frames of another site run in their own renderer process (site
@@ -326,7 +326,7 @@ type frameElement struct {
 // resolveFrameRef finds the element of a ref that the walker of a
 // cross-origin frame gave out. ok is false when no such frame gave it out:
 // then it is the page's registry's (resolveJS). An unknown or stale ref of
-// a frame is an *agent.ActionError like the page's.
+// a frame is an *contract.ActionError like the page's.
 func (b *Browser) resolveFrameRef(o *op, ref string) (frameElement, bool, error) {
 	fr, ok := b.snap.frames.refs[ref]
 	if !ok {
@@ -393,12 +393,12 @@ func (b *Browser) frameOffset(o *op, fr *oopif) (dx, dy float64, err error) {
 // staleRef and unknownRef are the errors of a frame's ref whose element is
 // gone, or that no walker gave out; they read like the page's.
 func staleRef(ref string) error {
-	return &agent.ActionError{
+	return &contract.ActionError{
 		Msg: fmt.Sprintf("ref %s is not on the page any more; take the new snapshot's refs", ref),
-		Err: agent.ErrStaleRef,
+		Err: contract.ErrStaleRef,
 	}
 }
 
 func unknownRef(ref string) error {
-	return agent.ActionErrorf("ref %s is not on this page; use a ref from the latest snapshot", ref)
+	return contract.ActionErrorf("ref %s is not on this page; use a ref from the latest snapshot", ref)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // doBox tells where an element is: its border box in CSS pixels of the
@@ -22,7 +22,7 @@ func (b *Browser) doBox(o *op, ref string) (string, error) {
 	quads, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: el.id})
 	if err != nil {
 		if isProtocolError(err) {
-			return "", agent.ActionErrorf("%s is not rendered, so it has no box; take a new snapshot", el.desc)
+			return "", contract.ActionErrorf("%s is not rendered, so it has no box; take a new snapshot", el.desc)
 		}
 		return "", err
 	}
@@ -41,7 +41,7 @@ func (b *Browser) doBox(o *op, ref string) (string, error) {
 		y0, y1 = min(y0, q[1]+dy, q[3]+dy, q[5]+dy, q[7]+dy), max(y1, q[1]+dy, q[3]+dy, q[5]+dy, q[7]+dy)
 	}
 	if x1 < x0 {
-		return "", agent.ActionErrorf("%s is not rendered, so it has no box; take a new snapshot", el.desc)
+		return "", contract.ActionErrorf("%s is not rendered, so it has no box; take a new snapshot", el.desc)
 	}
 	lm, err := cdp.Call(o.ctx, b.target, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {

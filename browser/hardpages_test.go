@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // A page whose document never finishes arriving (its body trickles, or a
@@ -47,7 +47,7 @@ func TestPageThatNeverFinishesLoading(t *testing.T) {
 	defer b.Close()
 
 	start := time.Now()
-	out, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/trickle"})
+	out, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/trickle"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,14 +64,14 @@ func TestPageThatNeverFinishesLoading(t *testing.T) {
 	if !strings.Contains(strings.Join(s.Notices, "\n"), "the page is still loading") {
 		t.Errorf("notices = %q", s.Notices)
 	}
-	do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Go"`)})
+	do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Go"`)})
 	s, err = b.Snapshot(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	refOf(t, s, `button "Done"`)
 
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/script"}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/script"}); err != nil {
 		t.Fatal(err)
 	}
 	s, err = b.Snapshot(ctx)
@@ -98,7 +98,7 @@ func TestClickUnderDialogStorm(t *testing.T) {
 	ctx := tctx(t)
 	for i := range 20 {
 		before := evalPage[int](t, shared, "window.clicks || 0")
-		out, err := shared.Do(ctx, agent.Action{Name: agent.ActClick, Ref: ref})
+		out, err := shared.Do(ctx, contract.Action{Name: contract.ActClick, Ref: ref})
 		after := evalPage[int](t, shared, "window.clicks || 0")
 		switch {
 		case err != nil && !strings.Contains(err.Error(), "did not reach the page"):

@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Real input: every action reaches the page as trusted mouse and keyboard
@@ -191,7 +191,7 @@ func lookupKey(p string) (key, bool) {
 }
 
 func unknownKey(s string) error {
-	return agent.ActionErrorf("unknown key %q: use a key name such as Enter, Tab, Escape, Backspace, Delete, ArrowDown, PageDown, Home, F5 or a single character, optionally with modifiers, such as Control+A or Shift+Tab", s)
+	return contract.ActionErrorf("unknown key %q: use a key name such as Enter, Tab, Escape, Backspace, Delete, ArrowDown, PageDown, Home, F5 or a single character, optionally with modifiers, such as Control+A or Shift+Tab", s)
 }
 
 // press presses and releases the chord's key with its modifiers held.

@@ -1,6 +1,11 @@
 package browser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/webagent/webagent/contract"
+)
 
 func TestParseChord(t *testing.T) {
 	for _, c := range []struct {
@@ -56,7 +61,8 @@ func TestNormalizeURL(t *testing.T) {
 			t.Errorf("normalizeURL(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := normalizeURL(" "); !isActionError(err) {
-		t.Errorf("normalizeURL of nothing: %v", err)
+	// An empty URL is refused before anything is sent (Validate).
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: " "}); !isActionError(err) || !strings.Contains(err.Error(), "goto needs a URL") {
+		t.Errorf("goto of nothing: %v", err)
 	}
 }

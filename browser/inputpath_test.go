@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // eventLogPage is a button that logs the trusted pointer and mouse events
@@ -39,7 +39,7 @@ func TestClickMovesTheMouseWhereThePageWatchesIt(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := open(t, shared, servePage(t, eventLogPage(c.extra)+c.script))
-			do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Log"`)})
+			do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Log"`)})
 			got := strings.Join(evalPage[[]string](t, shared, "window.log"), ",")
 			// Without a move the press itself gives the page the hover
 			// state and the over events, as a person's pointer would.
@@ -71,7 +71,7 @@ func TestTypeKeyByKeyOnlyWherePageListensForKeys(t *testing.T) {
 	page := strings.Replace(inputLogPage, "%d", "40", 1)
 	t.Run("no key listener", func(t *testing.T) {
 		s := open(t, shared, servePage(t, page))
-		out := do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Field"`), Text: "héllo wörld"})
+		out := do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Field"`), Text: "héllo wörld"})
 		if out != `typed "héllo wörld" into textbox "Field" [ref=`+refOf(t, s, `textbox "Field"`)+`]` {
 			t.Errorf("outcome = %q", out)
 		}
@@ -87,7 +87,7 @@ func TestTypeKeyByKeyOnlyWherePageListensForKeys(t *testing.T) {
 	})
 	t.Run("key listener", func(t *testing.T) {
 		s := open(t, shared, servePage(t, page+`<script>window.keys = 0; document.addEventListener('keydown', () => keys++)</script>`))
-		do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Field"`), Text: "abc"})
+		do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Field"`), Text: "abc"})
 		// Select all and Backspace, then a key per character.
 		if n := evalPage[int](t, shared, "window.keys"); n != 2+1+3 {
 			t.Errorf("keydown events = %d, want 6", n)
@@ -98,7 +98,7 @@ func TestTypeKeyByKeyOnlyWherePageListensForKeys(t *testing.T) {
 	})
 	t.Run("field that cuts the text", func(t *testing.T) {
 		s := open(t, shared, servePage(t, strings.Replace(inputLogPage, "%d", "4", 1)))
-		out := do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Field"`), Text: "abcdefgh"})
+		out := do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Field"`), Text: "abcdefgh"})
 		if !strings.Contains(out, `it now holds "abcd"`) {
 			t.Errorf("outcome = %q", out)
 		}
@@ -126,7 +126,7 @@ function order() {
 </script>`))
 	btn := refOf(t, s, `button "Go"`)
 	for range 10 {
-		do(t, shared, agent.Action{Name: agent.ActClick, Ref: btn})
+		do(t, shared, contract.Action{Name: contract.ActClick, Ref: btn})
 	}
 	runs := evalPage[[][]string](t, shared, "runs")
 	first := 0

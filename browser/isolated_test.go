@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // cookieServer sets a cookie on /set and shows the cookies it gets on /.
@@ -68,7 +68,7 @@ func TestIsolated(t *testing.T) {
 	l := launch(t, Options{Isolated: true})
 	open(t, l, base+"/set")
 	s := open(t, l, servePage(t, `<title>Pop</title><button onclick="window.open('`+base+`/')">Open</button>`))
-	out := do(t, l, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Open"`)})
+	out := do(t, l, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Open"`)})
 	wantLine(t, snapshot(t, l), "cookie: first")
 	t.Log(out)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // jqueryUIPage is a page of jQuery UI's mouse-driven widgets, with the
@@ -90,8 +90,8 @@ func TestJQueryUIWidgets(t *testing.T) {
 
 	// Sortable: Apple after Cherry (dropped on its bottom), then Date
 	// before Banana (on its top).
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `clickable "Apple"`), ToRef: refOf(t, s, `clickable "Cherry"`), ToAnchor: "bottom"})
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `clickable "Date"`), ToRef: refOf(t, s, `clickable "Banana"`), ToAnchor: "top"})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: refOf(t, s, `clickable "Apple"`), ToRef: refOf(t, s, `clickable "Cherry"`), ToAnchor: "bottom"})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: refOf(t, s, `clickable "Date"`), ToRef: refOf(t, s, `clickable "Banana"`), ToAnchor: "top"})
 	order := func() string {
 		return evalPage[string](t, shared, "$('#sortable li').map((i, l) => $(l).text()).get().join(',')")
 	}
@@ -99,7 +99,7 @@ func TestJQueryUIWidgets(t *testing.T) {
 		t.Errorf("order after two drags = %s, want Date,Banana,Cherry,Apple", got)
 	}
 	// A drop off screen is refused before anything is sent.
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `clickable "Banana"`), To: &agent.Point{X: -5, Y: 100}})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActDrag, Ref: refOf(t, s, `clickable "Banana"`), To: &contract.Point{X: -5, Y: 100}})
 	if !isActionError(err) || !strings.Contains(err.Error(), "outside the viewport") {
 		t.Errorf("drop off screen: %v", err)
 	}
@@ -108,24 +108,24 @@ func TestJQueryUIWidgets(t *testing.T) {
 	}
 
 	// Draggable onto droppable.
-	out := do(t, shared, agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `clickable "Parcel"`), ToRef: refOf(t, s, `droptarget "Mailbox"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActDrag, Ref: refOf(t, s, `clickable "Parcel"`), ToRef: refOf(t, s, `droptarget "Mailbox"`)})
 	if !strings.Contains(out, `onto droptarget "Mailbox"`) || evalPage[string](t, shared, "$('#drop').text()") != "Delivered" {
 		t.Errorf("drop onto the droppable: %q; the droppable says %q", out, evalPage[string](t, shared, "$('#drop').text()"))
 	}
 
 	// Resizable: its corner grip dragged by (60, 40).
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `clickable "Panel"`), Anchor: "bottom-right", DX: 60, DY: 40})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: refOf(t, s, `clickable "Panel"`), Anchor: "bottom-right", DX: 60, DY: 40})
 	if !strings.Contains(pageLog(), "size:210x120") {
 		t.Errorf("after dragging the grip by 60, 40 the log is %q, want size:210x120", pageLog())
 	}
 
 	// Slider: set in percent of its track, then a value it cannot take.
 	handle := refOf(t, s, `slider "slider handle"`)
-	out = do(t, shared, agent.Action{Name: agent.ActSetSlider, Ref: handle, Value: "50"})
+	out = do(t, shared, contract.Action{Name: contract.ActSetSlider, Ref: handle, Value: "50"})
 	if amount := evalPage[string](t, shared, "$('#amount').text()"); !strings.Contains(out, "to 50% of its track") || amount != "50" {
 		t.Errorf("set_slider 50: %q; the page's value is %s", out, amount)
 	}
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActSetSlider, Ref: handle, Value: "150"})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActSetSlider, Ref: handle, Value: "150"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "from 0 to 100") {
 		t.Errorf("set_slider 150: %v", err)
 	}
@@ -133,17 +133,17 @@ func TestJQueryUIWidgets(t *testing.T) {
 		t.Errorf("a refused value moved the slider to %s", amount)
 	}
 	// A click on the track at three quarters moves the handle there.
-	do(t, shared, agent.Action{Name: agent.ActMouse, Ref: refOf(t, s, `clickable "slider track"`), Anchor: "left", DX: 222})
+	do(t, shared, contract.Action{Name: contract.ActMouse, Ref: refOf(t, s, `clickable "slider track"`), Anchor: "left", DX: 222})
 	if v := evalPage[int](t, shared, "$('#slider').slider('value')"); v < 74 || v > 76 {
 		t.Errorf("after a click at three quarters of the track the value is %d", v)
 	}
 
 	// Spinner: typed, then stepped with its key.
 	spin := refOf(t, s, `spinbutton "Guests"`)
-	if out := do(t, shared, agent.Action{Name: agent.ActType, Ref: spin, Text: "7"}); strings.Contains(out, "rejected") {
+	if out := do(t, shared, contract.Action{Name: contract.ActType, Ref: spin, Text: "7"}); strings.Contains(out, "rejected") {
 		t.Errorf("type 7: %q", out)
 	}
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "ArrowUp"})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "ArrowUp"})
 	if v := evalPage[string](t, shared, "$('#spin').val()"); v != "8" {
 		t.Errorf("the spinner holds %q after 7 and ArrowUp, want 8", v)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // launch starts a browser of the test's own, closed when the test ends.
@@ -87,7 +87,7 @@ func TestLaunchClose(t *testing.T) {
 	if _, err := b.Snapshot(tctx(t)); !errors.Is(err, ErrClosed) {
 		t.Errorf("Snapshot after Close: %v", err)
 	}
-	if _, err := b.Do(tctx(t), agent.Action{Name: agent.ActBack}); !errors.Is(err, ErrClosed) {
+	if _, err := b.Do(tctx(t), contract.Action{Name: contract.ActBack}); !errors.Is(err, ErrClosed) {
 		t.Errorf("Do after Close: %v", err)
 	}
 }
@@ -334,7 +334,7 @@ func TestAttach(t *testing.T) {
 			t.Errorf("attach did not open one tab: %v", pageTargets(t, httpURL))
 		}
 		s := open(t, b, servePage(t, `<title>Attached</title><button onclick="this.textContent='done'">Act</button>`))
-		do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Act"`)})
+		do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Act"`)})
 		refOf(t, snapshot(t, b), `button "done"`)
 		if err := b.Close(); err != nil {
 			t.Errorf("close: %v", err)

@@ -14,7 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // shared is one Chromium for the tests that do not test Launch or Close
@@ -98,13 +98,13 @@ func tctx(t *testing.T) context.Context {
 }
 
 // do performs an action on b and fails the test on an error.
-func do(t *testing.T, b *Browser, a agent.Action) string {
+func do(t *testing.T, b *Browser, a contract.Action) string {
 	t.Helper()
 	return doOutcome(t, b, a).Text
 }
 
 // doOutcome is do returning the whole outcome.
-func doOutcome(t *testing.T, b *Browser, a agent.Action) agent.Outcome {
+func doOutcome(t *testing.T, b *Browser, a contract.Action) contract.Outcome {
 	t.Helper()
 	out, err := b.Do(tctx(t), a)
 	if err != nil {
@@ -114,13 +114,13 @@ func doOutcome(t *testing.T, b *Browser, a agent.Action) agent.Outcome {
 }
 
 // open navigates b to url and returns a snapshot.
-func open(t *testing.T, b *Browser, url string) agent.Snapshot {
+func open(t *testing.T, b *Browser, url string) contract.Snapshot {
 	t.Helper()
-	do(t, b, agent.Action{Name: agent.ActGoto, URL: url})
+	do(t, b, contract.Action{Name: contract.ActGoto, URL: url})
 	return snapshot(t, b)
 }
 
-func snapshot(t *testing.T, b *Browser) agent.Snapshot {
+func snapshot(t *testing.T, b *Browser) contract.Snapshot {
 	t.Helper()
 	s, err := b.Snapshot(tctx(t))
 	if err != nil {
@@ -131,7 +131,7 @@ func snapshot(t *testing.T, b *Browser) agent.Snapshot {
 
 // refOf returns the ref on the snapshot line that starts (after the
 // indentation) with prefix, such as `button "Sign in"`.
-func refOf(t *testing.T, s agent.Snapshot, prefix string) string {
+func refOf(t *testing.T, s contract.Snapshot, prefix string) string {
 	t.Helper()
 	for line := range strings.Lines(s.Text) {
 		line = strings.TrimSpace(line)
@@ -149,7 +149,7 @@ func refOf(t *testing.T, s agent.Snapshot, prefix string) string {
 }
 
 // hasLine reports whether the snapshot has the line, ignoring indentation.
-func hasLine(s agent.Snapshot, want string) bool {
+func hasLine(s contract.Snapshot, want string) bool {
 	for line := range strings.Lines(s.Text) {
 		if strings.TrimSpace(line) == want {
 			return true
@@ -158,7 +158,7 @@ func hasLine(s agent.Snapshot, want string) bool {
 	return false
 }
 
-func wantLine(t *testing.T, s agent.Snapshot, want string) {
+func wantLine(t *testing.T, s contract.Snapshot, want string) {
 	t.Helper()
 	if !hasLine(s, want) {
 		t.Errorf("snapshot has no line %q:\n%s", want, s.Text)
@@ -182,6 +182,6 @@ func evalPage[T any](t *testing.T, b *Browser, expr string) T {
 }
 
 func isActionError(err error) bool {
-	var ae *agent.ActionError
+	var ae *contract.ActionError
 	return errors.As(err, &ae)
 }

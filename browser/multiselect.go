@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Multi-select: options are added to or removed from a <select multiple>
@@ -67,9 +67,6 @@ func quoteAll(list []string) string {
 }
 
 func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string, error) {
-	if len(add) == 0 && len(remove) == 0 {
-		return "", agent.ActionErrorf("multi_select needs options to add or to remove")
-	}
 	el, err := b.resolve(o, ref)
 	if err != nil {
 		return "", err
@@ -89,13 +86,13 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 	case "notselect":
 		return b.multiSelectARIA(o, el, add, remove)
 	case "single":
-		return "", agent.ActionErrorf("%s allows one choice only (it has %s chosen); use select with one of %s", el.desc, quoteAll(res.Chosen), quoteAll(res.Options))
+		return "", contract.ActionErrorf("%s allows one choice only (it has %s chosen); use select with one of %s", el.desc, quoteAll(res.Chosen), quoteAll(res.Options))
 	case "disabled":
-		return "", agent.ActionErrorf("%s is disabled; nothing was changed", el.desc)
+		return "", contract.ActionErrorf("%s is disabled; nothing was changed", el.desc)
 	case "optdisabled":
-		return "", agent.ActionErrorf("options %s of %s are disabled; nothing was changed", quoteAll(res.Missing), el.desc)
+		return "", contract.ActionErrorf("options %s of %s are disabled; nothing was changed", quoteAll(res.Missing), el.desc)
 	default:
-		return "", agent.ActionErrorf("%s has no option %s; nothing was changed; its options are %s", el.desc, quoteAll(res.Missing), quoteAll(res.Options))
+		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; its options are %s", el.desc, quoteAll(res.Missing), quoteAll(res.Options))
 	}
 	nav, err := b.afterInput(o, s0, inputGrace)
 	if err != nil {
@@ -148,7 +145,7 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 		return "", err
 	}
 	if !multi {
-		return "", agent.ActionErrorf("%s is not a select or listbox that allows several choices; use select, or click the options", el.desc)
+		return "", contract.ActionErrorf("%s is not a select or listbox that allows several choices; use select, or click the options", el.desc)
 	}
 	type step struct {
 		opt  element
@@ -177,7 +174,7 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 		if err := b.callEl(o, el, optionsJS, &names, "", true); err != nil {
 			return "", err
 		}
-		return "", agent.ActionErrorf("%s has no option %s; nothing was changed; the options shown are %s", el.desc, quoteAll(missing), quoteAll(names))
+		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; the options shown are %s", el.desc, quoteAll(missing), quoteAll(names))
 	}
 	changed := false
 	for _, st := range plan {

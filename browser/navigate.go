@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // The actions that load pages, and the waits for the navigations that other
@@ -36,7 +36,7 @@ func (b *Browser) doGoto(o *op, raw string) (string, error) {
 		return "", err
 	}
 	if why := b.guard.check(o.ctx, u, true); why != "" { // navpolicy.go
-		return "", agent.ActionErrorf("goto %s was refused: %s", shortURL(u), why)
+		return "", contract.ActionErrorf("goto %s was refused: %s", shortURL(u), why)
 	}
 	return b.navigate(o, u)
 }
@@ -55,15 +55,15 @@ func (b *Browser) navigate(o *op, u string) (string, error) {
 		o.stopLoading = true
 		return "", err
 	case err != nil && isProtocolError(err):
-		return "", agent.ActionErrorf("cannot open %s: %v", u, err)
+		return "", contract.ActionErrorf("cannot open %s: %v", u, err)
 	case err != nil:
 		return "", err
 	case res.IsDownload:
 		return fmt.Sprintf("%s is a file download: it is saved in the download folder and reported when complete", u), nil
 	case refusal != "":
-		return "", agent.ActionErrorf("could not load %s: %s", shortURL(u), refusal)
+		return "", contract.ActionErrorf("could not load %s: %s", shortURL(u), refusal)
 	case res.ErrorText != "":
-		return "", agent.ActionErrorf("could not load %s: %s", u, res.ErrorText)
+		return "", contract.ActionErrorf("could not load %s: %s", u, res.ErrorText)
 	}
 	if res.LoaderID != "" {
 		// Wait to see the navigation start, then for its document.
@@ -82,10 +82,7 @@ func (b *Browser) navigate(o *op, u string) (string, error) {
 // normalizeURL checks a URL from the model; one without a scheme gets
 // https://.
 func normalizeURL(raw string) (string, error) {
-	u := strings.TrimSpace(raw)
-	if u == "" {
-		return "", agent.ActionErrorf("goto needs a URL")
-	}
+	u := strings.TrimSpace(raw) // not empty (Validate)
 	lower := strings.ToLower(u)
 	if !strings.Contains(lower, "://") {
 		known := false
@@ -97,7 +94,7 @@ func normalizeURL(raw string) (string, error) {
 		}
 	}
 	if _, err := url.Parse(u); err != nil {
-		return "", agent.ActionErrorf("%q is not a valid URL: %v", raw, err)
+		return "", contract.ActionErrorf("%q is not a valid URL: %v", raw, err)
 	}
 	return u, nil
 }
@@ -263,9 +260,9 @@ func (b *Browser) history(o *op, step int) (string, error) {
 	i, j := int(h.CurrentIndex), int(h.CurrentIndex)+step
 	switch {
 	case step < 0 && (j < 0 || i >= len(h.Entries) || (j == 0 && h.Entries[0].URL == "about:blank")):
-		return "", agent.ActionErrorf("there is no previous page to go back to")
+		return "", contract.ActionErrorf("there is no previous page to go back to")
 	case step > 0 && (i < 0 || j >= len(h.Entries)):
-		return "", agent.ActionErrorf("there is no next page to go forward to")
+		return "", contract.ActionErrorf("there is no next page to go forward to")
 	}
 	s0 := b.nav.state()
 	if _, err := cdp.Call(o.ctx, b.target, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[j].ID}); err != nil {
@@ -294,9 +291,9 @@ func (b *Browser) history(o *op, step int) (string, error) {
 // of its batch is not run. ok is false when err stands: no navigation was
 // seen since s0, the caller's context ended or the tab broke, or the action
 // is one that navigates by itself.
-func (b *Browser) navigatedDuring(o *op, a agent.Action, s0 navState, err error) (string, bool) {
+func (b *Browser) navigatedDuring(o *op, a contract.Action, s0 navState, err error) (string, bool) {
 	switch a.Name {
-	case agent.ActGoto, agent.ActBack, agent.ActForward, agent.ActTabs:
+	case contract.ActGoto, contract.ActBack, contract.ActForward, contract.ActTabs:
 		return "", false
 	}
 	s := b.nav.state()

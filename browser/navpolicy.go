@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Where the browser may go: only http and https pages, within the policy
@@ -23,8 +23,8 @@ const dnsBudget = 3 * time.Second
 // interceptor runs on the browser's event goroutines).
 type guard struct {
 	mu     sync.Mutex
-	policy *agent.NavigationPolicy // nil: schemes only
-	files  bool                    // file: URLs allowed (Options.AllowFileURLs)
+	policy *contract.NavigationPolicy // nil: schemes only
+	files  bool                       // file: URLs allowed (Options.AllowFileURLs)
 	// lastRefusal says what the guard refused last, for the goto that
 	// asked for it.
 	lastRefusal string
@@ -33,8 +33,8 @@ type guard struct {
 }
 
 // Confine sets the navigation policy of every tab of the Browser, from now
-// on. It implements agent.Confiner.
-func (b *Browser) Confine(p agent.NavigationPolicy) error {
+// on. It implements contract.Confiner.
+func (b *Browser) Confine(p contract.NavigationPolicy) error {
 	g := &b.guard
 	g.mu.Lock()
 	defer g.mu.Unlock()

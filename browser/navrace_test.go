@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // The tests of this file make a navigation meet a snapshot or an action at
@@ -136,7 +136,7 @@ func TestClickMeetsNavigation(t *testing.T) {
 	s := open(t, shared, base+"/start")
 	ref := refOf(t, s, `button "Buy"`)
 	evalPage[bool](t, shared, "window.arm()")
-	out, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: ref})
+	out, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: ref})
 	if err != nil {
 		t.Fatalf("click during a navigation: %v", err)
 	}
@@ -176,7 +176,7 @@ func TestClickSubmitsFormLate(t *testing.T) {
 	}
 	defer b.Close()
 	s := open(t, b, srv.URL+"/form")
-	out := do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Place order"`)})
+	out := do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Place order"`)})
 	if !strings.Contains(out, "navigated to "+srv.URL+"/done") {
 		t.Errorf("outcome = %q; want the navigation the click caused", out)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/webagent/webagent/trace"
+	"github.com/webagent/webagent/contract"
 )
 
 // Bounds of the activity kept between two TakeActivity calls; past them
@@ -28,9 +28,9 @@ const (
 // handler runs on the tabs' read loops: it only appends under a mutex.
 type activityLog struct {
 	mu      sync.Mutex
-	console []trace.ConsoleEntry
-	pending map[network.RequestID]*trace.NetEntry
-	done    []trace.NetEntry
+	console []contract.ConsoleEntry
+	pending map[network.RequestID]*contract.NetEntry
+	done    []contract.NetEntry
 	dropped int
 	started map[network.RequestID]time.Time
 }
@@ -45,28 +45,28 @@ func (b *Browser) recordActivity(t *tab) error {
 }
 
 // TakeActivity returns the console messages and the finished network
-// requests since the previous call, and forgets them (trace.Activity).
+// requests since the previous call, and forgets them (contract.Activity).
 // Requests still under way are kept for a later call. It returns nothing
 // unless Options.RecordActivity is set.
-func (b *Browser) TakeActivity() ([]trace.ConsoleEntry, []trace.NetEntry) {
+func (b *Browser) TakeActivity() ([]contract.ConsoleEntry, []contract.NetEntry) {
 	l := &b.activity
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c, n := l.console, l.done
 	if l.dropped > 0 {
-		c = append(c, trace.ConsoleEntry{Level: "info", Text: fmt.Sprintf("(webagent: %d more console messages or requests were not kept)", l.dropped), Time: time.Now().UnixMilli()})
+		c = append(c, contract.ConsoleEntry{Level: "info", Text: fmt.Sprintf("(webagent: %d more console messages or requests were not kept)", l.dropped), Time: time.Now().UnixMilli()})
 	}
 	l.console, l.done, l.dropped = nil, nil, 0
 	return c, n
 }
 
-var _ trace.Activity = (*Browser)(nil)
+var _ contract.Activity = (*Browser)(nil)
 
 func (l *activityLog) handle(ev any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.pending == nil {
-		l.pending = map[network.RequestID]*trace.NetEntry{}
+		l.pending = map[network.RequestID]*contract.NetEntry{}
 	}
 	switch e := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
@@ -74,10 +74,10 @@ func (l *activityLog) handle(ev any) {
 		for _, a := range e.Args {
 			parts = append(parts, remoteText(a))
 		}
-		l.addConsole(trace.ConsoleEntry{Level: string(e.Type), Text: strings.Join(parts, " "), Time: epochMS(e.Timestamp)})
+		l.addConsole(contract.ConsoleEntry{Level: string(e.Type), Text: strings.Join(parts, " "), Time: epochMS(e.Timestamp)})
 	case *runtime.EventExceptionThrown:
 		d := e.ExceptionDetails
-		l.addConsole(trace.ConsoleEntry{Level: "exception", Text: exceptionText(d), URL: d.URL, Time: epochMS(e.Timestamp)})
+		l.addConsole(contract.ConsoleEntry{Level: "exception", Text: exceptionText(d), URL: d.URL, Time: epochMS(e.Timestamp)})
 	case *network.EventRequestWillBeSent:
 		if len(l.pending) >= maxNetEntries {
 			l.dropped++
@@ -88,7 +88,7 @@ func (l *activityLog) handle(ev any) {
 			old.Status = int(e.RedirectResponse.Status)
 			l.finish(e.RequestID, old, "")
 		}
-		l.pending[e.RequestID] = &trace.NetEntry{
+		l.pending[e.RequestID] = &contract.NetEntry{
 			Method: e.Request.Method, URL: e.Request.URL, Type: string(e.Type),
 			Start: wallMS(e.WallTime), RequestHeaders: headerMap(e.Request.Headers),
 		}
@@ -120,7 +120,7 @@ func (l *activityLog) handle(ev any) {
 	}
 }
 
-func (l *activityLog) addConsole(c trace.ConsoleEntry) {
+func (l *activityLog) addConsole(c contract.ConsoleEntry) {
 	if len(l.console) >= maxConsoleEntries {
 		l.dropped++
 		return
@@ -131,7 +131,7 @@ func (l *activityLog) addConsole(c trace.ConsoleEntry) {
 	l.console = append(l.console, c)
 }
 
-func (l *activityLog) finish(id network.RequestID, p *trace.NetEntry, errText string) {
+func (l *activityLog) finish(id network.RequestID, p *contract.NetEntry, errText string) {
 	if t, ok := l.started[id]; ok {
 		p.MS = time.Since(t).Milliseconds()
 		delete(l.started, id)

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // The op: one call of Snapshot or Do, its context, its clean-up and its errors.
@@ -166,12 +166,12 @@ func (b *Browser) cleanup(t *tab, stopLoading, evaluating bool) {
 // unusable, else err wrapped with what was being done. ActionErrors pass
 // through unchanged. When the tab crashed or the browser process died
 // during the call, the tab is brought back (see Recover) and the caller
-// gets an *agent.ActionError that says so: the model can go on.
+// gets an *contract.ActionError that says so: the model can go on.
 func (o *op) fail(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var ae *agent.ActionError
+	var ae *contract.ActionError
 	if errors.As(err, &ae) {
 		return ae
 	}
@@ -200,7 +200,7 @@ func (o *op) fail(what string, err error) error {
 	if rerr != nil {
 		return fmt.Errorf("browser: %s: %v; recovering: %w", what, cause, rerr)
 	}
-	return agent.ActionErrorf("%s failed: %v. %s. Take a new snapshot.", what, cause, strings.TrimSuffix(done, "."))
+	return contract.ActionErrorf("%s failed: %v. %s. Take a new snapshot.", what, cause, strings.TrimSuffix(done, "."))
 }
 
 // isProtocolError reports whether err is an error answer of Chromium to a

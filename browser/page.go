@@ -6,11 +6,11 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 var (
-	_ agent.Screenshotter = (*Browser)(nil)
+	_ contract.Screenshotter = (*Browser)(nil)
 )
 
 // Eval evaluates a JavaScript expression in the current page's main frame

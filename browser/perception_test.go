@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // The tests of this file check that the snapshot shows what a person sees
@@ -25,11 +25,11 @@ for (const el of document.querySelectorAll('[data-log]')) el.addEventListener('c
 func clickLogs(t *testing.T, ref string) string {
 	t.Helper()
 	evalPage[bool](t, shared, "window.log = [], true")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref})
 	return evalPage[string](t, shared, "window.log.join(',')")
 }
 
-func wantClick(t *testing.T, s agent.Snapshot, prefix, logged string) {
+func wantClick(t *testing.T, s contract.Snapshot, prefix, logged string) {
 	t.Helper()
 	if got := clickLogs(t, refOf(t, s, prefix)); got != logged {
 		t.Errorf("clicking %s logged %q, want %q\n%s", prefix, got, logged, s.Text)
@@ -127,7 +127,7 @@ document.addEventListener('mouseup', () => { x0 = null; });
 	if !strings.Contains(line, `value="4% of its track"`) || !strings.Contains(line, " box=") {
 		t.Errorf("the handle's line says neither its position nor its box: %s", line)
 	}
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `slider "slider handle"`), DX: 92})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: refOf(t, s, `slider "slider handle"`), DX: 92})
 	if got := evalPage[string](t, shared, "document.getElementById('out').textContent"); got != "50" {
 		t.Errorf("after dragging the handle by half the track the value is %s, want 50", got)
 	}
@@ -239,11 +239,11 @@ func TestPerceptionFormSemantics(t *testing.T) {
 	} {
 		refOf(t, s, want)
 	}
-	do(t, shared, agent.Action{Name: agent.ActCheck, Ref: refOf(t, s, `radio "No"`)})
+	do(t, shared, contract.Action{Name: contract.ActCheck, Ref: refOf(t, s, `radio "No"`)})
 	if !evalPage[bool](t, shared, "document.getElementById('no').checked && !document.getElementById('yes').checked") {
 		t.Errorf("checking the No radio did not check it alone")
 	}
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "City"`), Text: "Lyon"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "City"`), Text: "Lyon"})
 	if got := evalPage[string](t, shared, "document.getElementById('city').value"); got != "Lyon" {
 		t.Errorf("typing into the City box gave city=%q", got)
 	}
@@ -261,7 +261,7 @@ const close = (id) => { const s = document.getElementById(id); s.classList.add('
 document.getElementById('hb').addEventListener('click', () => { close('a'); open('b'); });
 </script>`))
 	refOf(t, s, `link "Alpha link"`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Section B"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Section B"`)})
 	s = snapshot(t, shared)
 	if strings.Contains(s.Text, "Alpha link") || !strings.Contains(s.Text, "Beta link") {
 		t.Errorf("the snapshot after the click was taken mid-animation:\n%s", s.Text)
@@ -292,7 +292,7 @@ document.querySelector('circle').addEventListener('click', () => top.log.push('f
 
 // lineOf returns the snapshot's line that starts with prefix (after the
 // indentation).
-func lineOf(t *testing.T, s agent.Snapshot, prefix string) string {
+func lineOf(t *testing.T, s contract.Snapshot, prefix string) string {
 	t.Helper()
 	for line := range strings.Lines(s.Text) {
 		if l := strings.TrimSpace(line); strings.HasPrefix(l, prefix) {
@@ -310,12 +310,12 @@ func TestPerceptionReadRegion(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no folded region with a handle:\n%s", s.Text)
 	}
-	out := do(t, shared, agent.Action{Name: agent.ActReadRegion, Ref: m[2]})
+	out := do(t, shared, contract.Action{Name: contract.ActReadRegion, Ref: m[2]})
 	if !strings.Contains(out, "| Order 299 | $897.00 |") || strings.Contains(out, "| Order 0 |") {
 		t.Errorf("read_region %s did not return the rows left out, and only them:\n%.3000s", m[2], out)
 	}
 	for _, bad := range []string{"x1", "r999"} {
-		_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActReadRegion, Ref: bad})
+		_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActReadRegion, Ref: bad})
 		if err == nil || !isActionError(err) {
 			t.Errorf("read_region %q: %v, want an ActionError", bad, err)
 		}
@@ -336,12 +336,12 @@ func TestPerceptionBox(t *testing.T) {
 		{`button "In frame"`, "x=310 y=220 width=50 height=40, centre 335,240"},
 		{`button "Far"`, "below the view by"},
 	} {
-		out := do(t, shared, agent.Action{Name: agent.ActBox, Ref: refOf(t, s, c.prefix)})
+		out := do(t, shared, contract.Action{Name: contract.ActBox, Ref: refOf(t, s, c.prefix)})
 		if !strings.Contains(out, c.want) {
 			t.Errorf("box of %s = %q, want it to contain %q", c.prefix, out, c.want)
 		}
 	}
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActBox, Ref: "nope"}); !isActionError(err) {
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActBox, Ref: "nope"}); !isActionError(err) {
 		t.Errorf("box of a bad ref: %v, want an ActionError", err)
 	}
 }

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -11,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Pointer actions at a point: a point is given in viewport CSS pixels, or
@@ -41,7 +42,7 @@ func (b *Browser) viewport(o *op) (w, h float64, err error) {
 // its largest part in main-viewport CSS pixels, not clipped to the viewport.
 func (b *Browser) elementBox(o *op, el element) ([4]float64, error) {
 	var box [4]float64
-	notVisible := agent.ActionErrorf("%s is not visible, so no point of it can be used; take a new snapshot", el.desc)
+	notVisible := contract.ActionErrorf("%s is not visible, so no point of it can be used; take a new snapshot", el.desc)
 	if _, err := cdp.Call(o.ctx, b.targetOf(el.frame), dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.id}); err != nil {
 		if isProtocolError(err) {
 			return box, notVisible
@@ -106,7 +107,7 @@ func anchorPoint(box [4]float64, anchor string) (x, y float64, err error) {
 	case "bottom":
 		return cx, bt, nil
 	}
-	return 0, 0, agent.ActionErrorf("unknown anchor %q: use center, top-left, top-right, bottom-left, bottom-right, left, right, top or bottom", anchor)
+	return 0, 0, contract.CheckAnchor(anchor)
 }
 
 // spot is where a pointer action happens.
@@ -120,17 +121,17 @@ type spot struct {
 // locate resolves a point: with ref, the anchor of its box moved by (dx,
 // dy), which must stay inside the box; else at, in the viewport. Either
 // must lie inside the viewport.
-func (b *Browser) locate(o *op, ref, anchor string, dx, dy float64, at *agent.Point) (spot, error) {
+func (b *Browser) locate(o *op, ref, anchor string, dx, dy float64, at *contract.Point) (spot, error) {
 	vw, vh, err := b.viewport(o)
 	if err != nil {
 		return spot{}, err
 	}
 	if strings.TrimSpace(ref) == "" {
 		if at == nil {
-			return spot{}, agent.ActionErrorf("give a point: x and y in viewport pixels, or a ref")
+			return spot{}, errors.New("browser: a point needs a ref or x and y") // Validate sees to it
 		}
 		if at.X < 0 || at.Y < 0 || at.X >= vw || at.Y >= vh {
-			return spot{}, agent.ActionErrorf("the point (%g, %g) is outside the viewport, which is %gx%g CSS pixels (x 0-%g, y 0-%g); nothing was done: give a point inside it, or scroll first",
+			return spot{}, contract.ActionErrorf("the point (%g, %g) is outside the viewport, which is %gx%g CSS pixels (x 0-%g, y 0-%g); nothing was done: give a point inside it, or scroll first",
 				at.X, at.Y, vw, vh, vw-1, vh-1)
 		}
 		return spot{x: at.X, y: at.Y, desc: fmt.Sprintf("(%g, %g)", at.X, at.Y)}, nil
@@ -156,11 +157,11 @@ func (b *Browser) locate(o *op, ref, anchor string, dx, dy float64, at *agent.Po
 		where = fmt.Sprintf("%g, %g px from %s", dx, dy, where)
 	}
 	if x < math.Floor(box[0]) || y < math.Floor(box[1]) || x >= math.Ceil(box[2]) || y >= math.Ceil(box[3]) {
-		return spot{}, agent.ActionErrorf("%s of %s is outside its box, which is %gx%g CSS pixels; nothing was done: give a smaller offset",
+		return spot{}, contract.ActionErrorf("%s of %s is outside its box, which is %gx%g CSS pixels; nothing was done: give a smaller offset",
 			where, el.desc, math.Round(box[2]-box[0]), math.Round(box[3]-box[1]))
 	}
 	if x < 0 || y < 0 || x >= vw || y >= vh {
-		return spot{}, agent.ActionErrorf("%s of %s is outside the viewport; nothing was done: scroll so that it shows, or use another anchor", where, el.desc)
+		return spot{}, contract.ActionErrorf("%s of %s is outside the viewport; nothing was done: scroll so that it shows, or use another anchor", where, el.desc)
 	}
 	return spot{x: x, y: y, el: &el, box: box, desc: fmt.Sprintf("(%g, %g), %s of %s", x, y, where, el.desc)}, nil
 }
@@ -199,16 +200,13 @@ func (b *Browser) mouse(ctx context.Context, typ input.DispatchMouseEventType, x
 
 // doMouse clicks, double-clicks, right-clicks or hovers at a point, and says
 // what was there and what changed.
-func (b *Browser) doMouse(o *op, a agent.Action) (string, error) {
+func (b *Browser) doMouse(o *op, a contract.Action) (string, error) {
 	op := strings.TrimSpace(a.Op)
 	if op == "" {
-		op = agent.MouseClick
+		op = contract.MouseClick
 	}
-	verbs := map[string]string{agent.MouseClick: "clicked", agent.MouseDoubleClick: "double-clicked", agent.MouseRightClick: "right-clicked", agent.MouseHover: "hovered"}
-	verb, ok := verbs[op]
-	if !ok {
-		return "", agent.ActionErrorf("unknown mouse op %q: use click, double_click, right_click or hover", a.Op)
-	}
+	verbs := map[string]string{contract.MouseClick: "clicked", contract.MouseDoubleClick: "double-clicked", contract.MouseRightClick: "right-clicked", contract.MouseHover: "hovered"}
+	verb := verbs[op] // one of them (Validate)
 	sp, err := b.locate(o, a.Ref, a.Anchor, float64(a.DX), float64(a.DY), a.At)
 	if err != nil {
 		return "", err
@@ -227,13 +225,13 @@ func (b *Browser) doMouse(o *op, a agent.Action) (string, error) {
 		return b.mouse(o.ctx, input.DispatchMouseEventTypeMouseReleased, x, y, btn, 0, n)
 	}
 	switch op {
-	case agent.MouseClick:
+	case contract.MouseClick:
 		err = press(input.MouseButtonLeft, 1, 1)
-	case agent.MouseDoubleClick:
+	case contract.MouseDoubleClick:
 		if err = press(input.MouseButtonLeft, 1, 1); err == nil {
 			err = press(input.MouseButtonLeft, 1, 2)
 		}
-	case agent.MouseRightClick:
+	case contract.MouseRightClick:
 		err = press(input.MouseButtonRight, 2, 1)
 	}
 	if err != nil {
@@ -244,7 +242,7 @@ func (b *Browser) doMouse(o *op, a agent.Action) (string, error) {
 		return "", err
 	}
 	out := verb + " at " + sp.desc
-	if op == agent.MouseHover {
+	if op == contract.MouseHover {
 		out = "hovered over " + sp.desc
 	}
 	if target != "" && (sp.el == nil || !strings.HasSuffix(sp.desc, target)) {
@@ -258,18 +256,18 @@ func (b *Browser) doMouse(o *op, a agent.Action) (string, error) {
 
 // pathMoves returns the points the mouse passes through along the path:
 // each given point, and steps of at most about maxStep pixels between them.
-func pathMoves(pts []agent.Point, maxStep float64) []agent.Point {
+func pathMoves(pts []contract.Point, maxStep float64) []contract.Point {
 	if len(pts) == 0 {
 		return nil
 	}
-	out := []agent.Point{pts[0]}
+	out := []contract.Point{pts[0]}
 	for i := 1; i < len(pts); i++ {
 		a, c := pts[i-1], pts[i]
 		n := int(math.Ceil(math.Hypot(c.X-a.X, c.Y-a.Y) / maxStep))
 		n = max(n, 2)
 		for k := 1; k <= n; k++ {
 			f := float64(k) / float64(n)
-			out = append(out, agent.Point{X: a.X + (c.X-a.X)*f, Y: a.Y + (c.Y-a.Y)*f})
+			out = append(out, contract.Point{X: a.X + (c.X-a.X)*f, Y: a.Y + (c.Y-a.Y)*f})
 		}
 	}
 	return out
@@ -285,15 +283,12 @@ const (
 
 // doMousePath presses the left button at the first point, moves through the
 // others in small steps and releases it at the last.
-func (b *Browser) doMousePath(o *op, a agent.Action) (string, error) {
-	if len(a.Path) < 2 {
-		return "", agent.ActionErrorf("mouse_path needs at least two points")
-	}
+func (b *Browser) doMousePath(o *op, a contract.Action) (string, error) {
 	vw, vh, err := b.viewport(o)
 	if err != nil {
 		return "", err
 	}
-	pts := make([]agent.Point, len(a.Path))
+	pts := make([]contract.Point, len(a.Path))
 	copy(pts, a.Path)
 	on := ""
 	if strings.TrimSpace(a.Ref) != "" {
@@ -308,16 +303,16 @@ func (b *Browser) doMousePath(o *op, a agent.Action) (string, error) {
 		w, h := box[2]-box[0], box[3]-box[1]
 		for i, p := range pts {
 			if p.X < 0 || p.Y < 0 || p.X >= w || p.Y >= h {
-				return "", agent.ActionErrorf("point %d (%g, %g) is outside %s, whose box is %gx%g CSS pixels (offsets from its top-left corner); nothing was done",
+				return "", contract.ActionErrorf("point %d (%g, %g) is outside %s, whose box is %gx%g CSS pixels (offsets from its top-left corner); nothing was done",
 					i+1, p.X, p.Y, el.desc, math.Round(w), math.Round(h))
 			}
-			pts[i] = agent.Point{X: box[0] + p.X, Y: box[1] + p.Y}
+			pts[i] = contract.Point{X: box[0] + p.X, Y: box[1] + p.Y}
 		}
 		on = " on " + el.desc
 	}
 	for i, p := range pts {
 		if p.X < 0 || p.Y < 0 || p.X >= vw || p.Y >= vh {
-			return "", agent.ActionErrorf("point %d (%g, %g) is outside the viewport, which is %gx%g CSS pixels; nothing was done: give points inside it, or scroll first",
+			return "", contract.ActionErrorf("point %d (%g, %g) is outside the viewport, which is %gx%g CSS pixels; nothing was done: give points inside it, or scroll first",
 				i+1, p.X, p.Y, vw, vh)
 		}
 	}
@@ -353,7 +348,7 @@ func (b *Browser) doMousePath(o *op, a agent.Action) (string, error) {
 
 // dragPoints drags from a point (x, y, or an anchor of ref) to a point
 // (to_x, to_y, an anchor of to_ref, or the start moved by dx, dy).
-func (b *Browser) dragPoints(o *op, a agent.Action) (string, error) {
+func (b *Browser) dragPoints(o *op, a contract.Action) (string, error) {
 	src, err := b.locate(o, a.Ref, a.Anchor, 0, 0, a.At)
 	if err != nil {
 		return "", err
@@ -375,12 +370,12 @@ func (b *Browser) dragPoints(o *op, a agent.Action) (string, error) {
 			return "", err
 		}
 	default:
-		p := agent.Point{X: src.x + float64(a.DX), Y: src.y + float64(a.DY)}
+		p := contract.Point{X: src.x + float64(a.DX), Y: src.y + float64(a.DY)}
 		if dst, err = b.locate(o, "", "", 0, 0, &p); err != nil {
-			return "", agent.ActionErrorf("dragging by (%d, %d) from %s leads outside the viewport; nothing was done: scroll first or use a smaller offset", a.DX, a.DY, src.desc)
+			return "", contract.ActionErrorf("dragging by (%d, %d) from %s leads outside the viewport; nothing was done: scroll first or use a smaller offset", a.DX, a.DY, src.desc)
 		}
 	}
-	pts := []agent.Point{{X: src.x, Y: src.y}, {X: dst.x, Y: dst.y}}
+	pts := []contract.Point{{X: src.x, Y: src.y}, {X: dst.x, Y: dst.y}}
 	moves := pathMoves(pts, dragStep)
 	if len(moves) < dragSteps+1 {
 		moves = straightMoves(src.x, src.y, dst.x, dst.y)

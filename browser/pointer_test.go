@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // A canvas that records the path drawn with the left button held: only a
@@ -28,7 +28,7 @@ type drawn struct {
 func TestMousePathDrawsOnCanvas(t *testing.T) {
 	s := open(t, shared, servePage(t, canvasPage))
 	canvas := refOf(t, s, `clickable "Drawing"`)
-	out := do(t, shared, agent.Action{Name: agent.ActMousePath, Ref: canvas, Path: []agent.Point{{X: 20, Y: 20}, {X: 20, Y: 150}, {X: 200, Y: 150}}})
+	out := do(t, shared, contract.Action{Name: contract.ActMousePath, Ref: canvas, Path: []contract.Point{{X: 20, Y: 20}, {X: 20, Y: 150}, {X: 200, Y: 150}}})
 	if !strings.Contains(out, "pressed the mouse at 20,20") || !strings.Contains(out, "the page changed") && !strings.Contains(out, "nothing on the page changed") {
 		t.Errorf("outcome = %q", out)
 	}
@@ -57,13 +57,13 @@ func TestMousePathDrawsOnCanvas(t *testing.T) {
 	}
 
 	// A point outside the canvas: refused, nothing sent.
-	do(t, shared, agent.Action{Name: agent.ActGoto, URL: s.URL})
+	do(t, shared, contract.Action{Name: contract.ActGoto, URL: s.URL})
 	s = snapshot(t, shared)
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActMousePath, Ref: refOf(t, s, `clickable "Drawing"`), Path: []agent.Point{{X: 20, Y: 20}, {X: 400, Y: 20}}})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActMousePath, Ref: refOf(t, s, `clickable "Drawing"`), Path: []contract.Point{{X: 20, Y: 20}, {X: 400, Y: 20}}})
 	if !isActionError(err) || !strings.Contains(err.Error(), "outside") || !strings.Contains(err.Error(), "300x200") {
 		t.Errorf("path off the canvas: %v", err)
 	}
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActMousePath, Path: []agent.Point{{X: 20, Y: 20}, {X: 20, Y: 5000}}})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActMousePath, Path: []contract.Point{{X: 20, Y: 20}, {X: 20, Y: 5000}}})
 	if !isActionError(err) || !strings.Contains(err.Error(), "outside the viewport") {
 		t.Errorf("path off screen: %v", err)
 	}
@@ -122,16 +122,16 @@ func TestDragSortableByPoints(t *testing.T) {
 	// screenshot.
 	boxes := evalPage[[][4]float64](t, shared, "Array.from(document.querySelectorAll('li')).map((l) => { const r = l.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
 	apple, cherry := boxes[0], boxes[2]
-	from := &agent.Point{X: float64(int((apple[0] + apple[2]) / 2)), Y: float64(int((apple[1] + apple[3]) / 2))}
-	to := &agent.Point{X: from.X, Y: float64(int(cherry[1] + (cherry[3]-cherry[1])*0.8))}
-	out := do(t, shared, agent.Action{Name: agent.ActDrag, At: from, To: to})
+	from := &contract.Point{X: float64(int((apple[0] + apple[2]) / 2)), Y: float64(int((apple[1] + apple[3]) / 2))}
+	to := &contract.Point{X: from.X, Y: float64(int(cherry[1] + (cherry[3]-cherry[1])*0.8))}
+	out := do(t, shared, contract.Action{Name: contract.ActDrag, At: from, To: to})
 	if !strings.Contains(out, "dragged from") || !strings.Contains(out, "the page changed") {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := evalPage[string](t, shared, "document.getElementById('order').textContent"); got != "Banana,Cherry,Apple,Date" {
 		t.Errorf("order after the drag = %q, want Banana,Cherry,Apple,Date", got)
 	}
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActDrag, At: from, To: &agent.Point{X: -5, Y: 10}})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActDrag, At: from, To: &contract.Point{X: -5, Y: 10}})
 	if !isActionError(err) || !strings.Contains(err.Error(), "outside the viewport") {
 		t.Errorf("drop off screen: %v", err)
 	}
@@ -157,7 +157,7 @@ document.addEventListener('mouseup', () => { st = null; });
 func TestDragResizeGrip(t *testing.T) {
 	s := open(t, shared, servePage(t, resizePage))
 	panel := refOf(t, s, `clickable "Panel"`)
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: panel, Anchor: "bottom-right", DX: 100, DY: 50})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: panel, Anchor: "bottom-right", DX: 100, DY: 50})
 	if got := evalPage[[2]int](t, shared, "[box.offsetWidth, box.offsetHeight]"); got != [2]int{300, 150} {
 		t.Errorf("panel size after dragging its grip = %v, want [300 150]", got)
 	}
@@ -165,12 +165,12 @@ func TestDragResizeGrip(t *testing.T) {
 	// instead of selecting its text.
 	notes := refOf(t, s, `textbox "Notes"`)
 	w0 := evalPage[int](t, shared, "document.querySelector('textarea').offsetWidth")
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: notes, Anchor: "bottom-right", DX: 80, DY: 40})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: notes, Anchor: "bottom-right", DX: 80, DY: 40})
 	if w := evalPage[int](t, shared, "document.querySelector('textarea').offsetWidth"); w < w0+60 {
 		t.Errorf("textarea width %d after dragging its corner by 80, was %d", w, w0)
 	}
 	// An anchor offset that leaves the box is refused.
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActMouse, Ref: panel, Anchor: "bottom-right", DX: 40})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActMouse, Ref: panel, Anchor: "bottom-right", DX: 40})
 	if !isActionError(err) || !strings.Contains(err.Error(), "outside its box") {
 		t.Errorf("a point outside the box: %v", err)
 	}
@@ -190,19 +190,19 @@ for (const t of ['click', 'dblclick', 'contextmenu', 'mouseover'])
 func TestMouseAtPoint(t *testing.T) {
 	open(t, shared, servePage(t, pointPage))
 	box := evalPage[[2]float64](t, shared, "(() => { const r = pic.getBoundingClientRect(); return [r.left, r.top]; })()")
-	at := func(x, y float64) *agent.Point { return &agent.Point{X: box[0] + x, Y: box[1] + y} }
-	do(t, shared, agent.Action{Name: agent.ActMouse, Op: agent.MouseHover, At: at(10, 10)})
-	out := do(t, shared, agent.Action{Name: agent.ActMouse, At: at(120, 80)})
+	at := func(x, y float64) *contract.Point { return &contract.Point{X: box[0] + x, Y: box[1] + y} }
+	do(t, shared, contract.Action{Name: contract.ActMouse, Op: contract.MouseHover, At: at(10, 10)})
+	out := do(t, shared, contract.Action{Name: contract.ActMouse, At: at(120, 80)})
 	if !strings.HasPrefix(out, "clicked at (") || !strings.Contains(out, "the page changed") {
 		t.Errorf("outcome = %q", out)
 	}
-	do(t, shared, agent.Action{Name: agent.ActMouse, Op: agent.MouseDoubleClick, At: at(30, 40)})
-	do(t, shared, agent.Action{Name: agent.ActMouse, Op: agent.MouseRightClick, At: at(50, 60)})
+	do(t, shared, contract.Action{Name: contract.ActMouse, Op: contract.MouseDoubleClick, At: at(30, 40)})
+	do(t, shared, contract.Action{Name: contract.ActMouse, Op: contract.MouseRightClick, At: at(50, 60)})
 	want := "mouseover@10,10 click@120,80 click@30,40 click@30,40 dblclick@30,40 contextmenu@50,60"
 	if got := evalPage[string](t, shared, "log.join(' ')"); got != want {
 		t.Errorf("events = %q, want %q", got, want)
 	}
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActMouse, At: &agent.Point{X: 5000, Y: 10}})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActMouse, At: &contract.Point{X: 5000, Y: 10}})
 	if !isActionError(err) || !strings.Contains(err.Error(), "outside the viewport") {
 		t.Errorf("click off screen: %v", err)
 	}
@@ -226,7 +226,7 @@ done.addEventListener('drop', (e) => { e.preventDefault(); done.append(document.
 func TestDragHTML5ByPoints(t *testing.T) {
 	open(t, shared, servePage(t, html5Page))
 	c := evalPage[[4]float64](t, shared, "(() => { const r = card.getBoundingClientRect(); const d = done.getBoundingClientRect(); return [r.left + 20, r.top + 20, d.left + 100, d.top + 50]; })()")
-	out := do(t, shared, agent.Action{Name: agent.ActDrag, At: &agent.Point{X: c[0], Y: c[1]}, To: &agent.Point{X: c[2], Y: c[3]}})
+	out := do(t, shared, contract.Action{Name: contract.ActDrag, At: &contract.Point{X: c[0], Y: c[1]}, To: &contract.Point{X: c[2], Y: c[3]}})
 	if !strings.Contains(out, "(HTML drag and drop)") {
 		t.Errorf("outcome = %q", out)
 	}
@@ -242,7 +242,7 @@ func TestDragHTML5OntoDropTarget(t *testing.T) {
 	if line := lineOf(t, s, `droptarget "Done"`); !strings.Contains(line, " box=") {
 		t.Errorf("the drop zone's line has no box: %s", line)
 	}
-	out := do(t, shared, agent.Action{Name: agent.ActDrag, Ref: refOf(t, s, `clickable "Card"`), ToRef: refOf(t, s, `droptarget "Done"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActDrag, Ref: refOf(t, s, `clickable "Card"`), ToRef: refOf(t, s, `droptarget "Done"`)})
 	if !strings.Contains(out, "(HTML drag and drop)") {
 		t.Errorf("outcome = %q", out)
 	}

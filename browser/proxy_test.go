@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // authProxy is a forward HTTP proxy that wants Basic credentials.
@@ -78,7 +78,7 @@ func TestProxyWithCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: site.URL + "/"}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: site.URL + "/"}); err != nil {
 		b.Close()
 		t.Fatal(err)
 	}

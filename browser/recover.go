@@ -13,10 +13,10 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
-var _ agent.Recoverer = (*Browser)(nil)
+var _ contract.Recoverer = (*Browser)(nil)
 
 const (
 	// probeTimeout is how long a trivial script may take to answer before
@@ -184,7 +184,7 @@ func (b *Browser) reopen(ctx context.Context, t *tab, url string) error {
 	o := b.internalOp(ctx)
 	defer o.cancel(nil)
 	_, err := b.navigate(o, url)
-	var ae *agent.ActionError
+	var ae *contract.ActionError
 	switch {
 	case err == nil, errors.As(err, &ae):
 		// A page that no longer loads is still a usable tab.

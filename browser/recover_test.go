@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // within fails the test unless elapsed is in [bound, bound+slack].
@@ -54,7 +54,7 @@ func TestRecoverFrozenPage(t *testing.T) {
 			const bound = 700 * time.Millisecond
 			ctx, cancel := context.WithTimeout(context.Background(), bound)
 			start := time.Now()
-			_, err := b.Do(ctx, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Freeze"`)})
+			_, err := b.Do(ctx, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Freeze"`)})
 			cancel()
 			if c.name == "click" {
 				if !errors.Is(err, context.DeadlineExceeded) {
@@ -80,7 +80,7 @@ func TestRecoverFrozenPage(t *testing.T) {
 			}
 			s = snapshot(t, b)
 			wantLine(t, s, "ok")
-			do(t, b, agent.Action{Name: agent.ActScroll, Direction: "down"})
+			do(t, b, contract.Action{Name: contract.ActScroll, Direction: "down"})
 		})
 	}
 }
@@ -112,7 +112,7 @@ func TestRecoverPendingNavigation(t *testing.T) {
 	// caller moves on at the deadline (as the agent's watchdog does).
 	errc := make(chan error, 1)
 	go func() {
-		_, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/hang"})
+		_, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/hang"})
 		errc <- err
 	}()
 	err := <-errc
@@ -191,7 +191,7 @@ func TestAbandonedClickNeverLands(t *testing.T) {
 	s := open(t, b, servePage(t, `<title>Busy</title>
 <button onclick="window.clicks=(window.clicks||0)+1">Target</button>
 <button onclick="setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end) {} }, 20)">Busy</button>`))
-	do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Busy"`)})
+	do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Busy"`)})
 	// The click must meet a busy page: wait until the renderer stops
 	// answering (a bare CDP call, which abandons nothing in the page).
 	waitFor(t, "the page to be busy", 5*time.Second, func() bool {
@@ -204,7 +204,7 @@ func TestAbandonedClickNeverLands(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	start := time.Now()
-	_, err := b.Do(ctx, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Target"`)})
+	_, err := b.Do(ctx, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Target"`)})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("click on a busy page: %v", err)
 	}
@@ -240,7 +240,7 @@ func TestRecoverReplacesStuckTab(t *testing.T) {
 	s := open(t, b, url)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	_, err := b.Do(ctx, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Stick"`)})
+	_, err := b.Do(ctx, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Stick"`)})
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("click that sticks the page: %v", err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // regionMax bounds the text read_region returns, in characters.
@@ -28,7 +28,7 @@ const regionJS = `(function (id) {
 func (b *Browser) doReadRegion(o *op, handle string) (string, error) {
 	m := regionPattern.FindStringSubmatch(strings.TrimSpace(handle))
 	if m == nil {
-		return "", agent.ActionErrorf("%q is not a region handle: give one such as r3, from a line of the latest snapshot that ends with [region=r3]", handle)
+		return "", contract.ActionErrorf("%q is not a region handle: give one such as r3, from a line of the latest snapshot that ends with [region=r3]", handle)
 	}
 	id := m[1]
 	var res struct {
@@ -39,7 +39,7 @@ func (b *Browser) doReadRegion(o *op, handle string) (string, error) {
 		return "", err
 	}
 	if !res.Found {
-		return "", agent.ActionErrorf("the latest snapshot has no region %s: take a new snapshot and use a handle from it", id)
+		return "", contract.ActionErrorf("the latest snapshot has no region %s: take a new snapshot and use a handle from it", id)
 	}
 	t := res.Text
 	if len(t) > regionMax {

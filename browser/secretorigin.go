@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // originJS gives the origin of the document an element is in.
@@ -14,7 +14,7 @@ const originJS = `function () { return this.ownerDocument.location.origin; }`
 // field is in a document of one of the secret's origins (a frame of another
 // site inside the right page does not count). The refusal names the
 // secrets, never their values.
-func (b *Browser) checkSecretOrigin(o *op, a agent.Action) error {
+func (b *Browser) checkSecretOrigin(o *op, a contract.Action) error {
 	if a.Origins == nil {
 		return nil
 	}
@@ -30,6 +30,6 @@ func (b *Browser) checkSecretOrigin(o *op, a agent.Action) error {
 	if slices.Contains(a.Origins, origin) {
 		return nil
 	}
-	return agent.ActionErrorf("the secret %s may only be typed on %s; %s is on %s, so nothing was typed",
+	return contract.ActionErrorf("the secret %s may only be typed on %s; %s is on %s, so nothing was typed",
 		strings.Join(a.SecretNames, ", "), strings.Join(a.Origins, ", "), el.desc, origin)
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // recorder stands in for an attacker's host: a loopback server that records
@@ -51,7 +51,7 @@ func (r *recorder) wantNothing(t *testing.T) {
 }
 
 // confine sets a policy on b for the test and lifts it at the end.
-func confine(t *testing.T, b *Browser, p agent.NavigationPolicy) {
+func confine(t *testing.T, b *Browser, p contract.NavigationPolicy) {
 	t.Helper()
 	if err := b.Confine(p); err != nil {
 		t.Fatal(err)
@@ -63,9 +63,9 @@ func confine(t *testing.T, b *Browser, p agent.NavigationPolicy) {
 	})
 }
 
-func patterns(t *testing.T, s ...string) []agent.DomainPattern {
+func patterns(t *testing.T, s ...string) []contract.DomainPattern {
 	t.Helper()
-	p, err := agent.ParseDomainPatterns(s...)
+	p, err := contract.ParseDomainPatterns(s...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,9 +83,9 @@ func hostPort(t *testing.T, raw string) string {
 }
 
 // waitNotice snapshots until a notice containing want arrives.
-func waitNotice(t *testing.T, b *Browser, want string) agent.Snapshot {
+func waitNotice(t *testing.T, b *Browser, want string) contract.Snapshot {
 	t.Helper()
-	var s agent.Snapshot
+	var s contract.Snapshot
 	var notes []string
 	waitFor(t, "a notice with "+want, 5*time.Second, func() bool {
 		s = snapshot(t, b)
@@ -113,7 +113,7 @@ func TestGotoRefusesSchemes(t *testing.T) {
 		{"devtools://devtools/bundled/inspector.html", "devtools: URLs are refused"},
 		{"chrome-extension://abc/page.html", "chrome-extension: URLs are refused"},
 	} {
-		_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: c.url})
+		_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: c.url})
 		if !isActionError(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("goto %s: %v, want an action error saying %q", c.url, err, c.want)
 		}
@@ -124,7 +124,7 @@ func TestGotoRefusesSchemes(t *testing.T) {
 	}
 	rec.wantNothing(t)
 	// The legitimate use still works.
-	if out := do(t, shared, agent.Action{Name: agent.ActGoto, URL: rec.URL + "/ok"}); !strings.Contains(out, "Attacker") {
+	if out := do(t, shared, contract.Action{Name: contract.ActGoto, URL: rec.URL + "/ok"}); !strings.Contains(out, "Attacker") {
 		t.Errorf("goto an http page: %s", out)
 	}
 }
@@ -156,7 +156,7 @@ func TestPageCannotReachFiles(t *testing.T) {
 	line := strings.SplitN(string(passwd), "\n", 2)[0]
 	for _, target := range []string{`link "passwords"`, `link "redirect"`, `link "version"`, `button "popup"`} {
 		s := open(t, shared, base)
-		_, _ = shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: refOf(t, s, target)})
+		_, _ = shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: refOf(t, s, target)})
 		s = snapshot(t, shared)
 		if strings.Contains(s.Text, line) || strings.HasPrefix(s.URL, "file:") || strings.HasPrefix(s.URL, "chrome:") {
 			t.Errorf("clicking %s reached %s:\n%s", target, s.URL, s.Text)
@@ -172,7 +172,7 @@ func TestPageCannotReachFiles(t *testing.T) {
 func closeOtherTabs(t *testing.T, b *Browser) {
 	t.Helper()
 	for len(b.tabs) > 1 {
-		do(t, b, agent.Action{Name: agent.ActTabs, Op: agent.TabsClose, Tab: b.tabs[len(b.tabs)-1].id})
+		do(t, b, contract.Action{Name: contract.ActTabs, Op: contract.TabsClose, Tab: b.tabs[len(b.tabs)-1].id})
 	}
 }
 
@@ -199,18 +199,18 @@ func TestAllowedDomainsInBrowser(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	confine(t, shared, agent.NavigationPolicy{
+	confine(t, shared, contract.NavigationPolicy{
 		Allowed: patterns(t, "http://"+hostPort(t, srv.URL)+","+hostPort(t, other)),
 		Trusted: []string{"127.0.0.1"},
 	})
 
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: rec.URL + "/goto"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: rec.URL + "/goto"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "not in the allowed domains") {
 		t.Errorf("goto outside the allow-list: %v", err)
 	}
 	for _, target := range []string{`link "leak by link"`, `link "leak by redirect"`, `button "leak by popup"`} {
 		s := open(t, shared, srv.URL+"/")
-		_, _ = shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: refOf(t, s, target)})
+		_, _ = shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: refOf(t, s, target)})
 		waitNotice(t, shared, "not in the allowed domains")
 		closeOtherTabs(t, shared)
 	}
@@ -225,7 +225,7 @@ func TestAllowedDomainsInBrowser(t *testing.T) {
 
 	// Moving between the two allowed sites works.
 	s = open(t, shared, srv.URL+"/")
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "second site"`)})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "second site"`)})
 	if !strings.Contains(out, "Second site") {
 		t.Errorf("clicking through to the second allowed site: %s", out)
 	}
@@ -238,9 +238,9 @@ func TestPrivateNetworkGuard(t *testing.T) {
 	rec := newRecorder(t)
 	named := servePage(t, `<title>Named</title><p>the user's site</p>`)
 	byName := strings.Replace(rec.URL, "127.0.0.1", "localhost", 1)
-	confine(t, shared, agent.NavigationPolicy{Trusted: []string{"127.0.0.1"}})
+	confine(t, shared, contract.NavigationPolicy{Trusted: []string{"127.0.0.1"}})
 	for _, u := range []string{byName + "/name", "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[::1]:" + strings.Split(hostPort(t, rec.URL), ":")[1] + "/v6"} {
-		_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActGoto, URL: u})
+		_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: u})
 		if !isActionError(err) || !strings.Contains(err.Error(), "private network") {
 			t.Errorf("goto %s: %v, want a refusal naming the private network", u, err)
 		}
@@ -252,12 +252,12 @@ func TestPrivateNetworkGuard(t *testing.T) {
 	// A page that links to a private address is stopped in the browser.
 	lure := servePage(t, fmt.Sprintf(`<title>Lure</title><a href="%s/click">internal</a>`, byName))
 	s = open(t, shared, lure)
-	_, _ = shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "internal"`)})
+	_, _ = shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "internal"`)})
 	waitNotice(t, shared, "private network")
 	rec.wantNothing(t)
 
-	confine(t, shared, agent.NavigationPolicy{Trusted: []string{"127.0.0.1"}, AllowPrivateNetwork: true})
-	if out := do(t, shared, agent.Action{Name: agent.ActGoto, URL: byName + "/lifted"}); !strings.Contains(out, "Attacker") {
+	confine(t, shared, contract.NavigationPolicy{Trusted: []string{"127.0.0.1"}, AllowPrivateNetwork: true})
+	if out := do(t, shared, contract.Action{Name: contract.ActGoto, URL: byName + "/lifted"}); !strings.Contains(out, "Attacker") {
 		t.Errorf("with the guard lifted: %s", out)
 	}
 }

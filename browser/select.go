@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Selecting in ARIA widgets: a listbox holds its options; a combobox opens
@@ -99,9 +99,9 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 	switch kind.Kind {
 	case "listbox", "combobox":
 	case "option":
-		return "", agent.ActionErrorf("%s is an option: click it, or give select the ref of its listbox or combobox", el.desc)
+		return "", contract.ActionErrorf("%s is an option: click it, or give select the ref of its listbox or combobox", el.desc)
 	default:
-		return "", agent.ActionErrorf("%s is not a select, listbox or combobox: click it, then click the option you want", el.desc)
+		return "", contract.ActionErrorf("%s is not a select, listbox or combobox: click it, then click the option you want", el.desc)
 	}
 	opt, found, err := b.findOption(o, el, option)
 	if err != nil {
@@ -139,13 +139,13 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 			return "", err
 		}
 		if len(names) == 0 {
-			return "", agent.ActionErrorf("%sno option %q of %s is shown, and it shows no options; take a new snapshot", prefix, option, el.desc)
+			return "", contract.ActionErrorf("%sno option %q of %s is shown, and it shows no options; take a new snapshot", prefix, option, el.desc)
 		}
 		quoted := make([]string, len(names))
 		for i, s := range names {
 			quoted[i] = strconv.Quote(s)
 		}
-		return "", agent.ActionErrorf("%s%s has no option %q; the options shown are %s", prefix, el.desc, option, strings.Join(quoted, ", "))
+		return "", contract.ActionErrorf("%s%s has no option %q; the options shown are %s", prefix, el.desc, option, strings.Join(quoted, ", "))
 	}
 	oel := opt
 	if err := b.callEl(o, oel, describeJS, &oel.desc); err != nil {

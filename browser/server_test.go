@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // A Server is shared by isolated Browsers; Close leaves no process or
@@ -29,7 +29,7 @@ func TestServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: url}); err != nil {
+		if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: url}); err != nil {
 			t.Fatal(err)
 		}
 		snap, err := b.Snapshot(ctx)

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // TestSettingsReachThePage: the page sees the user agent, viewport, locale,
@@ -44,7 +44,7 @@ func TestSettingsReachThePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/"}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}
 	v, err := b.Eval(ctx, `document.getElementById('o').textContent`)
@@ -94,7 +94,7 @@ func visit(t *testing.T, url string, opts Options) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: url}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: url}); err != nil {
 		b.Close()
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestKilledBrowserWithProfile(t *testing.T) {
 	if s.URL != url || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "relaunched") || b.profileDir != dir {
 		t.Errorf("after the relaunch: %s %v, profile %s", s.URL, s.Notices, b.profileDir)
 	}
-	do(t, b, agent.Action{Name: agent.ActScroll, Direction: "down"})
+	do(t, b, contract.Action{Name: contract.ActScroll, Direction: "down"})
 	if !processRunning(b.PID()) {
 		t.Error("the relaunched browser is gone")
 	}

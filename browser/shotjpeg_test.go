@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // TestScreenshotJPEG: the JPEG shows the part of the page in view, scrolled,
@@ -22,7 +22,7 @@ func TestScreenshotJPEG(t *testing.T) {
 		fmt.Fprint(w, `<body style="margin:0"><div style="height:3000px;background:rgb(255,0,0)"></div><div style="height:3000px;background:rgb(0,0,255)"></div></body>`)
 	}))
 	defer srv.Close()
-	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL}); err != nil {
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL}); err != nil {
 		t.Fatal(err)
 	}
 	check := func(wantRed bool) {
@@ -59,7 +59,7 @@ func BenchmarkScreenshotJPEG(b *testing.B) {
 		}
 	}))
 	defer srv.Close()
-	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL}); err != nil {
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("jpeg", func(b *testing.B) {

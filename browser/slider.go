@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Sliders: a native range input takes its value directly (its own input
@@ -72,7 +72,7 @@ func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
 	// A percentage (of a handle's track) may come with its sign.
 	want, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(value), "%"), 64)
 	if err != nil {
-		return "", agent.ActionErrorf("%q is not a number: give the value to set, e.g. 42", value)
+		return "", contract.ActionErrorf("%q is not a number: give the value to set, e.g. 42", value)
 	}
 	el, err := b.resolve(o, ref)
 	if err != nil {
@@ -96,13 +96,13 @@ func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
 	}
 	switch {
 	case st.Kind == "no" || st.Kind == "inner":
-		return "", agent.ActionErrorf("%s is not a slider or range input; nothing was changed", el.desc)
+		return "", contract.ActionErrorf("%s is not a slider or range input; nothing was changed", el.desc)
 	case st.Disabled:
-		return "", agent.ActionErrorf("%s is disabled; nothing was changed", el.desc)
+		return "", contract.ActionErrorf("%s is disabled; nothing was changed", el.desc)
 	case st.Kind == "handle" && (want < 0 || want > 100):
-		return "", agent.ActionErrorf("%s takes a percentage of its track, from 0 to 100, not %g; nothing was changed", el.desc, want)
+		return "", contract.ActionErrorf("%s takes a percentage of its track, from 0 to 100, not %g; nothing was changed", el.desc, want)
 	case want < st.Min || want > st.Max:
-		return "", agent.ActionErrorf("%s takes values from %g to %g, not %g; nothing was changed", el.desc, st.Min, st.Max, want)
+		return "", contract.ActionErrorf("%s takes values from %g to %g, not %g; nothing was changed", el.desc, st.Min, st.Max, want)
 	}
 	s0 := b.nav.state()
 	if st.Kind == "range" {
@@ -132,7 +132,7 @@ func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
 		if st.Now != nil {
 			shown = strconv.FormatFloat(*st.Now, 'f', -1, 64) + unit
 		}
-		return "", agent.ActionErrorf("could not set %s to %g%s: it shows %s (the nearest value it accepts with its keys and track)", el.desc, want, unit, shown)
+		return "", contract.ActionErrorf("could not set %s to %g%s: it shows %s (the nearest value it accepts with its keys and track)", el.desc, want, unit, shown)
 	}
 	out := fmt.Sprintf("set %s to %g%s", el.desc, want, unit)
 	if st.Kind == "handle" {

@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // snapshotJS is the page walker: a function of (floor, budget).
@@ -96,10 +96,10 @@ func (b *Browser) setupSnapshot(ctx context.Context, opts Options) error {
 // The Notices say what happened since the previous snapshot: dialogs that
 // were answered, a changed URL, a new tab, a dialog that opened in the
 // page, and how many actionable elements appeared and disappeared.
-func (b *Browser) Snapshot(ctx context.Context) (agent.Snapshot, error) {
+func (b *Browser) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 	o, err := b.begin(ctx)
 	if err != nil {
-		return agent.Snapshot{}, err
+		return contract.Snapshot{}, err
 	}
 	defer o.end()
 	snap, err := b.snapshot(o)
@@ -124,10 +124,10 @@ type walkResult struct {
 	unsettled bool // the page kept navigating; this is the last complete walk
 }
 
-func (b *Browser) snapshot(o *op) (agent.Snapshot, error) {
+func (b *Browser) snapshot(o *op) (contract.Snapshot, error) {
 	res, loading, err := b.readPage(o)
 	if err != nil {
-		return agent.Snapshot{}, err
+		return contract.Snapshot{}, err
 	}
 	notes := b.notices.take()
 	notes = append(notes, b.changes(res)...)
@@ -143,7 +143,7 @@ func (b *Browser) snapshot(o *op) (agent.Snapshot, error) {
 	if res.unsettled {
 		notes = append(notes, "the page kept navigating while it was read: this snapshot may already be out of date")
 	}
-	return agent.Snapshot{
+	return contract.Snapshot{
 		URL:     res.URL,
 		Title:   res.Title,
 		Text:    res.Text,

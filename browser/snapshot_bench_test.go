@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // bigPage is an article-like page of about n elements: a navigation bar
@@ -50,7 +50,7 @@ func BenchmarkSnapshot20kNodes(b *testing.B) {
 	}))
 	defer srv.Close()
 	ctx := b.Context()
-	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActGoto, URL: srv.URL + "/"}); err != nil {
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/"}); err != nil {
 		b.Fatal(err)
 	}
 	n, err := shared.Eval(ctx, "document.getElementsByTagName('*').length")

@@ -11,7 +11,7 @@ import (
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 const loginPage = `<!doctype html><title>Log in</title>
@@ -137,22 +137,22 @@ customElements.define('my-widget', class extends HTMLElement {
 		t.Errorf("the iframe's content is not under it:\n%s", s.Text)
 	}
 
-	if out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Frame button"`)}); !strings.HasPrefix(out, `clicked button "Frame button" [ref=`+refOf(t, s, `button "Frame button"`)+`]`) {
+	if out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Frame button"`)}); !strings.HasPrefix(out, `clicked button "Frame button" [ref=`+refOf(t, s, `button "Frame button"`)+`]`) {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := evalPage[string](t, shared, "document.getElementById('log').textContent"); got != "frame clicked" {
 		t.Errorf("after clicking the frame's button, log = %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Frame field"`), Text: "in frame"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Frame field"`), Text: "in frame"})
 	if got := evalPage[string](t, shared, "document.querySelector('iframe').contentDocument.querySelector('input').value"); got != "in frame" {
 		t.Errorf("frame field = %q", got)
 	}
 
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Shadow button"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Shadow button"`)})
 	if got := evalPage[string](t, shared, "document.getElementById('log').textContent"); got != "shadow clicked" {
 		t.Errorf("after clicking the shadow button, log = %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Shadow field"`), Text: "in shadow"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Shadow field"`), Text: "in shadow"})
 	if got := evalPage[string](t, shared, "document.querySelector('my-widget').shadowRoot.getElementById('sf').value"); got != "in shadow" {
 		t.Errorf("shadow field = %q", got)
 	}
@@ -165,7 +165,7 @@ func TestSnapshotRefsStable(t *testing.T) {
 <div id=list><button>Item 1</button></div>
 <button id=add onclick="document.getElementById('list').innerHTML = '<button>Item 2</button><button>Item 3</button>'">Rerender</button>`))
 	keep, add, item1 := refOf(t, s1, `button "Keep"`), refOf(t, s1, `button "Rerender"`), refOf(t, s1, `button "Item 1"`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: add})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: add})
 	s2 := snapshot(t, shared)
 	if got := refOf(t, s2, `button "Keep"`); got != keep {
 		t.Errorf("Keep's ref changed from %s to %s", keep, got)
@@ -179,7 +179,7 @@ func TestSnapshotRefsStable(t *testing.T) {
 		}
 	}
 	// The removed element's ref is stale.
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: item1})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: item1})
 	if !isActionError(err) || !strings.Contains(err.Error(), "not on the page any more") {
 		t.Errorf("click on a removed element: %v", err)
 	}
@@ -219,13 +219,13 @@ func TestSnapshotCrossOriginFrame(t *testing.T) {
 		t.Fatalf("the frame's content is not under it:\n%s", s.Text)
 	}
 	btn, field := refOf(t, s, `button "Frame button"`), refOf(t, s, `textbox "Frame field"`)
-	if out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: btn}); !strings.HasPrefix(out, `clicked button "Frame button"`) {
+	if out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: btn}); !strings.HasPrefix(out, `clicked button "Frame button"`) {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := waitLog(t, "clicked"); got != "clicked" {
 		t.Errorf("after clicking the frame's button, log = %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: field, Text: "hello"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: field, Text: "hello"})
 	if got := waitLog(t, "typed:hello"); got != "typed:hello" {
 		t.Errorf("after typing in the frame's field, log = %q", got)
 	}
@@ -335,12 +335,12 @@ func TestSnapshotNoticesWhatChanged(t *testing.T) {
 	if len(s.Notices) == 0 || !strings.HasPrefix(s.Notices[len(s.Notices)-1], "the URL changed from ") {
 		t.Errorf("after goto, notices = %q", s.Notices)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Change"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Change"`)})
 	s = snapshot(t, shared)
 	if want := []string{"3 elements appeared and 1 element disappeared since the last snapshot"}; !slices.Equal(s.Notices, want) {
 		t.Errorf("after the change, notices = %q, want %q", s.Notices, want)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Open dialog"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Open dialog"`)})
 	s = snapshot(t, shared)
 	if want := []string{`a dialog opened in the page: dialog "Confirm"`, "1 element appeared and 0 elements disappeared since the last snapshot"}; !slices.Equal(s.Notices, want) {
 		t.Errorf("after opening the dialog, notices = %q, want %q", s.Notices, want)

@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // guarded is a tab's CDP session that sends nothing once the context of a
@@ -208,11 +208,11 @@ func (b *Browser) closedTabs(ctx context.Context) (string, error) {
 }
 
 // doTabs lists, switches and closes tabs.
-func (b *Browser) doTabs(o *op, a agent.Action) (string, error) {
+func (b *Browser) doTabs(o *op, a contract.Action) (string, error) {
 	switch strings.ToLower(strings.TrimSpace(a.Op)) {
-	case agent.TabsList, "":
+	case contract.TabsList, "":
 		return b.listTabs(o)
-	case agent.TabsSwitch:
+	case contract.TabsSwitch:
 		t, err := b.findTab(o, a.Tab)
 		if err != nil {
 			return "", err
@@ -223,13 +223,13 @@ func (b *Browser) doTabs(o *op, a agent.Action) (string, error) {
 		b.setCurrent(t)
 		_, _ = cdp.Call(o.ctx, t.target, page.BringToFront, cdp.Empty{})
 		return "switched to tab " + t.id + ": " + b.describeTab(o.ctx, t), nil
-	case agent.TabsClose:
+	case contract.TabsClose:
 		t, err := b.findTab(o, a.Tab)
 		if err != nil {
 			return "", err
 		}
 		if len(b.tabs) == 1 {
-			return "", agent.ActionErrorf("tab %s is the only tab and cannot be closed", t.id)
+			return "", contract.ActionErrorf("tab %s is the only tab and cannot be closed", t.id)
 		}
 		b.dropTab(t)
 		out := "closed tab " + t.id
@@ -240,9 +240,8 @@ func (b *Browser) doTabs(o *op, a agent.Action) (string, error) {
 			out += "; switched to tab " + next.id + ": " + b.describeTab(o.ctx, next)
 		}
 		return out, nil
-	default:
-		return "", agent.ActionErrorf("unknown tabs op %q: use list, switch or close", a.Op)
 	}
+	return "", fmt.Errorf("browser: tabs op %q", a.Op) // not one of them: Validate refuses it
 }
 
 // findTab returns the tab the model named, after taking in new tabs the
@@ -251,16 +250,13 @@ func (b *Browser) findTab(o *op, id string) (*tab, error) {
 	if err := b.adoptOpened(o.ctx); err != nil {
 		return nil, err
 	}
-	if id == "" {
-		return nil, agent.ActionErrorf("name the tab by its id from the tabs list, such as t1")
-	}
 	t := b.tabByID(id)
 	if t == nil {
 		ids := make([]string, len(b.tabs))
 		for i, t := range b.tabs {
 			ids[i] = t.id
 		}
-		return nil, agent.ActionErrorf("there is no tab %q; the tabs are %s", id, strings.Join(ids, ", "))
+		return nil, contract.ActionErrorf("there is no tab %q; the tabs are %s", id, strings.Join(ids, ", "))
 	}
 	return t, nil
 }

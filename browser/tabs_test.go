@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 func tabs(t *testing.T, b *Browser, op, id string) string {
 	t.Helper()
-	return do(t, b, agent.Action{Name: agent.ActTabs, Op: op, Tab: id})
+	return do(t, b, contract.Action{Name: contract.ActTabs, Op: op, Tab: id})
 }
 
 // Popups and target=_blank become tabs: the click says so and switches to
@@ -25,7 +25,7 @@ func TestNewTabsBecomeTabs(t *testing.T) {
 		"/next": `<title>Next</title><p>next page</p><button onclick="document.title = confirm('sure?') ? 'confirmed' : 'no'">Ask</button>`,
 	})
 	s := open(t, b, base+"/")
-	out := do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `link "New tab link"`)})
+	out := do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `link "New tab link"`)})
 	if !strings.Contains(out, "opened a new tab t2; switched to it") || !strings.Contains(out, "navigated to "+base+`/next ("Next")`) {
 		t.Errorf("click the link: %q", out)
 	}
@@ -34,7 +34,7 @@ func TestNewTabsBecomeTabs(t *testing.T) {
 		t.Errorf("after the click the current tab shows %s", s.URL)
 	}
 	// A dialog in the new tab does not block.
-	do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Ask"`)})
+	do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Ask"`)})
 	if s := snapshot(t, b); s.Title != "confirmed" || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "confirm dialog") {
 		t.Errorf("after the confirm in t2: %q %v", s.Title, s.Notices)
 	}
@@ -44,7 +44,7 @@ func TestNewTabsBecomeTabs(t *testing.T) {
 		t.Errorf("switch to t1: %q", out)
 	}
 	s = snapshot(t, b)
-	out = do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Script popup"`)})
+	out = do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Script popup"`)})
 	if !strings.Contains(out, "opened a new tab t3") || !strings.Contains(out, "from=script") {
 		t.Errorf("click the script popup: %q", out)
 	}
@@ -67,13 +67,13 @@ func TestNewTabsBecomeTabs(t *testing.T) {
 	}
 	tabs(t, b, "close", "t1")
 	waitFor(t, "the tabs to close", 5e9, func() bool { return len(pagesOf(t, b)) == 1 })
-	if _, err := b.Do(tctx(t), agent.Action{Name: agent.ActTabs, Op: "close", Tab: "t2"}); !isActionError(err) {
+	if _, err := b.Do(tctx(t), contract.Action{Name: contract.ActTabs, Op: "close", Tab: "t2"}); !isActionError(err) {
 		t.Errorf("closing the last tab: %v", err)
 	}
-	if _, err := b.Do(tctx(t), agent.Action{Name: agent.ActTabs, Op: "switch", Tab: "t9"}); !isActionError(err) || !strings.Contains(err.Error(), "t2") {
+	if _, err := b.Do(tctx(t), contract.Action{Name: contract.ActTabs, Op: "switch", Tab: "t9"}); !isActionError(err) || !strings.Contains(err.Error(), "t2") {
 		t.Errorf("switching to an unknown tab: %v", err)
 	}
-	if _, err := b.Do(tctx(t), agent.Action{Name: agent.ActTabs, Op: "shuffle"}); !isActionError(err) {
+	if _, err := b.Do(tctx(t), contract.Action{Name: contract.ActTabs, Op: "shuffle"}); !isActionError(err) {
 		t.Errorf("unknown op: %v", err)
 	}
 }
@@ -104,11 +104,11 @@ func TestTabClosedByPage(t *testing.T) {
 		"/closer": `<title>Closer</title><button onclick="window.close()">Close me</button>`,
 	})
 	s := open(t, b, base+"/")
-	do(t, b, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Open"`)})
+	do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Open"`)})
 	s = snapshot(t, b)
 	// The click itself may see its tab go (an ActionError that says so), or
 	// the next snapshot does (a notice).
-	out, err := b.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Close me"`)})
+	out, err := b.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Close me"`)})
 	if err != nil && !isActionError(err) {
 		t.Fatalf("click Close me: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Text selection: a range of an element's text is selected with the
@@ -122,16 +122,13 @@ type textRange struct {
 	From, To          []float64
 }
 
-func (b *Browser) doSelectText(o *op, a agent.Action) (string, error) {
+func (b *Browser) doSelectText(o *op, a contract.Action) (string, error) {
 	el, err := b.resolve(o, a.Ref)
 	if err != nil {
 		return "", err
 	}
 	start, end := -1, -1
-	if a.Text == "" {
-		if a.Start == nil || a.End == nil {
-			return "", agent.ActionErrorf("select_text needs the text to select, or start and end offsets")
-		}
+	if a.Text == "" { // then Start and End are set (Validate)
 		start, end = *a.Start, *a.End
 	}
 	if _, err := b.elementBox(o, el); err != nil {
@@ -143,9 +140,9 @@ func (b *Browser) doSelectText(o *op, a agent.Action) (string, error) {
 	}
 	switch r.Error {
 	case "notfound":
-		return "", agent.ActionErrorf("%s does not contain the text %q; nothing was selected; its text begins %q", el.desc, a.Text, r.Text)
+		return "", contract.ActionErrorf("%s does not contain the text %q; nothing was selected; its text begins %q", el.desc, a.Text, r.Text)
 	case "offsets":
-		return "", agent.ActionErrorf("offsets %d to %d are not a range of the text of %s, which has %d characters (spaces collapsed); nothing was selected", start, end, el.desc, r.Len)
+		return "", contract.ActionErrorf("offsets %d to %d are not a range of the text of %s, which has %d characters (spaces collapsed); nothing was selected", start, end, el.desc, r.Len)
 	}
 	how := ""
 	var got string
@@ -153,7 +150,7 @@ func (b *Browser) doSelectText(o *op, a agent.Action) (string, error) {
 		if err := b.callEl(o, el, applyRangeJS, nil, "", 0, 0, true, false); err != nil {
 			return "", err
 		}
-		moves := pathMoves([]agent.Point{{X: r.From[0], Y: r.From[1]}, {X: r.To[0], Y: r.To[1]}}, 12)
+		moves := pathMoves([]contract.Point{{X: r.From[0], Y: r.From[1]}, {X: r.To[0], Y: r.To[1]}}, 12)
 		if err := b.mouseSweep(o, moves); err != nil {
 			return "", err
 		}
@@ -172,14 +169,14 @@ func (b *Browser) doSelectText(o *op, a agent.Action) (string, error) {
 		}
 	}
 	if got != r.Text {
-		return "", agent.ActionErrorf("could not select %q in %s: the page selected %q instead (it may forbid selecting)", r.Text, el.desc, got)
+		return "", contract.ActionErrorf("could not select %q in %s: the page selected %q instead (it may forbid selecting)", r.Text, el.desc, got)
 	}
 	return fmt.Sprintf("selected %s in %s (characters %d to %d)%s", strconv.Quote(r.Text), el.desc, r.Start, r.End, how), nil
 }
 
 // mouseSweep presses the left button at the first point, moves through the
 // others and releases it at the last, without drag interception.
-func (b *Browser) mouseSweep(o *op, moves []agent.Point) error {
+func (b *Browser) mouseSweep(o *op, moves []contract.Point) error {
 	if len(moves) < 2 {
 		return fmt.Errorf("a sweep needs two points")
 	}

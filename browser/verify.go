@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // restoreJS puts a text field's value back, as a page's own script would.
@@ -49,7 +49,7 @@ func (b *Browser) checkTyped(o *op, el element, text, old string, secret bool) (
 		if old != "" {
 			msg += fmt.Sprintf("; its previous value %s was put back", show(old))
 		}
-		return "", agent.ActionErrorf("%s; it may take another format, or be set with its buttons, arrow keys or set_slider", msg)
+		return "", contract.ActionErrorf("%s; it may take another format, or be set with its buttons, arrow keys or set_slider", msg)
 	}
 	return fmt.Sprintf("; but the page rejected or changed it: it now holds %s", show(got)), nil
 }

@@ -3,21 +3,12 @@ package browser
 import (
 	"fmt"
 	"time"
-
-	"github.com/webagent/webagent/agent"
 )
-
-// maxWait is the longest wait the wait action takes; the tool's budget
-// bounds it too.
-const maxWait = 30 * time.Second
 
 // doWait waits ms milliseconds, or until ctx ends, and says whether the
 // page changed or navigated meanwhile.
 func (b *Browser) doWait(o *op, ms int) (string, error) {
-	d := time.Duration(ms) * time.Millisecond
-	if d <= 0 || d > maxWait {
-		return "", agent.ActionErrorf("wait takes between 1 and %d ms, not %d", maxWait.Milliseconds(), ms)
-	}
+	d := time.Duration(ms) * time.Millisecond // at most contract.MaxWait (Validate)
 	watch := b.watchChanges(o)
 	s0 := b.nav.state()
 	t := time.NewTimer(d)

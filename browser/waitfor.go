@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // waitChunk is how long one in-page wait of wait_for lasts before it hands
@@ -122,15 +122,7 @@ const waitStateJS = `function (ms, want) {
 func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, error) {
 	text, ref, state = strings.TrimSpace(text), strings.TrimSpace(ref), strings.TrimSpace(state)
 	if state == "" {
-		state = agent.WaitAppear
-	}
-	switch {
-	case text == "" && ref == "":
-		return "", agent.ActionErrorf("wait_for needs a text or a ref")
-	case state != agent.WaitAppear && state != agent.WaitDisappear && state != agent.WaitEnabled:
-		return "", agent.ActionErrorf("unknown state %q: use appear, disappear or enabled", state)
-	case state == agent.WaitEnabled && text != "":
-		return "", agent.ActionErrorf("wait_for with state enabled takes a ref only, not a text")
+		state = contract.WaitAppear
 	}
 	s0 := b.nav.state()
 	navNote := func() (string, error) {
@@ -152,14 +144,14 @@ func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, e
 			var st string
 			if err := b.callEl(o, el, waitStateJS, &st, waitChunkMS, state); err != nil {
 				if b.nav.state().moved(s0) {
-					if state == agent.WaitDisappear {
+					if state == contract.WaitDisappear {
 						nav, nerr := navNote()
 						if nerr != nil {
 							return "", nerr
 						}
 						return el.desc + " is gone" + nav, nil
 					}
-					return "", agent.ActionErrorf("the page navigated away while waiting for %s; take a new snapshot", el.desc)
+					return "", contract.ActionErrorf("the page navigated away while waiting for %s; take a new snapshot", el.desc)
 				}
 				return "", err
 			}
@@ -167,12 +159,12 @@ func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, e
 			case "done":
 				what := " is visible"
 				switch state {
-				case agent.WaitDisappear:
+				case contract.WaitDisappear:
 					what = " is gone"
-				case agent.WaitEnabled:
+				case contract.WaitEnabled:
 					what = " is enabled"
 				}
-				if state != agent.WaitDisappear {
+				if state != contract.WaitDisappear {
 					// Its name may have been empty while it was hidden.
 					if err := b.callEl(o, el, describeJS, &el.desc); err != nil {
 						return "", err
@@ -185,7 +177,7 @@ func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, e
 				}
 				return el.desc + what + nav, nil
 			case "gone":
-				return "", agent.ActionErrorf("%s left the page while waiting for it; take a new snapshot", el.desc)
+				return "", contract.ActionErrorf("%s left the page while waiting for it; take a new snapshot", el.desc)
 			}
 			if err := o.ctx.Err(); err != nil {
 				return "", err
@@ -200,7 +192,7 @@ func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, e
 		}
 		in = &el
 	}
-	disappear := state == agent.WaitDisappear
+	disappear := state == contract.WaitDisappear
 	// count runs one chunk of waitTextJS.
 	count := func(ms, base int) (int, error) {
 		var n int
@@ -231,7 +223,7 @@ func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, e
 		switch {
 		case err != nil && o.ctx.Err() == nil && isProtocolError(err):
 			if in != nil && b.nav.state().moved(s0) {
-				return "", agent.ActionErrorf("the page navigated away while waiting for the text in %s; take a new snapshot", in.desc)
+				return "", contract.ActionErrorf("the page navigated away while waiting for the text in %s; take a new snapshot", in.desc)
 			}
 			// The document went away under the wait (a navigation): wait
 			// on the next one, where any showing of the text is new.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // An ARIA slider moved by arrow keys, Home and End, or by dragging its
@@ -37,18 +37,18 @@ document.querySelector('input').addEventListener('change', (e) => { document.get
 func TestSetSlider(t *testing.T) {
 	s := open(t, shared, servePage(t, sliderPage))
 	vol := refOf(t, s, `slider "Volume"`)
-	out := do(t, shared, agent.Action{Name: agent.ActSetSlider, Ref: vol, Value: "37"})
+	out := do(t, shared, contract.Action{Name: contract.ActSetSlider, Ref: vol, Value: "37"})
 	if !strings.HasPrefix(out, `set slider "Volume"`) || !strings.Contains(out, "to 37") {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := evalPage[int](t, shared, "v"); got != 37 {
 		t.Errorf("slider value = %d, want 37", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActSetSlider, Ref: vol, Value: "100"})
+	do(t, shared, contract.Action{Name: contract.ActSetSlider, Ref: vol, Value: "100"})
 	if got := evalPage[int](t, shared, "v"); got != 100 {
 		t.Errorf("slider value = %d, want 100", got)
 	}
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActSetSlider, Ref: vol, Value: "150"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActSetSlider, Ref: vol, Value: "150"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "from 0 to 100") {
 		t.Errorf("a value out of range: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestSetSlider(t *testing.T) {
 		t.Errorf("a refused value moved the slider to %d", got)
 	}
 	zoom := refOf(t, s, `slider "Zoom"`)
-	do(t, shared, agent.Action{Name: agent.ActSetSlider, Ref: zoom, Value: "7"})
+	do(t, shared, contract.Action{Name: contract.ActSetSlider, Ref: zoom, Value: "7"})
 	if got := evalPage[string](t, shared, "document.getElementById('log').textContent"); got != "zoom 7" {
 		t.Errorf("range input change handler saw %q", got)
 	}
@@ -87,14 +87,14 @@ func TestSetSliderHandleWithoutARIA(t *testing.T) {
 		t.Fatalf("the handle's line is %s", line)
 	}
 	h := refOf(t, s, `slider "slider handle"`)
-	out := do(t, shared, agent.Action{Name: agent.ActSetSlider, Ref: h, Value: "75%"})
+	out := do(t, shared, contract.Action{Name: contract.ActSetSlider, Ref: h, Value: "75%"})
 	if !strings.Contains(out, "to 75% of its track") {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := evalPage[string](t, shared, "document.getElementById('out').textContent"); got != "75" {
 		t.Errorf("the page's level is %s after set_slider 75%%, want 75", got)
 	}
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActSetSlider, Ref: h, Value: "-5"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActSetSlider, Ref: h, Value: "-5"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "from 0 to 100") {
 		t.Errorf("a percentage below 0: %v", err)
 	}
@@ -118,28 +118,28 @@ func TestMultiSelectKeepsOthers(t *testing.T) {
 	chosen := func() string {
 		return evalPage[string](t, shared, "Array.from(document.getElementById('t').selectedOptions).map((o) => o.value).join(',')")
 	}
-	out := do(t, shared, agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"Peppers"}})
+	out := do(t, shared, contract.Action{Name: contract.ActMultiSelect, Ref: ref, Options: []string{"Peppers"}})
 	if !strings.Contains(out, `chosen now "Cheese", "Olives", "Peppers"`) {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := chosen(); got != "ch,ol,pe" {
 		t.Errorf("chosen = %q, want ch,ol,pe", got)
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"on"}, Remove: []string{"cheese"}})
+	out = do(t, shared, contract.Action{Name: contract.ActMultiSelect, Ref: ref, Options: []string{"on"}, Remove: []string{"cheese"}})
 	if got := chosen(); got != "ol,on,pe" || evalPage[string](t, shared, "document.getElementById('log').textContent") != "ol,on,pe" {
 		t.Errorf("chosen = %q after adding Onions and removing Cheese (%s)", got, out)
 	}
 	// select on a multiple select adds to the choice.
-	out = do(t, shared, agent.Action{Name: agent.ActSelect, Ref: ref, Option: "Mushrooms"})
+	out = do(t, shared, contract.Action{Name: contract.ActSelect, Ref: ref, Option: "Mushrooms"})
 	if got := chosen(); got != "mu,ol,on,pe" || !strings.Contains(out, `chosen now "Mushrooms", "Olives", "Onions", "Peppers"`) {
 		t.Errorf("select on a multiple select: chosen %q, outcome %q", got, out)
 	}
 	// An unknown option changes nothing, also the ones that exist.
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"Cheese", "Pineapple"}, Remove: []string{"Olives"}})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActMultiSelect, Ref: ref, Options: []string{"Cheese", "Pineapple"}, Remove: []string{"Olives"}})
 	if !isActionError(err) || !strings.Contains(err.Error(), `no option "Pineapple"`) || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Errorf("an unknown option: %v", err)
 	}
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"Anchovies"}})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActMultiSelect, Ref: ref, Options: []string{"Anchovies"}})
 	if !isActionError(err) || !strings.Contains(err.Error(), "disabled") {
 		t.Errorf("a disabled option: %v", err)
 	}
@@ -163,29 +163,29 @@ document.addEventListener('copy', (e) => { document.getElementById('copied').tex
 func TestSelectText(t *testing.T) {
 	s := open(t, shared, servePage(t, highlightPage))
 	ref := refOf(t, s, `clickable "Story"`)
-	out := do(t, shared, agent.Action{Name: agent.ActSelectText, Ref: ref, Text: "brown fox jumps"})
+	out := do(t, shared, contract.Action{Name: contract.ActSelectText, Ref: ref, Text: "brown fox jumps"})
 	if !strings.HasPrefix(out, `selected "brown fox jumps"`) || strings.Contains(out, "directly") {
 		t.Errorf("outcome = %q", out)
 	}
 	if got := evalPage[string](t, shared, "got.textContent"); got != "highlighted:brown fox jumps" {
 		t.Errorf("the page's handler got %q", got)
 	}
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "Control+C"})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "Control+C"})
 	if got := evalPage[string](t, shared, "document.getElementById('copied').textContent"); got != "copied:brown fox jumps" {
 		t.Errorf("the page's copy handler got %q", got)
 	}
 	start, end := 4, 9
-	do(t, shared, agent.Action{Name: agent.ActSelectText, Ref: ref, Start: &start, End: &end})
+	do(t, shared, contract.Action{Name: contract.ActSelectText, Ref: ref, Start: &start, End: &end})
 	if got := evalPage[string](t, shared, "got.textContent"); got != "highlighted:quick" {
 		t.Errorf("by offsets, the page's handler got %q", got)
 	}
 	// A text that is not there selects nothing.
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActSelectText, Ref: ref, Text: "red fox"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActSelectText, Ref: ref, Text: "red fox"})
 	if !isActionError(err) || !strings.Contains(err.Error(), `does not contain the text "red fox"`) {
 		t.Errorf("a missing text: %v", err)
 	}
 	bad := 90
-	_, err = shared.Do(tctx(t), agent.Action{Name: agent.ActSelectText, Ref: ref, Start: &start, End: &bad})
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActSelectText, Ref: ref, Start: &start, End: &bad})
 	if !isActionError(err) || !strings.Contains(err.Error(), "not a range") {
 		t.Errorf("offsets out of the text: %v", err)
 	}
@@ -211,14 +211,14 @@ document.getElementById('n').addEventListener('keydown', (e) => {
 
 func TestTypeReportsTheTruth(t *testing.T) {
 	s := open(t, shared, servePage(t, spinnerPage))
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActType, Ref: refOf(t, s, `spinbutton "Quantity"`), Text: "-7"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActType, Ref: refOf(t, s, `spinbutton "Quantity"`), Text: "-7"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "rejected the keys") || !strings.Contains(err.Error(), `previous value "3" was put back`) {
 		t.Errorf("typing into a spinner that rejects keys: %v", err)
 	}
 	if got := evalPage[string](t, shared, "document.getElementById('n').value"); got != "3" {
 		t.Errorf("the spinner holds %q, want its old value 3", got)
 	}
-	out := do(t, shared, agent.Action{Name: agent.ActType, Ref: refOf(t, s, `textbox "Zip"`), Text: "1234567"})
+	out := do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Zip"`), Text: "1234567"})
 	if !strings.Contains(out, `it now holds "12345"`) {
 		t.Errorf("typing past maxlength: outcome %q", out)
 	}
@@ -236,9 +236,9 @@ const waitPage = `<title>Wait</title>
 
 func TestWaitForChange(t *testing.T) {
 	s := open(t, shared, servePage(t, waitPage))
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Load menu"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Load menu"`)})
 	t0 := time.Now()
-	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Settings"})
+	out := do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "Settings"})
 	if !strings.Contains(out, `the text "Settings" appeared on the page`) {
 		t.Errorf("outcome = %q", out)
 	}
@@ -248,23 +248,23 @@ func TestWaitForChange(t *testing.T) {
 	// Already there and nothing new: the wait runs to its deadline.
 	ctx, cancel := contextWithTimeout(t, 700*time.Millisecond)
 	defer cancel()
-	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActWaitFor, Text: "Home"}); err == nil {
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActWaitFor, Text: "Home"}); err == nil {
 		t.Errorf("wait_for a text already shown returned at once")
 	}
 	s = snapshot(t, shared)
-	out = do(t, shared, agent.Action{Name: agent.ActWaitFor, Ref: refOf(t, s, `button "Continue"`), State: agent.WaitEnabled})
+	out = do(t, shared, contract.Action{Name: contract.ActWaitFor, Ref: refOf(t, s, `button "Continue"`), State: contract.WaitEnabled})
 	if !strings.Contains(out, "is enabled") || evalPage[bool](t, shared, "document.getElementById('go').disabled") {
 		t.Errorf("wait for enabled: %q", out)
 	}
 	if got := evalPage[bool](t, shared, "!document.getElementById('spin')"); !got {
 		t.Errorf("the spinner is still there")
 	}
-	out = do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Loading…", State: agent.WaitDisappear})
+	out = do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "Loading…", State: contract.WaitDisappear})
 	if !strings.Contains(out, "is no longer on the page") {
 		t.Errorf("wait for a text to go: %q", out)
 	}
 	t1 := time.Now()
-	out = do(t, shared, agent.Action{Name: agent.ActWait, MS: 300})
+	out = do(t, shared, contract.Action{Name: contract.ActWait, MS: 300})
 	if d := time.Since(t1); d < 300*time.Millisecond || !strings.HasPrefix(out, "waited 300 ms") {
 		t.Errorf("wait 300 ms took %v: %q", d, out)
 	}
@@ -296,11 +296,11 @@ func TestMultiSelectARIAListbox(t *testing.T) {
 	chosen := func() string {
 		return evalPage[string](t, shared, "Array.from(document.querySelectorAll('[aria-selected=true]')).map((o) => o.textContent).join(',')")
 	}
-	out := do(t, shared, agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"Blue", "Green"}, Remove: []string{"Black"}})
+	out := do(t, shared, contract.Action{Name: contract.ActMultiSelect, Ref: ref, Options: []string{"Blue", "Green"}, Remove: []string{"Black"}})
 	if got := chosen(); got != "Red,Green,Blue" || !strings.Contains(out, `chosen now "Red", "Green", "Blue"`) {
 		t.Errorf("chosen %q; outcome %q", got, out)
 	}
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActMultiSelect, Ref: ref, Options: []string{"Purple"}, Remove: []string{"Red"}})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActMultiSelect, Ref: ref, Options: []string{"Purple"}, Remove: []string{"Red"}})
 	if !isActionError(err) || !strings.Contains(err.Error(), `no option "Purple"`) {
 		t.Errorf("an unknown option: %v", err)
 	}
@@ -315,15 +315,15 @@ func TestMultiSelectARIAListbox(t *testing.T) {
 func TestWaitForCountsFromTheSnapshotSeen(t *testing.T) {
 	s := open(t, shared, servePage(t, `<title>Seen</title><p>Wait for Done.</p>
 <button onclick="const p = document.createElement('p'); p.textContent = 'Done'; document.body.append(p)">Finish</button>`))
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: refOf(t, s, `button "Finish"`)})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Finish"`)})
 	// The page shows "Done" twice now, the snapshot once: it appeared.
-	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "Done", Seen: s.Text})
+	out := do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "Done", Seen: s.Text})
 	if !strings.Contains(out, `the text "Done" appeared`) {
 		t.Errorf("outcome = %q", out)
 	}
 	ctx, cancel := contextWithTimeout(t, 600*time.Millisecond)
 	defer cancel()
-	if _, err := shared.Do(ctx, agent.Action{Name: agent.ActWaitFor, Text: "Done", Seen: snapshot(t, shared).Text}); err == nil {
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActWaitFor, Text: "Done", Seen: snapshot(t, shared).Text}); err == nil {
 		t.Errorf("wait_for a text the latest snapshot shows returned at once")
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -28,7 +28,7 @@ func gallery(t *testing.T) (*sites.Widgets, string) {
 }
 
 // ref returns the ref of the element with the role and exact name.
-func ref(t *testing.T, s agent.Snapshot, role, name string) string {
+func ref(t *testing.T, s contract.Snapshot, role, name string) string {
 	t.Helper()
 	r, ok := llmtest.FindRef(s.Text, role, name)
 	if !ok {
@@ -39,7 +39,7 @@ func ref(t *testing.T, s agent.Snapshot, role, name string) string {
 
 // refContains returns the ref of the element with the role whose name
 // contains substr.
-func refContains(t *testing.T, s agent.Snapshot, role, substr string) string {
+func refContains(t *testing.T, s contract.Snapshot, role, substr string) string {
 	t.Helper()
 	r, ok := llmtest.FindRefContains(s.Text, role, substr)
 	if !ok {
@@ -62,7 +62,7 @@ func wantResult(t *testing.T, g *sites.Widgets, widget, want string) {
 	}
 }
 
-func wantText(t *testing.T, s agent.Snapshot, text string) {
+func wantText(t *testing.T, s contract.Snapshot, text string) {
 	t.Helper()
 	if !strings.Contains(s.Text, text) {
 		t.Errorf("the snapshot of %s has no %q:\n%s", s.URL, text, s.Text)
@@ -75,7 +75,7 @@ func TestWidgetTabs(t *testing.T) {
 	if strings.Contains(s.Text, "Battery life") {
 		t.Errorf("a hidden tab panel shows:\n%s", s.Text)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "tab", "Specifications")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "tab", "Specifications")})
 	wantResult(t, g, "tabs", "Specifications")
 	s = snapshot(t, shared)
 	wantText(t, s, "Battery life: 32 hours")
@@ -86,7 +86,7 @@ func TestWidgetAccordion(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/accordion")
 	wantText(t, s, `button "Do you ship abroad?" collapsed`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Do you ship abroad?")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Do you ship abroad?")})
 	wantResult(t, g, "accordion", "Do you ship abroad?")
 	s = snapshot(t, shared)
 	wantText(t, s, "We ship to 28 countries")
@@ -99,12 +99,12 @@ func TestWidgetHoverMenu(t *testing.T) {
 	if _, ok := llmtest.FindRef(s.Text, "link", "Laptops"); ok {
 		t.Fatalf("the closed menu's links show:\n%s", s.Text)
 	}
-	out := do(t, shared, agent.Action{Name: agent.ActHover, Ref: ref(t, s, "button", "Products")})
+	out := do(t, shared, contract.Action{Name: contract.ActHover, Ref: ref(t, s, "button", "Products")})
 	if !strings.HasPrefix(out, `hovered over button "Products"`) {
 		t.Errorf("hover outcome = %q", out)
 	}
 	s = snapshot(t, shared)
-	out = do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "link", "Laptops")})
+	out = do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "link", "Laptops")})
 	if !strings.Contains(out, "navigated to "+base+"/menu/laptops") {
 		t.Errorf("click outcome = %q", out)
 	}
@@ -117,15 +117,15 @@ func TestWidgetDatePicker(t *testing.T) {
 	if strings.Contains(s.Text, "Next month") {
 		t.Errorf("the closed calendar shows:\n%s", s.Text)
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Open calendar")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Open calendar")})
 	s = snapshot(t, shared)
 	wantText(t, s, "March 2026")
 	next := ref(t, s, "button", "Next month")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: next})
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: next})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: next})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: next})
 	s = snapshot(t, shared)
 	wantText(t, s, "May 2026")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "May 14, 2026")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "May 14, 2026")})
 	wantResult(t, g, "datepicker", "2026-05-14")
 	s = snapshot(t, shared)
 	wantText(t, s, `textbox "Check-in date" value="2026-05-14"`)
@@ -139,22 +139,22 @@ func TestWidgetAutocomplete(t *testing.T) {
 	s := open(t, shared, base+"/autocomplete")
 	city := ref(t, s, "combobox", "Destination city")
 	// Typing shows the suggestions as options.
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: city, Text: "Li"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: city, Text: "Li"})
 	s = snapshot(t, shared)
 	ref(t, s, "option", "Lisbon, Portugal")
 	ref(t, s, "option", "Lima, Peru")
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "Escape"})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "Escape"})
 	if s = snapshot(t, shared); strings.Contains(s.Text, "Lima, Peru") {
 		t.Fatalf("Escape did not close the suggestions:\n%s", s.Text)
 	}
 	// select on the combobox types and picks.
-	out := do(t, shared, agent.Action{Name: agent.ActSelect, Ref: city, Option: "Lisbon"})
+	out := do(t, shared, contract.Action{Name: contract.ActSelect, Ref: city, Option: "Lisbon"})
 	if !strings.Contains(out, `typed "Lisbon" into combobox "Destination city"`) || !strings.Contains(out, `clicked option "Lisbon, Portugal"`) {
 		t.Errorf("select outcome = %q", out)
 	}
 	wantResult(t, g, "autocomplete", "Lisbon, Portugal")
 	s = snapshot(t, shared)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Search flights")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Search flights")})
 	wantResult(t, g, "autocomplete_search", "Lisbon, Portugal")
 }
 
@@ -163,10 +163,10 @@ func TestWidgetSlider(t *testing.T) {
 	s := open(t, shared, base+"/slider")
 	vol := ref(t, s, "slider", "Volume")
 	wantText(t, s, `slider "Volume" value="30"`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: vol})
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "End"})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: vol})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "End"})
 	wantResult(t, g, "slider", "100")
-	do(t, shared, agent.Action{Name: agent.ActPress, Key: "ArrowLeft"})
+	do(t, shared, contract.Action{Name: contract.ActPress, Key: "ArrowLeft"})
 	wantResult(t, g, "slider", "90")
 	wantText(t, snapshot(t, shared), `slider "Volume" value="90"`)
 }
@@ -174,16 +174,16 @@ func TestWidgetSlider(t *testing.T) {
 func TestWidgetModal(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/modal")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Unsubscribe from all emails")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Unsubscribe from all emails")})
 	s = snapshot(t, shared)
 	wantText(t, s, `dialog "Unsubscribe from all emails?"`)
 	confirm := ref(t, s, "button", "Confirm")
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: confirm})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: confirm})
 	if !isActionError(err) || !strings.Contains(err.Error(), "disabled") {
 		t.Errorf("click on the disabled Confirm: %v", err)
 	}
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Type UNSUBSCRIBE to confirm"), Text: "UNSUBSCRIBE"})
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: confirm})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: ref(t, s, "textbox", "Type UNSUBSCRIBE to confirm"), Text: "UNSUBSCRIBE"})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: confirm})
 	wantResult(t, g, "modal", "unsubscribed")
 	wantText(t, snapshot(t, shared), "You are unsubscribed from all emails.")
 }
@@ -192,15 +192,15 @@ func TestWidgetIframeForm(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/iframe")
 	wantText(t, s, `iframe "Contact form"`)
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Your email"), Text: "ann@example.com"})
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Message"), Text: "Hello from the agent"})
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Send message")})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: ref(t, s, "textbox", "Your email"), Text: "ann@example.com"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: ref(t, s, "textbox", "Message"), Text: "Hello from the agent"})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Send message")})
 	if strings.Contains(out, "navigated to") {
 		t.Errorf("a frame's navigation was reported as the page's: %q", out)
 	}
 	wantResult(t, g, "iframe", "ann@example.com")
 	// As the loop does, the wait is told what the model last saw.
-	do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "We will reply to ann@example.com", Seen: s.Text})
+	do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "We will reply to ann@example.com", Seen: s.Text})
 	if c := g.Contacts(); len(c) != 1 || c[0].Message != "Hello from the agent" {
 		t.Errorf("contacts = %+v", c)
 	}
@@ -210,8 +210,8 @@ func TestWidgetShadowDOM(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/shadow")
 	wantText(t, s, "Spring offer")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Reveal code")})
-	out := do(t, shared, agent.Action{Name: agent.ActWaitFor, Text: "SPRING-7431", Seen: s.Text})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Reveal code")})
+	out := do(t, shared, contract.Action{Name: contract.ActWaitFor, Text: "SPRING-7431", Seen: s.Text})
 	if !strings.Contains(out, "SPRING-7431") {
 		t.Errorf("wait_for outcome = %q", out)
 	}
@@ -227,7 +227,7 @@ func TestWidgetInfiniteFeed(t *testing.T) {
 		if i == 30 {
 			t.Fatalf("post 27 never showed:\n%s", s.Text)
 		}
-		do(t, shared, agent.Action{Name: agent.ActScroll, Direction: "down"})
+		do(t, shared, contract.Action{Name: contract.ActScroll, Direction: "down"})
 		s = snapshot(t, shared)
 	}
 	// The Like button under the post's heading.
@@ -236,8 +236,8 @@ func TestWidgetInfiniteFeed(t *testing.T) {
 	if !ok {
 		t.Fatalf("no Like button after %q:\n%s", want, s.Text)
 	}
-	do(t, shared, agent.Action{Name: agent.ActScroll, Ref: r})
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: r})
+	do(t, shared, contract.Action{Name: contract.ActScroll, Ref: r})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: r})
 	wantResult(t, g, "feed", sites.FeedTitle(27))
 	if st := g.State(); st["feed_pages"].(float64) < 3 {
 		t.Errorf("feed pages loaded: %v", st["feed_pages"])
@@ -247,8 +247,8 @@ func TestWidgetInfiniteFeed(t *testing.T) {
 func TestWidgetEditor(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/editor")
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Note"), Text: "Buy milk and bread"})
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Save note")})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: ref(t, s, "textbox", "Note"), Text: "Buy milk and bread"})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Save note")})
 	wantResult(t, g, "editor", "Buy milk and bread")
 	wantText(t, snapshot(t, shared), `textbox "Note" value="Buy milk and bread"`)
 }
@@ -263,17 +263,17 @@ func TestWidgetUpload(t *testing.T) {
 	}
 	withUploadDir(t, dir)
 	s := open(t, shared, base+"/upload")
-	out := do(t, shared, agent.Action{Name: agent.ActUpload, Ref: ref(t, s, "button", "Profile photo"), Files: []string{"photo.txt"}})
+	out := do(t, shared, contract.Action{Name: contract.ActUpload, Ref: ref(t, s, "button", "Profile photo"), Files: []string{"photo.txt"}})
 	if !strings.HasPrefix(out, `uploaded "photo.txt" into button "Profile photo"`) {
 		t.Errorf("upload outcome = %q", out)
 	}
 	// The documents input is hidden; its styled button stands for it.
 	docs := ref(t, s, "button", "Choose documents")
-	do(t, shared, agent.Action{Name: agent.ActUpload, Ref: docs, Files: []string{"a.txt", "b.txt"}})
+	do(t, shared, contract.Action{Name: contract.ActUpload, Ref: docs, Files: []string{"a.txt", "b.txt"}})
 	s = snapshot(t, shared)
 	wantText(t, s, "Photo chosen: photo.txt (11 bytes).")
 	wantText(t, s, "a.txt (1 bytes), b.txt (2 bytes)")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Save profile")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Save profile")})
 	wantResult(t, g, "upload", "photo.txt:hello photo")
 	wantResult(t, g, "upload_docs", "a.txt,b.txt")
 }
@@ -289,14 +289,14 @@ func TestWidgetDrag(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/drag")
 	card := ref(t, s, "button", "Fix the login page")
-	out := do(t, shared, agent.Action{Name: agent.ActDrag, Ref: card, ToRef: ref(t, s, "button", "Add a card to Done")})
+	out := do(t, shared, contract.Action{Name: contract.ActDrag, Ref: card, ToRef: ref(t, s, "button", "Add a card to Done")})
 	if !strings.Contains(out, `dragged button "Fix the login page" [ref=`+card+`] onto button "Add a card to Done"`) {
 		t.Errorf("drag outcome = %q", out)
 	}
 	wantResult(t, g, "drag", "Fix the login page -> Done")
 	// The handle follows mouse events only.
 	handle := ref(t, s, "slider", "Slide to confirm")
-	do(t, shared, agent.Action{Name: agent.ActDrag, Ref: handle, DX: 300})
+	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: handle, DX: 300})
 	wantResult(t, g, "slide", "confirmed")
 	wantText(t, snapshot(t, shared), "Order confirmed.")
 }
@@ -305,7 +305,7 @@ func TestWidgetListbox(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/listbox")
 	ship := refContains(t, s, "combobox", "Shipping method")
-	out := do(t, shared, agent.Action{Name: agent.ActSelect, Ref: ship, Option: "Express"})
+	out := do(t, shared, contract.Action{Name: contract.ActSelect, Ref: ship, Option: "Express"})
 	if !strings.Contains(out, `clicked option "Express (next day)"`) {
 		t.Errorf("select outcome = %q", out)
 	}
@@ -314,9 +314,9 @@ func TestWidgetListbox(t *testing.T) {
 	wantText(t, s, `combobox "Shipping method Express (next day)" collapsed`)
 	contact := ref(t, s, "listbox", "Preferred contact")
 	ref(t, s, "option", "Text message")
-	do(t, shared, agent.Action{Name: agent.ActSelect, Ref: contact, Option: "phone"})
+	do(t, shared, contract.Action{Name: contract.ActSelect, Ref: contact, Option: "phone"})
 	wantResult(t, g, "listbox", "Phone")
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActSelect, Ref: contact, Option: "Carrier pigeon"})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActSelect, Ref: contact, Option: "Carrier pigeon"})
 	if !isActionError(err) || !strings.Contains(err.Error(), `"Email", "Phone", "Text message"`) {
 		t.Errorf("select of a missing option: %v", err)
 	}
@@ -327,8 +327,8 @@ func TestWidgetCookieBanner(t *testing.T) {
 	s := open(t, shared, base+"/cookies")
 	buy := ref(t, s, "button", "Buy now")
 	accept := ref(t, s, "button", "Accept all cookies")
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: buy})
-	var ae *agent.ActionError
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: buy})
+	var ae *contract.ActionError
 	if !errors.As(err, &ae) || !strings.Contains(ae.Msg, `click on button "Buy now" [ref=`+buy+`] not done: it is covered by `) ||
 		!strings.Contains(ae.Msg, `"Cookie consent"`) || !strings.Contains(ae.Msg, `button "Accept all cookies" [ref=`+accept+`]`) {
 		t.Errorf("click under the banner: %v", err)
@@ -336,9 +336,9 @@ func TestWidgetCookieBanner(t *testing.T) {
 	if _, ok := g.Results()["buy"]; ok {
 		t.Errorf("the covered button was clicked")
 	}
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: accept})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: accept})
 	wantResult(t, g, "cookies", "accepted")
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: buy})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: buy})
 	wantResult(t, g, "buy", "bought")
 }
 
@@ -349,24 +349,24 @@ func TestWidgetSettings(t *testing.T) {
 	dark := ref(t, s, "checkbox", "Dark mode")
 	notif := ref(t, s, "switch", "Notifications")
 	pro := ref(t, s, "radio", "Pro")
-	if out := do(t, shared, agent.Action{Name: agent.ActCheck, Ref: offers}); !strings.Contains(out, "is already checked") {
+	if out := do(t, shared, contract.Action{Name: contract.ActCheck, Ref: offers}); !strings.Contains(out, "is already checked") {
 		t.Errorf("check of a checked box: %q", out)
 	}
-	if out := do(t, shared, agent.Action{Name: agent.ActUncheck, Ref: offers}); !strings.HasPrefix(out, `unchecked checkbox "Email me offers"`) {
+	if out := do(t, shared, contract.Action{Name: contract.ActUncheck, Ref: offers}); !strings.HasPrefix(out, `unchecked checkbox "Email me offers"`) {
 		t.Errorf("uncheck: %q", out)
 	}
-	do(t, shared, agent.Action{Name: agent.ActCheck, Ref: dark})
-	do(t, shared, agent.Action{Name: agent.ActCheck, Ref: notif})
-	if out := do(t, shared, agent.Action{Name: agent.ActCheck, Ref: notif}); !strings.Contains(out, "is already checked") {
+	do(t, shared, contract.Action{Name: contract.ActCheck, Ref: dark})
+	do(t, shared, contract.Action{Name: contract.ActCheck, Ref: notif})
+	if out := do(t, shared, contract.Action{Name: contract.ActCheck, Ref: notif}); !strings.Contains(out, "is already checked") {
 		t.Errorf("second check of the switch: %q", out)
 	}
-	do(t, shared, agent.Action{Name: agent.ActCheck, Ref: pro})
-	if _, err := shared.Do(tctx(t), agent.Action{Name: agent.ActUncheck, Ref: pro}); !isActionError(err) || !strings.Contains(err.Error(), "cannot be unchecked") {
+	do(t, shared, contract.Action{Name: contract.ActCheck, Ref: pro})
+	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActUncheck, Ref: pro}); !isActionError(err) || !strings.Contains(err.Error(), "cannot be unchecked") {
 		t.Errorf("uncheck of a radio: %v", err)
 	}
 	s = snapshot(t, shared)
 	wantText(t, s, `checkbox "Dark mode" checked`)
 	wantText(t, s, `switch "Notifications" checked`)
-	do(t, shared, agent.Action{Name: agent.ActClick, Ref: ref(t, s, "button", "Save settings")})
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Save settings")})
 	wantResult(t, g, "settings", "offers=false dark=true notifications=true plan=pro")
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // A frame of another site runs in its own renderer; its refs come from the
@@ -30,13 +30,13 @@ func TestActionsInCrossOriginFrame(t *testing.T) {
 		t.Skipf("the snapshot does not show the cross-origin frame yet:\n%s", s.Text)
 	}
 	btn := ref(t, s, "button", "Inner button")
-	out := do(t, shared, agent.Action{Name: agent.ActClick, Ref: btn})
+	out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: btn})
 	if out != `clicked button "Inner button" [ref=`+btn+`]` {
 		t.Errorf("click outcome = %q", out)
 	}
-	do(t, shared, agent.Action{Name: agent.ActType, Ref: ref(t, s, "textbox", "Inner field"), Text: "typed across sites"})
-	do(t, shared, agent.Action{Name: agent.ActCheck, Ref: ref(t, s, "checkbox", "Inner box")})
-	do(t, shared, agent.Action{Name: agent.ActSelect, Ref: ref(t, s, "combobox", "Inner select"), Option: "Two"})
+	do(t, shared, contract.Action{Name: contract.ActType, Ref: ref(t, s, "textbox", "Inner field"), Text: "typed across sites"})
+	do(t, shared, contract.Action{Name: contract.ActCheck, Ref: ref(t, s, "checkbox", "Inner box")})
+	do(t, shared, contract.Action{Name: contract.ActSelect, Ref: ref(t, s, "combobox", "Inner select"), Option: "Two"})
 	s = snapshot(t, shared)
 	wantText(t, s, "inner clicked")
 	wantText(t, s, `textbox "Inner field" value="typed across sites"`)
@@ -44,7 +44,7 @@ func TestActionsInCrossOriginFrame(t *testing.T) {
 	wantText(t, s, `combobox "Inner select" value="Two"`)
 	// An overlay of the page covers the frame's button.
 	evalPage[any](t, shared, "document.getElementById('cover').style.display = 'block', 0")
-	_, err := shared.Do(tctx(t), agent.Action{Name: agent.ActClick, Ref: btn})
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: btn})
 	if !isActionError(err) || !strings.Contains(err.Error(), `covered by div "Dimmer"`) {
 		t.Errorf("click under the page's overlay: %v", err)
 	}

@@ -13,11 +13,11 @@ import (
 
 	"log/slog"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Client talks to an OpenAI-compatible chat-completions endpoint. It
-// implements agent.Model and is safe for concurrent use.
+// implements contract.Model and is safe for concurrent use.
 //
 // Requests are go-openai's request type (see wireRequest) sent through the
 // retrying HTTPDoer; the stream is read by this package's own SSE reader
@@ -34,7 +34,7 @@ type Client struct {
 	seq    atomic.Int64 // replies read, for the IDs of calls that came without one
 }
 
-var _ agent.Model = (*Client)(nil)
+var _ contract.Model = (*Client)(nil)
 
 // New returns a Client for cfg. Invalid settings give an error wrapping
 // ErrConfig that says how to fix them.
@@ -87,10 +87,10 @@ func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 // inside the stream (the provider failed mid-reply) is sent again like a
 // 5xx, up to Config.MaxRetries times: the partial reply is dropped, never
 // acted on.
-func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Reply, error) {
+func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.Reply, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
-		return agent.Reply{}, fmt.Errorf("model request not sent: %w", ctxErr(ctx))
+		return contract.Reply{}, fmt.Errorf("model request not sent: %w", ctxErr(ctx))
 	}
 	switched := false
 	for resend := 0; ; resend++ {
@@ -112,34 +112,34 @@ func (c *Client) Complete(ctx context.Context, req agent.Request) (agent.Reply, 
 			c.log.Warn("model server failed in the middle of its reply; the partial reply is dropped and the request sent again",
 				"resend", resend+1, "retry_in", delay, "reason", e.Message)
 			if err := sleep(ctx, delay); err != nil {
-				return agent.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
+				return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
 			}
 		default:
 			if errors.As(err, &e) && e.Status == 0 && resend > 0 {
 				e.Attempts += resend
 			}
-			return agent.Reply{}, err
+			return contract.Reply{}, err
 		}
 	}
 }
 
 // once sends the request once (with the doer's retries before the stream
 // starts) and reads the stream.
-func (c *Client) once(ctx context.Context, req agent.Request, prompt bool, start time.Time) (agent.Reply, error) {
+func (c *Client) once(ctx context.Context, req contract.Request, prompt bool, start time.Time) (contract.Reply, error) {
 	wreq, err := c.buildRequest(req, prompt)
 	if err != nil {
-		return agent.Reply{}, err
+		return contract.Reply{}, err
 	}
 	body, err := json.Marshal(wreq)
 	if err != nil {
-		return agent.Reply{}, fmt.Errorf("encoding the model request: %w", err)
+		return contract.Reply{}, fmt.Errorf("encoding the model request: %w", err)
 	}
 	w := &streamWatch{window: c.cfg.Inactivity}
 	defer w.stop() // cancels the request's context: the connection is closed if still open
 
 	hreq, err := http.NewRequestWithContext(withWatch(ctx, w), http.MethodPost, c.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
-		return agent.Reply{}, fmt.Errorf("%w: %w", ErrConfig, err)
+		return contract.Reply{}, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
@@ -148,15 +148,15 @@ func (c *Client) once(ctx context.Context, req agent.Request, prompt bool, start
 	}
 	resp, err := c.doer.Do(hreq)
 	if err != nil {
-		return agent.Reply{}, c.failure(ctx, w, err)
+		return contract.Reply{}, c.failure(ctx, w, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return agent.Reply{}, c.failure(ctx, w, c.responseError(resp, w.attempts))
+		return contract.Reply{}, c.failure(ctx, w, c.responseError(resp, w.attempts))
 	}
 	defer resp.Body.Close()
 	reply, finish, err := c.readStream(resp.Body, w.attempts)
 	if err != nil {
-		return agent.Reply{}, c.failure(ctx, w, err)
+		return contract.Reply{}, c.failure(ctx, w, err)
 	}
 	textCalls := false
 	if len(reply.ToolCalls) == 0 && len(req.Tools) > 0 {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -23,14 +23,14 @@ func TestCompleteReassemblesInterleavedToolCalls(t *testing.T) {
 		Interleave: true,
 	}))
 	c := newClient(t, srv, llm.Config{})
-	req := agent.Request{
-		Messages: []agent.Message{
-			{Role: agent.RoleSystem, Content: "You drive a browser."},
-			{Role: agent.RoleUser, Content: "sign in"},
-			{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_a", Name: "click", Arguments: `{"ref":"e1"}`}}},
-			{Role: agent.RoleTool, ToolCallID: "call_a", Content: "clicked link \"Sign in\""},
+	req := contract.Request{
+		Messages: []contract.Message{
+			{Role: contract.RoleSystem, Content: "You drive a browser."},
+			{Role: contract.RoleUser, Content: "sign in"},
+			{Role: contract.RoleAssistant, ToolCalls: []contract.ToolCall{{ID: "call_a", Name: "click", Arguments: `{"ref":"e1"}`}}},
+			{Role: contract.RoleTool, ToolCallID: "call_a", Content: "clicked link \"Sign in\""},
 		},
-		Tools: []agent.ToolDef{clickTool, {Name: "type", Description: "Type text", Parameters: []byte(`{"type":"object"}`)}},
+		Tools: []contract.ToolDef{clickTool, {Name: "type", Description: "Type text", Parameters: []byte(`{"type":"object"}`)}},
 	}
 	reply, err := c.Complete(ctxWithTimeout(t, 5*time.Second), req)
 	if err != nil {
@@ -42,7 +42,7 @@ func TestCompleteReassemblesInterleavedToolCalls(t *testing.T) {
 	if len(reply.ToolCalls) != 2 {
 		t.Fatalf("ToolCalls = %+v", reply.ToolCalls)
 	}
-	want := []agent.ToolCall{
+	want := []contract.ToolCall{
 		{Name: "type", Arguments: `{"ref":"e7","submit":true,"text":"ada@example.com"}`},
 		{Name: "click", Arguments: `{"ref":"e12"}`},
 	}
@@ -137,7 +137,7 @@ func TestCompleteMalformedChunk(t *testing.T) {
 func TestCompleteInvalidToolSchema(t *testing.T) {
 	srv := startServer(t, llmtest.Script())
 	c := newClient(t, srv, llm.Config{})
-	_, err := c.Complete(context.Background(), agent.Request{Tools: []agent.ToolDef{{Name: "bad", Parameters: []byte(`{`)}}})
+	_, err := c.Complete(context.Background(), contract.Request{Tools: []contract.ToolDef{{Name: "bad", Parameters: []byte(`{`)}}})
 	if err == nil || !strings.Contains(err.Error(), `tool "bad"`) {
 		t.Errorf("err = %v", err)
 	}

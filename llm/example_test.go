@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -34,9 +34,9 @@ func Example() {
 	}
 	defer client.CloseIdleConnections()
 
-	reply, err := client.Complete(context.Background(), agent.Request{
-		Messages: []agent.Message{{Role: agent.RoleUser, Content: "Sign in to the shop."}},
-		Tools: []agent.ToolDef{{
+	reply, err := client.Complete(context.Background(), contract.Request{
+		Messages: []contract.Message{{Role: contract.RoleUser, Content: "Sign in to the shop."}},
+		Tools: []contract.ToolDef{{
 			Name:        "click",
 			Description: "Click the element with the given ref.",
 			Parameters:  json.RawMessage(`{"type":"object","properties":{"ref":{"type":"string"}},"required":["ref"]}`),

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -44,16 +44,16 @@ func newClient(t *testing.T, srv *llmtest.Server, cfg llm.Config) *llm.Client {
 	return c
 }
 
-var clickTool = agent.ToolDef{
+var clickTool = contract.ToolDef{
 	Name:        "click",
 	Description: "Click an element by ref",
 	Parameters:  []byte(`{"type":"object","properties":{"ref":{"type":"string"}},"required":["ref"]}`),
 }
 
-func simpleRequest() agent.Request {
-	return agent.Request{
-		Messages: []agent.Message{{Role: agent.RoleUser, Content: "sign in"}},
-		Tools:    []agent.ToolDef{clickTool},
+func simpleRequest() contract.Request {
+	return contract.Request{
+		Messages: []contract.Message{{Role: contract.RoleUser, Content: "sign in"}},
+		Tools:    []contract.ToolDef{clickTool},
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Tool modes, Config.ToolMode.
@@ -23,7 +23,7 @@ const (
 // tools are described in the system message, the assistant's calls are
 // written back as the tagged JSON the model is asked to write, and tool
 // results become user messages.
-func promptMessages(req agent.Request) []agent.Message {
+func promptMessages(req contract.Request) []contract.Message {
 	var b strings.Builder
 	b.WriteString("\n\n# Tools\nYou call tools by writing, for each call, one line:\n" +
 		"<tool_call>{\"name\": \"TOOL\", \"arguments\": {…}}</tool_call>\n" +
@@ -36,14 +36,14 @@ func promptMessages(req agent.Request) []agent.Message {
 		b.WriteString("- " + t.Name + ": " + t.Description + "\n  arguments: " + params + "\n")
 	}
 	names := map[string]string{} // call ID → tool name
-	out := make([]agent.Message, 0, len(req.Messages)+1)
+	out := make([]contract.Message, 0, len(req.Messages)+1)
 	sawSystem := false
 	for _, m := range req.Messages {
 		switch {
-		case m.Role == agent.RoleSystem && !sawSystem:
+		case m.Role == contract.RoleSystem && !sawSystem:
 			sawSystem = true
 			m.Content += b.String()
-		case m.Role == agent.RoleAssistant && len(m.ToolCalls) > 0:
+		case m.Role == contract.RoleAssistant && len(m.ToolCalls) > 0:
 			var txt strings.Builder
 			txt.WriteString(m.Content)
 			for _, tc := range m.ToolCalls {
@@ -61,14 +61,14 @@ func promptMessages(req agent.Request) []agent.Message {
 				}
 				txt.WriteString("<tool_call>" + string(call) + "</tool_call>")
 			}
-			m = agent.Message{Role: agent.RoleAssistant, Content: txt.String()}
-		case m.Role == agent.RoleTool:
-			m = agent.Message{Role: agent.RoleUser, Content: "Result of " + names[m.ToolCallID] + ": " + m.Content}
+			m = contract.Message{Role: contract.RoleAssistant, Content: txt.String()}
+		case m.Role == contract.RoleTool:
+			m = contract.Message{Role: contract.RoleUser, Content: "Result of " + names[m.ToolCallID] + ": " + m.Content}
 		}
 		out = append(out, m)
 	}
 	if !sawSystem {
-		out = append([]agent.Message{{Role: agent.RoleSystem, Content: strings.TrimSpace(b.String())}}, out...)
+		out = append([]contract.Message{{Role: contract.RoleSystem, Content: strings.TrimSpace(b.String())}}, out...)
 	}
 	return out
 }

@@ -7,7 +7,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // wireRequest is the body of a chat-completions request: go-openai's
@@ -48,7 +48,7 @@ type wireFuncSent struct {
 // buildRequest maps an agent request to the request body. With prompt
 // set, the tools are described in the system message and calls and
 // results are written as text (see promptmode.go).
-func (c *Client) buildRequest(req agent.Request, prompt bool) (*wireRequest, error) {
+func (c *Client) buildRequest(req contract.Request, prompt bool) (*wireRequest, error) {
 	tools := make([]openai.Tool, 0, len(req.Tools))
 	for _, t := range req.Tools {
 		params := t.Parameters
@@ -87,9 +87,9 @@ func (c *Client) buildRequest(req agent.Request, prompt bool) (*wireRequest, err
 	return w, nil
 }
 
-// wireMsg maps one message. Reasoning is never part of an agent.Message,
+// wireMsg maps one message. Reasoning is never part of an contract.Message,
 // so it is never sent back (DeepSeek rejects reasoning_content in input).
-func wireMsg(m agent.Message) wireMessage {
+func wireMsg(m contract.Message) wireMessage {
 	wm := wireMessage{Role: string(m.Role), ToolCallID: m.ToolCallID}
 	switch {
 	case len(m.Images) > 0:
@@ -101,7 +101,7 @@ func wireMsg(m agent.Message) wireMessage {
 			})
 		}
 		wm.Content = parts
-	case m.Role == agent.RoleTool && m.Content == "":
+	case m.Role == contract.RoleTool && m.Content == "":
 		wm.Content = "(no output)" // servers reject a tool message without content
 	case m.Content != "":
 		wm.Content = m.Content

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Wire forms of stream chunks, decoded leniently: every field may be null
@@ -62,7 +62,7 @@ var failureFinish = map[string]Kind{"error": KindProviderDown, "content_filter":
 // An error object in any event, an "error:" field or a failure finish
 // reason ends the reply with an *Error carrying the provider's message,
 // and the calls read so far are dropped.
-func (c *Client) readStream(body io.Reader, attempts int) (agent.Reply, string, error) {
+func (c *Client) readStream(body io.Reader, attempts int) (contract.Reply, string, error) {
 	var acc assembler
 	sr := newSSEReader(body)
 	for {
@@ -71,7 +71,7 @@ func (c *Client) readStream(body io.Reader, attempts int) (agent.Reply, string, 
 			return acc.finishReply()
 		}
 		if err != nil {
-			return agent.Reply{}, "", err
+			return contract.Reply{}, "", err
 		}
 		if ev.errorField {
 			pe, ok := parseProviderError(ev.data)
@@ -86,20 +86,20 @@ func (c *Client) readStream(body io.Reader, attempts int) (agent.Reply, string, 
 					}
 				}
 			}
-			return agent.Reply{}, "", c.newError(0, pe, attempts)
+			return contract.Reply{}, "", c.newError(0, pe, attempts)
 		}
 		if pe, ok := parseProviderError(ev.data); ok {
-			return agent.Reply{}, "", c.newError(0, pe, attempts)
+			return contract.Reply{}, "", c.newError(0, pe, attempts)
 		}
 		var chunk wireChunk
 		if err := json.Unmarshal(ev.data, &chunk); err != nil {
-			return agent.Reply{}, "", &Error{Kind: KindMalformed, Attempts: attempts,
+			return contract.Reply{}, "", &Error{Kind: KindMalformed, Attempts: attempts,
 				Message: fmt.Sprintf("malformed stream chunk %q", c.redact(clip(string(ev.data), 120))),
-				Err:     fmt.Errorf("%w: %w", agent.ErrMalformedReply, err)}
+				Err:     fmt.Errorf("%w: %w", contract.ErrMalformedReply, err)}
 		}
 		acc.add(chunk)
 		if k, bad := failureFinish[acc.finish]; bad {
-			return agent.Reply{}, "", c.newError(0, providerError{Message: fmt.Sprintf(
+			return contract.Reply{}, "", c.newError(0, providerError{Message: fmt.Sprintf(
 				"the reply ended with finish_reason %q; its partial output was discarded", acc.finish), Type: string(k)}, attempts)
 		}
 	}
@@ -113,7 +113,7 @@ type assembler struct {
 	calls     []*partCall
 	byKey     map[int]*partCall
 	last      int // key of the latest fragment
-	usage     agent.Usage
+	usage     contract.Usage
 	finish    string
 }
 
@@ -129,7 +129,7 @@ func (a *assembler) add(chunk wireChunk) {
 		chunk.Usage = chunk.XGroq.Usage
 	}
 	if u := chunk.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0 || u.TotalTokens > 0) {
-		a.usage = agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		a.usage = contract.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 		if a.usage.TotalTokens == 0 {
 			a.usage.TotalTokens = u.PromptTokens + u.CompletionTokens
 		}
@@ -245,8 +245,8 @@ func (a *assembler) addCall(tc wireDeltaCall) {
 // off before its arguments were complete (the stream ended without a
 // finish reason, or at the token limit) is discarded, and the reply is
 // reported as malformed.
-func (a *assembler) finishReply() (agent.Reply, string, error) {
-	r := agent.Reply{Content: a.text.String(), Usage: a.usage, Reasoning: a.reasoning.String()}
+func (a *assembler) finishReply() (contract.Reply, string, error) {
+	r := contract.Reply{Content: a.text.String(), Usage: a.usage, Reasoning: a.reasoning.String()}
 	for _, c := range a.calls {
 		args := c.whole
 		if args == "" {
@@ -257,11 +257,11 @@ func (a *assembler) finishReply() (agent.Reply, string, error) {
 			if a.finish == "length" {
 				why = "the reply reached its token limit"
 			}
-			return agent.Reply{}, a.finish, &Error{Kind: KindMalformed, Err: agent.ErrMalformedReply,
+			return contract.Reply{}, a.finish, &Error{Kind: KindMalformed, Err: contract.ErrMalformedReply,
 				Message: fmt.Sprintf("%s in the middle of a call to %q; the partial call was discarded", why, c.name)}
 		}
 		// Some local servers send no ID: Complete gives one.
-		r.ToolCalls = append(r.ToolCalls, agent.ToolCall{ID: c.id, Name: c.name, Arguments: args, Extra: c.extra})
+		r.ToolCalls = append(r.ToolCalls, contract.ToolCall{ID: c.id, Name: c.name, Arguments: args, Extra: c.extra})
 	}
 	return r, a.finish, nil
 }

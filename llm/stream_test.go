@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
 )
@@ -36,7 +36,7 @@ func TestStreamEdgeCases(t *testing.T) {
 		usage    int
 		kind     llm.Kind // an *Error of this kind
 		retry    bool
-		malform  bool // an error matching agent.ErrMalformedReply
+		malform  bool // an error matching contract.ErrMalformedReply
 		contains string
 	}{
 		{name: "event error", body: "event: error\ndata: {\"message\":\"engine overloaded\"}\n\n",
@@ -73,7 +73,7 @@ func TestStreamEdgeCases(t *testing.T) {
 					t.Fatalf("err = %v (%#v), want kind %s retryable %v saying %q", err, e, tc.kind, tc.retry, tc.contains)
 				}
 			case tc.malform:
-				if !errors.Is(err, agent.ErrMalformedReply) || !strings.Contains(err.Error(), tc.contains) {
+				if !errors.Is(err, contract.ErrMalformedReply) || !strings.Contains(err.Error(), tc.contains) {
 					t.Fatalf("err = %v, want a malformed reply saying %q", err, tc.contains)
 				}
 			default:
@@ -127,14 +127,14 @@ func TestCallsInTextOnlyForOfferedTools(t *testing.T) {
 func TestPromptModeRequest(t *testing.T) {
 	c, srv := rawClient(t, llm.Config{ToolMode: llm.ToolModePrompt},
 		llmtest.Turn{Text: "<tool_call>{\"name\": \"click\", \"arguments\": {\"ref\": \"e9\"}}</tool_call>"})
-	req := agent.Request{
-		Messages: []agent.Message{
-			{Role: agent.RoleSystem, Content: "You drive a browser."},
-			{Role: agent.RoleUser, Content: "sign in"},
-			{Role: agent.RoleAssistant, Content: "Clicking.", ToolCalls: []agent.ToolCall{{ID: "call_a", Name: "click", Arguments: `{"ref":"e1"}`}}},
-			{Role: agent.RoleTool, ToolCallID: "call_a", Content: "clicked"},
+	req := contract.Request{
+		Messages: []contract.Message{
+			{Role: contract.RoleSystem, Content: "You drive a browser."},
+			{Role: contract.RoleUser, Content: "sign in"},
+			{Role: contract.RoleAssistant, Content: "Clicking.", ToolCalls: []contract.ToolCall{{ID: "call_a", Name: "click", Arguments: `{"ref":"e1"}`}}},
+			{Role: contract.RoleTool, ToolCallID: "call_a", Content: "clicked"},
 		},
-		Tools: []agent.ToolDef{clickTool},
+		Tools: []contract.ToolDef{clickTool},
 	}
 	reply, err := c.Complete(context.Background(), req)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Small local models often write their tool call as JSON in the text
@@ -25,11 +25,11 @@ const maxTextScan = 64
 
 // callsFromText returns the calls written in text and the text without
 // them. It returns no calls when none names an offered tool.
-func callsFromText(text string, tools map[string]bool) ([]agent.ToolCall, string) {
+func callsFromText(text string, tools map[string]bool) ([]contract.ToolCall, string) {
 	if len(tools) == 0 || !strings.ContainsAny(text, "{[") {
 		return nil, text
 	}
-	var calls []agent.ToolCall
+	var calls []contract.ToolCall
 	rest := text
 	// Tagged and fenced blocks first.
 	for _, re := range []*regexp.Regexp{tagRe, fenceRe} {
@@ -83,7 +83,7 @@ func callsFromText(text string, tools map[string]bool) ([]agent.ToolCall, string
 
 // parseCalls reads one JSON value as a call, a list of calls, or
 // {"tool_calls": [...]}.
-func parseCalls(b []byte, tools map[string]bool) []agent.ToolCall {
+func parseCalls(b []byte, tools map[string]bool) []contract.ToolCall {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil
@@ -93,7 +93,7 @@ func parseCalls(b []byte, tools map[string]bool) []agent.ToolCall {
 		if json.Unmarshal(b, &list) != nil {
 			return nil
 		}
-		var out []agent.ToolCall
+		var out []contract.ToolCall
 		for _, item := range list {
 			c, ok := parseCall(item, tools)
 			if !ok {
@@ -111,17 +111,17 @@ func parseCalls(b []byte, tools map[string]bool) []agent.ToolCall {
 		return parseCalls(list, tools)
 	}
 	if c, ok := parseCall(b, tools); ok {
-		return []agent.ToolCall{c}
+		return []contract.ToolCall{c}
 	}
 	return nil
 }
 
 // parseCall reads {"name", "arguments"|"parameters"|"args"|"input"},
 // {"tool": ...}, or the OpenAI shape {"function": {"name", "arguments"}}.
-func parseCall(b []byte, tools map[string]bool) (agent.ToolCall, bool) {
+func parseCall(b []byte, tools map[string]bool) (contract.ToolCall, bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(b, &m) != nil {
-		return agent.ToolCall{}, false
+		return contract.ToolCall{}, false
 	}
 	if fn, ok := m["function"]; ok {
 		var inner map[string]json.RawMessage
@@ -136,7 +136,7 @@ func parseCall(b []byte, tools map[string]bool) (agent.ToolCall, bool) {
 		}
 	}
 	if !tools[name] {
-		return agent.ToolCall{}, false
+		return contract.ToolCall{}, false
 	}
 	args := "{}"
 	for _, k := range []string{"arguments", "parameters", "args", "input"} {
@@ -155,10 +155,10 @@ func parseCall(b []byte, tools map[string]bool) (agent.ToolCall, bool) {
 		}
 		break
 	}
-	return agent.ToolCall{Name: name, Arguments: args}, true
+	return contract.ToolCall{Name: name, Arguments: args}, true
 }
 
-func toolNames(defs []agent.ToolDef) map[string]bool {
+func toolNames(defs []contract.ToolDef) map[string]bool {
 	m := make(map[string]bool, len(defs))
 	for _, d := range defs {
 		m[d.Name] = true

@@ -1,55 +1,6 @@
-package agent
+package contract
 
-import (
-	"context"
-	"fmt"
-)
-
-// Browser is what the loop needs from a web browser: a description of the
-// page for the model, and a way to act on it. Package browser implements it
-// with Chromium over CDP; an embedder can supply its own.
-//
-// Both methods must return promptly once ctx is done. The loop owns every
-// deadline; an implementation adds no timers of its own.
-type Browser interface {
-	// Snapshot describes the current page. Elements the model can act on
-	// carry refs ("e12") that later actions name.
-	Snapshot(ctx context.Context) (Snapshot, error)
-	// Do performs one action and says what happened.
-	//
-	// An error the model can correct (an unknown or stale ref, an element
-	// that cannot be typed into, a URL that does not load) is an
-	// *ActionError: the loop hands its message to the model as the tool's
-	// result and goes on. Any other error means the browser is unusable and
-	// ends the task with BROWSER_ERROR.
-	Do(ctx context.Context, a Action) (Outcome, error)
-}
-
-// Outcome is what an action did.
-type Outcome struct {
-	// Text is a short, human-readable account for the model ("clicked
-	// button \"Sign in\"; navigated to https://x.org/home").
-	Text string
-	// Navigated is set when the action loaded a new document, changed the
-	// page's URL or made another tab the current one: the refs of the
-	// latest snapshot no longer hold, and the loop runs no further call of
-	// the model's reply.
-	Navigated bool
-}
-
-// Snapshot is the page as the model sees it.
-type Snapshot struct {
-	URL   string
-	Title string
-	// Text is the indented outline of the visible page in which every
-	// actionable element stands on its own line with its role, accessible
-	// name, state and [ref=ID].
-	Text string
-	// Notices are things that happened since the previous snapshot which
-	// the page itself no longer shows, such as a JavaScript dialog that was
-	// answered.
-	Notices []string
-}
+import "time"
 
 // Action names. Each tool offered to the model for the page maps to one.
 const (
@@ -76,6 +27,9 @@ const (
 	ActMultiSelect = "multi_select" // add and remove options of a multiple select
 	ActSelectText  = "select_text"  // select a range of text
 	ActWait        = "wait"         // wait a bounded time
+
+	ActBox        = "box"         // an element's box in the viewport
+	ActReadRegion = "read_region" // the whole text of a region the snapshot left out
 )
 
 // Mouse operations of ActMouse.
@@ -85,9 +39,6 @@ const (
 	MouseRightClick  = "right_click"
 	MouseHover       = "hover"
 )
-
-// Point is a position in CSS pixels.
-type Point struct{ X, Y float64 }
 
 // Wait states of ActWaitFor.
 const (
@@ -103,8 +54,23 @@ const (
 	TabsClose  = "close"
 )
 
+// Directions of ActScroll.
+var Directions = []string{"up", "down", "left", "right"}
+
+// Anchors are the named points of an element's box that Action.Anchor and
+// Action.ToAnchor take: its center (the default), a corner, or the middle
+// of an edge.
+var Anchors = []string{"center", "top-left", "top-right", "bottom-left", "bottom-right", "left", "right", "top", "bottom"}
+
+// MaxWait is the longest a wait or a wait_for may last.
+const MaxWait = 30 * time.Second
+
+// Point is a position in CSS pixels.
+type Point struct{ X, Y float64 }
+
 // Action is one browser action requested by the model. Name is one of the
 // Act constants; the other fields are used as the action needs them.
+// Validate says whether they fit together.
 type Action struct {
 	Name      string   `json:"name"`
 	Ref       string   `json:"ref,omitempty"`       // click, type, select, check, uncheck, hover, scroll (into view), drag (source), upload, wait_for
@@ -118,7 +84,7 @@ type Action struct {
 	DX        int      `json:"dx,omitempty"`        // drag: offset in CSS pixels when ToRef is empty
 	DY        int      `json:"dy,omitempty"`
 	Files     []string `json:"files,omitempty"` // upload: file names inside the allowed folder
-	Op        string   `json:"op,omitempty"`    // tabs: list, switch, close
+	Op        string   `json:"op,omitempty"`    // tabs: list, switch, close; mouse: click, double_click, right_click, hover
 	Tab       string   `json:"tab,omitempty"`   // tabs: the tab's id from the list
 
 	// At is a point: in viewport CSS pixels (mouse, drag source), unless
@@ -149,37 +115,4 @@ type Action struct {
 	// for the refusal.
 	Origins     []string `json:"-"`
 	SecretNames []string `json:"-"`
-}
-
-// PageStater is implemented by browsers that can fingerprint the page
-// cheaply. The loop takes a fingerprint before each action of a reply, so
-// that a page that changes between the actions of one reply counts as
-// progress, not repetition. Equal pages must give equal fingerprints.
-type PageStater interface {
-	PageState(ctx context.Context) (string, error)
-}
-
-// Screenshotter is implemented by browsers that can capture the viewport.
-// The loop uses it for the screenshot tool (offered with vision) and the
-// eval harness for reports.
-type Screenshotter interface {
-	Screenshot(ctx context.Context) ([]byte, error) // PNG
-}
-
-// ActionError is an action failure the model can correct. Its message is
-// shown to the model as the tool's result. Err, when set, classifies it
-// (ErrStaleRef).
-type ActionError struct {
-	Msg string
-	Err error
-}
-
-func (e *ActionError) Error() string { return e.Msg }
-
-// Unwrap returns the classifying error, if any.
-func (e *ActionError) Unwrap() error { return e.Err }
-
-// ActionErrorf formats an *ActionError.
-func ActionErrorf(format string, args ...any) *ActionError {
-	return &ActionError{Msg: fmt.Sprintf(format, args...)}
 }

@@ -1,4 +1,4 @@
-package agent
+package contract
 
 import (
 	"fmt"
@@ -22,12 +22,6 @@ type NavigationPolicy struct {
 	AllowPrivateNetwork bool
 	// Trusted are the hosts the user named: the start URL's host.
 	Trusted []string
-}
-
-// Confiner is implemented by browsers that enforce a NavigationPolicy. The
-// loop calls Confine before it opens the start URL.
-type Confiner interface {
-	Confine(p NavigationPolicy) error
 }
 
 // DomainPattern is one entry of an allowed or blocked list:

@@ -1,0 +1,32 @@
+package contract
+
+// ConsoleEntry is one console message or uncaught exception of the page.
+type ConsoleEntry struct {
+	Level string `json:"level"` // log, info, warning, error, debug, exception
+	Text  string `json:"text"`
+	URL   string `json:"url,omitempty"`
+	Time  int64  `json:"t"` // Unix milliseconds
+}
+
+// NetEntry is one network request of the page.
+type NetEntry struct {
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Status int    `json:"status,omitempty"`
+	Type   string `json:"type,omitempty"` // Document, Script, XHR, Fetch, …
+	MIME   string `json:"mime,omitempty"`
+	Start  int64  `json:"t"`    // Unix milliseconds
+	MS     int64  `json:"ms"`   // until the response finished or failed
+	Size   int64  `json:"size"` // encoded bytes received
+	Error  string `json:"error,omitempty"`
+	// Headers are kept for HAR only (never in trace.jsonl).
+	RequestHeaders  map[string]string `json:"-"`
+	ResponseHeaders map[string]string `json:"-"`
+}
+
+// Activity is what a browser recorded since it was last asked: the
+// console messages and network requests of one step, for a trace. Package
+// browser implements it (Browser.TakeActivity) once recording is on.
+type Activity interface {
+	TakeActivity() ([]ConsoleEntry, []NetEntry)
+}

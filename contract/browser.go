@@ -1,0 +1,80 @@
+package contract
+
+import "context"
+
+// Browser is what the loop needs from a web browser: a description of the
+// page for the model, and a way to act on it. Package browser implements it
+// with Chromium over CDP; an embedder can supply its own.
+//
+// Both methods must return promptly once ctx is done. The loop owns every
+// deadline; an implementation adds no timers of its own.
+type Browser interface {
+	// Snapshot describes the current page. Elements the model can act on
+	// carry refs ("e12") that later actions name.
+	Snapshot(ctx context.Context) (Snapshot, error)
+	// Do performs one action and says what happened. It checks the action
+	// with Validate before anything is sent to the page.
+	//
+	// An error the model can correct (an unknown or stale ref, an element
+	// that cannot be typed into, a URL that does not load) is an
+	// *ActionError: the loop hands its message to the model as the tool's
+	// result and goes on. Any other error means the browser is unusable and
+	// ends the task with BROWSER_ERROR.
+	Do(ctx context.Context, a Action) (Outcome, error)
+}
+
+// Outcome is what an action did.
+type Outcome struct {
+	// Text is a short, human-readable account for the model ("clicked
+	// button \"Sign in\"; navigated to https://x.org/home").
+	Text string
+	// Navigated is set when the action loaded a new document, changed the
+	// page's URL or made another tab the current one: the refs of the
+	// latest snapshot no longer hold, and the loop runs no further call of
+	// the model's reply.
+	Navigated bool
+}
+
+// Snapshot is the page as the model sees it.
+type Snapshot struct {
+	URL   string
+	Title string
+	// Text is the indented outline of the visible page in which every
+	// actionable element stands on its own line with its role, accessible
+	// name, state and [ref=ID].
+	Text string
+	// Notices are things that happened since the previous snapshot which
+	// the page itself no longer shows, such as a JavaScript dialog that was
+	// answered.
+	Notices []string
+}
+
+// PageStater is implemented by browsers that can fingerprint the page
+// cheaply. The loop takes a fingerprint before each action of a reply, so
+// that a page that changes between the actions of one reply counts as
+// progress, not repetition. Equal pages must give equal fingerprints.
+type PageStater interface {
+	PageState(ctx context.Context) (string, error)
+}
+
+// Screenshotter is implemented by browsers that can capture the viewport.
+// The loop uses it for the screenshot tool (offered with vision) and the
+// eval harness for reports.
+type Screenshotter interface {
+	Screenshot(ctx context.Context) ([]byte, error) // PNG
+}
+
+// Recoverer is implemented by browsers that can bring a page back after an
+// abandoned operation or iteration: stop a navigation that never arrives,
+// terminate a runaway script, replace a crashed tab. The loop calls it,
+// under its own bound, after a timeout; the returned text tells the model
+// what was done.
+type Recoverer interface {
+	Recover(ctx context.Context) (string, error)
+}
+
+// Confiner is implemented by browsers that enforce a NavigationPolicy. The
+// loop calls Confine before it opens the start URL.
+type Confiner interface {
+	Confine(p NavigationPolicy) error
+}
