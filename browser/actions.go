@@ -172,15 +172,12 @@ type element struct {
 
 var refPattern = regexp.MustCompile(`^\[?(?:ref\s*=\s*)?(e\d+)\]?$`)
 
-const resolveJS = `(function (ref) {
-  const r = window[Symbol.for('webagent.refs')];
-  return r ? r.resolve(ref) : 'unknown';
-})(%s)`
+// resolveJS returns the element of a ref from the registry of the
+// document it runs in, or "unknown" or "stale".
+var resolveJS = program("resolve")
 
-const describeJS = `function () {
-  const r = window[Symbol.for('webagent.refs')];
-  return r ? r.describe(this) : this.localName;
-}`
+// describeJS names an element as the snapshot does: role and name.
+var describeJS = program("describe")
 
 // resolve finds the element of a ref from the latest snapshot.
 func (b *Browser) resolve(o *op, ref string) (element, error) {
@@ -196,7 +193,7 @@ func (b *Browser) resolve(o *op, ref string) (element, error) {
 		desc := strings.TrimSuffix(strings.TrimSuffix(fe.desc, " [ref="+ref+"]"), " ["+ref+"]")
 		return element{ref: ref, id: fe.id, frame: fe.frame, desc: desc + " [ref=" + ref + "]"}, nil
 	}
-	r, err := b.eval(o, runtime.EvaluateParams{Expression: fmt.Sprintf(resolveJS, strconv.Quote(ref)), ObjectGroup: o.objectGroup()})
+	r, err := b.eval(o, runtime.EvaluateParams{Expression: jsCall(resolveJS, ref), ObjectGroup: o.objectGroup()})
 	if err != nil {
 		return element{}, err
 	}
@@ -289,67 +286,7 @@ func (b *Browser) visiblePartIn(o *op, el element, viewport [2]float64, notVisib
 // settleJS waits a few animation frames for the element to stop moving (an
 // opening animation, a layout shift) and, if enabled is set, to be enabled.
 // It gives up after about 20 frames and reports what it saw.
-const settleJS = `async function (enabled) {
-  const el = this, win = el.ownerDocument.defaultView;
-  const ctl = el.localName === 'label' && el.control ? el.control : el;
-  const disabled = () => ctl.matches(':disabled') || el.getAttribute('aria-disabled') === 'true';
-  // Positions are compared across rendered frames, so that an animation
-  // has advanced between two samples. A page that renders no frames (a
-  // hidden one, a throttled frame) gets a timer instead, whose ticks count
-  // as frames only in a hidden page.
-  const frame = () => new Promise((resolve) => {
-    let done = false;
-    const f = (rendered) => { if (!done) { done = true; resolve(rendered); } };
-    win.requestAnimationFrame(() => f(true));
-    win.setTimeout(() => f(el.ownerDocument.visibilityState === 'hidden'), 100);
-  });
-  // The running animations and transitions that move or resize el: on it
-  // or on an element around it (across shadow roots), changing a property
-  // of geometry. When there are none, el is taken as stable at once;
-  // otherwise they are waited for to finish (1 s at most; an endless one
-  // is then sampled frame by frame as below).
-  const GEOMETRY = /^(transform|translate|scale|rotate|left|right|top|bottom|inset|width|height|margin|padding|offset|minWidth|maxWidth|minHeight|maxHeight|flex|grid|fontSize|zoom|lineHeight|display|position)/;
-  const moving = () => {
-    const around = new Set();
-    for (let n = el; n; n = n.parentElement || (n.getRootNode && n.getRootNode().host) || null) around.add(n);
-    return el.ownerDocument.getAnimations().filter((a) => {
-      const t = a.effect && a.effect.target;
-      if (a.playState !== 'running' || !t || !around.has(t)) return false;
-      try {
-        return a.effect.getKeyframes().some((k) => Object.keys(k).some((p) => GEOMETRY.test(p)));
-      } catch (e) { return true; }
-    });
-  };
-  let anims = moving();
-  if (anims.length) {
-    await Promise.race([
-      Promise.all(anims.map((a) => a.finished.catch(() => {}))),
-      new Promise((r) => win.setTimeout(r, 1000)),
-    ]);
-    anims = moving();
-  }
-  // Whether el lies wholly in the top viewport (then it needs no
-  // scrolling), and that viewport's size: only for the top document.
-  const view = () => {
-    if (el.ownerDocument !== document) return {inView: false, vw: 0, vh: 0};
-    const r = el.getBoundingClientRect(), de = document.documentElement;
-    const vw = de.clientWidth, vh = de.clientHeight;
-    return {inView: r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= vw && r.bottom <= vh, vw, vh};
-  };
-  if (!anims.length && (!enabled || !disabled())) return {stable: true, disabled: false, ...view()};
-  let last = '', same = 0, rendered = true;
-  for (let i = 0; i < 20; i++) {
-    if (rendered) {
-      const r = el.getBoundingClientRect();
-      const k = [r.x, r.y, r.width, r.height].join();
-      same = k === last ? same + 1 : 0;
-      last = k;
-    }
-    if (same >= 1 && (!enabled || !disabled())) break;
-    rendered = await frame();
-  }
-  return {stable: same >= 1, disabled: disabled(), ...view()};
-}`
+var settleJS = program("settle")
 
 // settled is what settleJS saw.
 type settled struct {
@@ -365,112 +302,7 @@ type settled struct {
 // element's: it returns for each point whether a click there reaches the
 // element (or a part or label of it), and unless the first point does, a
 // description of what covers the element there.
-const hitJS = `function (points) {
-  const el = this;
-  // A click is about to be sent: forget the window's latest one.
-  const clicks = el.ownerDocument.defaultView[Symbol.for('webagent.clicks')];
-  if (clicks) clicks.target = null;
-  const chain = [];
-  for (let d = el.ownerDocument; d !== document;) {
-    let fe = null;
-    try { fe = d.defaultView && d.defaultView.frameElement; } catch (e) { /* cross-origin */ }
-    if (!fe) break;
-    chain.unshift(fe);
-    d = fe.ownerDocument;
-  }
-  const deepHit = (doc, x, y) => {
-    let h = doc.elementFromPoint(x, y);
-    while (h && h.shadowRoot) {
-      const s = h.shadowRoot.elementFromPoint(x, y);
-      if (!s || s === h) break;
-      h = s;
-    }
-    return h;
-  };
-  const within = (a, b) => { for (let n = a; n; n = n.parentNode || n.host) if (n === b) return true; return false; };
-  const reaches = (hit) => within(hit, el) || within(el, hit) ||
-    (el.labels && Array.from(el.labels).some((l) => within(hit, l))) ||
-    (el.localName === 'label' && el.control && within(hit, el.control));
-  // hitAt returns null when the click at (x, y) reaches el, else what it hits.
-  const hitAt = (x, y) => {
-    let doc = chain.length ? chain[0].ownerDocument : el.ownerDocument;
-    for (const fe of chain) {
-      const h = deepHit(doc, x, y);
-      if (h !== fe) return h || doc.documentElement;
-      const r = fe.getBoundingClientRect(), st = fe.ownerDocument.defaultView.getComputedStyle(fe);
-      x -= r.left + fe.clientLeft + parseFloat(st.paddingLeft);
-      y -= r.top + fe.clientTop + parseFloat(st.paddingTop);
-      doc = fe.contentDocument;
-    }
-    const h = deepHit(doc, x, y);
-    return h && reaches(h) ? null : (h || doc.documentElement);
-  };
-  // moves tells whether the page can see the mouse move to el: a listener
-  // for pointer motion in one of its documents (or no record of them, in a
-  // document loaded before the tab was set up), or a handler property on
-  // the way to el.
-  const moves = () => {
-    const MOVES = Symbol.for('webagent.moves');
-    const watched = (n) => !!(n && (n.onmousemove || n.onpointermove));
-    const path = [el, ...chain];
-    for (const n of path) {
-      const d = n.ownerDocument, w = d.defaultView;
-      const rec = w && w[MOVES];
-      if (!rec || rec.on || watched(w) || watched(d)) return true;
-      for (let a = n; a; a = a.parentNode || a.host) if (watched(a)) return true;
-    }
-    return false;
-  };
-  let first = null;
-  const ok = points.map(([x, y]) => {
-    const h = hitAt(x, y);
-    if (h && !first) first = h;
-    return !h;
-  });
-  if (ok[0] || !first) return {ok: ok, moves: moves()};
-  // Describe the covering layer: the outermost ancestor of the hit element
-  // that does not contain the element, and the controls in it.
-  const top = window;
-  const reg = top[Symbol.for('webagent.refs')];
-  const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const cut = (s, n) => s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s;
-  let layer = first;
-  for (let n = first; n && n.nodeType === 1; n = n.parentElement || (n.parentNode && n.parentNode.host)) {
-    if (within(el, n) || n === n.ownerDocument.body || n === n.ownerDocument.documentElement) break;
-    layer = n;
-  }
-  const nameOf = (n) => {
-    const al = clean(n.getAttribute('aria-label'));
-    if (al) return al;
-    const lb = n.getAttribute('aria-labelledby');
-    if (lb) {
-      const t = clean(lb.split(/\s+/).map((id) => { const e = n.ownerDocument.getElementById(id); return e ? e.textContent : ''; }).join(' '));
-      if (t) return t;
-    }
-    const h = n.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
-    if (h && clean(h.textContent)) return clean(h.textContent);
-    return clean(n.innerText || n.textContent);
-  };
-  const describe = (n) => {
-    let d = reg && reg.describe ? reg.describe(n) : '';
-    if (!d || d.startsWith(n.localName + ' ') || d === n.localName) {
-      const role = (n.getAttribute('role') || '').split(/\s+/)[0] || n.localName;
-      d = role + ' ' + JSON.stringify(cut(nameOf(n), 40));
-    }
-    const r = reg && reg.byEl ? reg.byEl.get(n) : null;
-    return r ? d + ' [ref=' + r + ']' : d;
-  };
-  const controls = [];
-  const sel = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=switch],[role=tab],[role=menuitem]';
-  const cand = layer.matches(sel) ? [layer] : Array.from(layer.querySelectorAll(sel));
-  for (const c of cand) {
-    if (controls.length >= 3) break;
-    if (c === layer || !c.checkVisibility({checkVisibilityCSS: true})) continue;
-    const r = c.getBoundingClientRect();
-    if (r.width > 0 && r.height > 0) controls.push(describe(c));
-  }
-  return {ok: ok, cover: describe(layer), controls: controls};
-}`
+var hitJS = program("hit")
 
 // hitResult is the answer of hitJS.
 type hitResult struct {
@@ -513,20 +345,7 @@ func boxPoints(x, y float64, box [4]float64) [][2]float64 {
 // (most targets), by hitJS on the points of its largest box there: the
 // usual aim costs one round trip. For any other element it returns
 // settleJS's answer alone.
-const aimJS = `async function (enabled, fractions, top) {
-  const el = this;
-  const st = await (` + settleJS + `).call(el, enabled);
-  if (!top || !st.inView || (enabled && st.disabled)) return st;
-  let best = 0, box = null;
-  for (const r of el.getClientRects()) {
-    const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, st.vw), y1 = Math.min(r.bottom, st.vh);
-    if (x1 > x0 && y1 > y0 && (x1 - x0) * (y1 - y0) > best) { best = (x1 - x0) * (y1 - y0); box = [x0, y0, x1, y1]; }
-  }
-  if (!box) return st;
-  const w = box[2] - box[0], h = box[3] - box[1];
-  const points = [[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], ...fractions.map(([fx, fy]) => [box[0] + w * fx, box[1] + h * fy])];
-  return {...st, points: points, hit: (` + hitJS + `).call(el, points)};
-}`
+var aimJS = program("aim")
 
 // aim prepares a mouse action on el: it scrolls it into view, waits
 // briefly for it to be stable (and enabled, if enabled is set) and returns
@@ -731,80 +550,26 @@ func (b *Browser) clickElement(o *op, el element, verb string) (string, error) {
 // clickArrivedJS reports whether a trusted click arrived in the element's
 // window since its hit test (hitJS forgets the one before); true when the
 // window keeps no record.
-const clickArrivedJS = `function () {
-  const clicks = this.ownerDocument.defaultView[Symbol.for('webagent.clicks')];
-  return !clicks || clicks.target !== null;
-}`
+var clickArrivedJS = program("clickArrived")
 
-const typeKindJS = `function () {
-  const el = this, tag = el.localName;
-  // keys tells whether the page can see key events on el: a key listener
-  // in its document (or no record of them), or a handler property on the
-  // way to el.
-  const keys = () => {
-    const d = el.ownerDocument, w = d.defaultView, rec = w && w[Symbol.for('webagent.keys')];
-    const watched = (n) => !!(n && (n.onkeydown || n.onkeypress || n.onkeyup));
-    if (!rec || rec.on || watched(w) || watched(d)) return true;
-    for (let a = el; a; a = a.parentNode || a.host) if (watched(a)) return true;
-    return false;
-  };
-  if (tag === 'input' || tag === 'textarea') {
-    const t = tag === 'textarea' ? 'textarea' : (el.type || 'text').toLowerCase();
-    if (['checkbox', 'radio', 'submit', 'reset', 'button', 'image', 'file', 'hidden'].includes(t))
-      return {kind: 'no', why: 'it is a ' + t + ' input; click it instead'};
-    if (el.disabled) return {kind: 'no', why: 'it is disabled'};
-    if (el.readOnly) return {kind: 'no', why: 'it is read-only'};
-    if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(t))
-      return {kind: 'value', type: t};
-    return {kind: 'text', type: t, secret: t === 'password', value: el.value, keys: keys()};
-  }
-  if (el.isContentEditable) return {kind: 'text', type: 'contenteditable', value: el.innerText.trim(), keys: true};
-  if (tag === 'select') return {kind: 'no', why: 'it is a select; use the select action'};
-  return {kind: 'no', why: 'it is not a text field'};
-}`
+// typeKindJS tells how text goes into an element.
+var typeKindJS = program("typeKind")
 
 // selectAllJS focuses a text field (when the click did not) and selects
 // its text; it returns whether the field has the focus.
-const selectAllJS = `function () {
-  const root = this.getRootNode();
-  if (root.activeElement !== this) this.focus();
-  if (root.activeElement !== this) return false;
-  this.select();
-  return true;
-}`
+var selectAllJS = program("selectAll")
 
-const setValueJS = `function (v) {
-  const el = this, win = el.ownerDocument.defaultView;
-  const set = Object.getOwnPropertyDescriptor(win.HTMLInputElement.prototype, 'value').set;
-  el.focus();
-  set.call(el, v);
-  if (v !== '' && el.value === '') return {ok: false};
-  el.dispatchEvent(new win.Event('input', {bubbles: true}));
-  el.dispatchEvent(new win.Event('change', {bubbles: true}));
-  return {ok: true, value: el.value};
-}`
+// setValueJS sets a picker input's value directly.
+var setValueJS = program("setValue")
 
-const focusJS = `function () {
-  const root = this.getRootNode();
-  const has = () => root.activeElement === this || (this.isContentEditable && this.contains(root.activeElement));
-  if (!has()) this.focus();
-  return has();
-}`
+// focusJS focuses a text field and reports whether it has the focus.
+var focusJS = program("focus")
 
-const valueJS = `function () {
-  return (this.localName === 'input' || this.localName === 'textarea') ? this.value : this.innerText.trim();
-}`
+// valueJS returns the text of a field or editable element.
+var valueJS = program("value")
 
-const clearJS = `function () {
-  const el = this, win = el.ownerDocument.defaultView;
-  if (el.localName === 'input' || el.localName === 'textarea') {
-    const proto = el.localName === 'input' ? win.HTMLInputElement.prototype : win.HTMLTextAreaElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, '');
-  } else {
-    el.textContent = '';
-  }
-  el.dispatchEvent(new win.Event('input', {bubbles: true}));
-}`
+// clearJS empties a text field directly, firing input.
+var clearJS = program("clear")
 
 var valueFormats = map[string]string{
 	"date":           "a date as YYYY-MM-DD",
@@ -938,26 +703,8 @@ func (b *Browser) clear(o *op, el element) error {
 	return nil
 }
 
-const selectJS = `function (want) {
-  const el = this;
-  if (el.localName !== 'select') return {error: 'notselect'};
-  if (el.disabled) return {error: 'disabled'};
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const opts = Array.from(el.options);
-  const w = norm(want), lw = w.toLowerCase();
-  const m = opts.find((o) => norm(o.label) === w || o.value === want) ||
-    opts.find((o) => norm(o.label).toLowerCase() === lw || o.value.toLowerCase() === lw);
-  if (!m) return {error: 'nomatch', options: opts.filter((o) => !o.disabled).map((o) => norm(o.label)).slice(0, 60)};
-  if (m.disabled) return {error: 'optdisabled', chosen: norm(m.label)};
-  el.focus();
-  // A multiple select keeps its other chosen options.
-  if (el.multiple) m.selected = true;
-  else el.selectedIndex = m.index;
-  const win = el.ownerDocument.defaultView;
-  el.dispatchEvent(new win.Event('input', {bubbles: true}));
-  el.dispatchEvent(new win.Event('change', {bubbles: true}));
-  return {chosen: norm(m.label)};
-}`
+// selectJS picks an option of a native select by label or value.
+var selectJS = program("select")
 
 func (b *Browser) doSelect(o *op, ref, option string) (string, error) {
 	el, err := b.resolve(o, ref)
@@ -1029,45 +776,11 @@ func (b *Browser) doPress(o *op, keys string) (string, error) {
 
 // scrollerJS finds what a wheel at (x, y) scrolls in the direction (dx, dy):
 // the innermost scrollable element there that has room, else the page.
-const scrollerJS = `(function (x, y, dx, dy) {
-  const room = (e) => {
-    const s = getComputedStyle(e);
-    const ok = (o) => o === 'auto' || o === 'scroll' || o === 'overlay';
-    if (dy > 0) return ok(s.overflowY) && e.scrollTop + e.clientHeight < e.scrollHeight - 1;
-    if (dy < 0) return ok(s.overflowY) && e.scrollTop > 0;
-    if (dx > 0) return ok(s.overflowX) && e.scrollLeft + e.clientWidth < e.scrollWidth - 1;
-    return ok(s.overflowX) && e.scrollLeft > 0;
-  };
-  let e = document.elementFromPoint(x, y);
-  while (e && e !== document.body && e !== document.documentElement) {
-    if (room(e)) return e;
-    e = e.parentElement || (e.getRootNode().host || null);
-  }
-  return document.scrollingElement || document.documentElement;
-})(%g, %g, %g, %g)`
+var scrollerJS = program("scroller")
 
 // scrollPosJS reports the position of a scroller once it has stopped
 // moving (smooth scrolling takes a few frames), or after a second.
-const scrollPosJS = `function (settle) {
-  const e = this, doc = e.ownerDocument, win = doc.defaultView;
-  const pos = () => ({
-    x: Math.round(e.scrollLeft), y: Math.round(e.scrollTop),
-    maxX: Math.max(0, e.scrollWidth - e.clientWidth), maxY: Math.max(0, e.scrollHeight - e.clientHeight),
-    page: e === doc.scrollingElement,
-  });
-  if (!settle) return pos();
-  return new Promise((resolve) => {
-    let last = '', same = 0, frames = 0;
-    const done = setTimeout(() => resolve(pos()), 1000);
-    const tick = () => {
-      const p = e.scrollLeft + ',' + e.scrollTop;
-      same = p === last ? same + 1 : 0;
-      last = p;
-      if (++frames >= 6 && same >= 3) { clearTimeout(done); resolve(pos()); } else win.requestAnimationFrame(tick);
-    };
-    win.requestAnimationFrame(tick);
-  });
-}`
+var scrollPosJS = program("scrollPos")
 
 type scrollPos struct {
 	X, Y, MaxX, MaxY int
@@ -1091,7 +804,7 @@ func (b *Browser) doScroll(o *op, direction string) (string, error) {
 		return "", fmt.Errorf("browser: scroll direction %q", direction)
 	}
 	cx, cy := w/2, h/2
-	r, err := b.eval(o, runtime.EvaluateParams{Expression: fmt.Sprintf(scrollerJS, cx, cy, dx, dy), ObjectGroup: o.objectGroup()})
+	r, err := b.eval(o, runtime.EvaluateParams{Expression: jsCall(scrollerJS, cx, cy, dx, dy), ObjectGroup: o.objectGroup()})
 	if err != nil {
 		return "", err
 	}

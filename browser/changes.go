@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"fmt"
 	"strconv"
 	"sync/atomic"
 
@@ -20,25 +19,7 @@ const changeBinding = "__webagentChanged"
 
 // watchChangesJS installs the observer, replacing an earlier one; it calls
 // the binding with token at the first change.
-const watchChangesJS = `(function (token) {
-  const k = Symbol.for('webagent.changes');
-  const old = window[k];
-  if (old) old.stop();
-  const send = window[%q];
-  if (typeof send !== 'function') return false;
-  const w = {ls: []};
-  const fire = () => { w.stop(); try { send(token); } catch (e) { /* the binding went away */ } };
-  w.obs = new MutationObserver(fire);
-  w.stop = () => {
-    w.obs.disconnect();
-    for (const [t, f] of w.ls) document.removeEventListener(t, f, true);
-    if (window[k] === w) delete window[k];
-  };
-  w.obs.observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
-  for (const t of ['input', 'change', 'scroll']) { document.addEventListener(t, fire, true); w.ls.push([t, fire]); }
-  window[k] = w;
-  return true;
-})(%s)`
+var watchChangesJS = program("watchChanges")
 
 // watchSeq numbers the watches (of every Browser of the process), so that
 // a late call of an earlier one is not taken for this one's.
@@ -61,7 +42,7 @@ func (b *Browser) watchChanges(o *op) func() string {
 		return ev.Name == changeBinding && ev.Payload == token
 	})
 	var ok bool
-	if err := b.evalValue(o, fmt.Sprintf(watchChangesJS, changeBinding, strconv.Quote(token)), &ok); err != nil || !ok {
+	if err := b.evalValue(o, jsCall(watchChangesJS, changeBinding, token), &ok); err != nil || !ok {
 		stop()
 		return none
 	}

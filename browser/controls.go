@@ -46,43 +46,15 @@ func (b *Browser) doHover(o *op, ref string) (string, error) {
 // checkStateJS describes a checkable control: its kind, whether it is
 // checked, and whether the element itself can be clicked (a hidden styled
 // input cannot; its label is clicked instead).
-const checkStateJS = `function () {
-  const el = this;
-  let ctl = el;
-  if (el.localName === 'label' && el.control) ctl = el.control;
-  if (ctl.localName === 'input' && (ctl.type === 'checkbox' || ctl.type === 'radio')) {
-    const shown = (e) => e.checkVisibility({checkVisibilityCSS: true}) && e.getBoundingClientRect().width > 0;
-    return {kind: ctl.type, checked: ctl.indeterminate ? 'mixed' : String(ctl.checked),
-      disabled: ctl.disabled, clickable: shown(el) || (el === ctl && Array.from(ctl.labels || []).some(shown))};
-  }
-  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
-  const kinds = {checkbox: 'checkbox', switch: 'switch', radio: 'radio', menuitemcheckbox: 'checkbox', menuitemradio: 'radio'};
-  if (kinds[role]) {
-    return {kind: kinds[role], checked: el.getAttribute('aria-checked') || 'false',
-      disabled: el.getAttribute('aria-disabled') === 'true', clickable: true};
-  }
-  return {kind: ''};
-}`
+var checkStateJS = program("checkState")
 
 // clickTargetJS returns what to click to toggle a checkbox: the element
 // itself when it is shown, else its first shown label.
-const clickTargetJS = `function () {
-  const shown = (e) => e.checkVisibility({checkVisibilityCSS: true}) && e.getBoundingClientRect().width > 0;
-  if (shown(this)) return this;
-  return Array.from(this.labels || []).find(shown) || this;
-}`
+var clickTargetJS = program("clickTarget")
 
 // waitCheckedJS waits a few frames for the control's checked state to be
 // want (a framework may update it after the click).
-const waitCheckedJS = `async function (want) {
-  const el = this, win = el.ownerDocument.defaultView;
-  const state = ` + checkStateJS + `;
-  for (let i = 0; i < 10; i++) {
-    if (state.call(el).checked === want) return true;
-    await new Promise((r) => { let d = false; const g = () => { if (!d) { d = true; r(); } }; win.requestAnimationFrame(g); win.setTimeout(g, 50); });
-  }
-  return state.call(el).checked === want;
-}`
+var waitCheckedJS = program("waitChecked")
 
 func (b *Browser) doCheck(o *op, ref string, want bool) (string, error) {
 	el, err := b.resolve(o, ref)
@@ -315,20 +287,10 @@ func (b *Browser) dragMouse(o *op, moves []contract.Point) (dropped bool, err er
 // control of a label, the one file input inside it, or the one file input
 // of a nearby ancestor (a styled "Choose file" button next to a hidden
 // input).
-const fileInputJS = `function () {
-  const isFile = (e) => e && e.localName === 'input' && e.type === 'file';
-  if (isFile(this)) return this;
-  if (this.localName === 'label' && isFile(this.control)) return this.control;
-  let n = this;
-  for (let i = 0; i < 4 && n; i++, n = n.parentElement) {
-    const all = n.querySelectorAll('input[type=file]');
-    if (all.length === 1) return all[0];
-    if (all.length > 1) return null;
-  }
-  return null;
-}`
+var fileInputJS = program("fileInput")
 
-const fileInputStateJS = `function () { return {disabled: this.disabled, multiple: this.multiple, accept: this.accept || ''}; }`
+// fileInputStateJS reports a file input's disabled, multiple and accept.
+var fileInputStateJS = program("fileInputState")
 
 func (b *Browser) doUpload(o *op, ref string, files []string) (string, error) {
 	paths, err := b.uploadPaths(files)

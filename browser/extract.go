@@ -1,16 +1,13 @@
 package browser
 
 import (
-	_ "embed"
 	"fmt"
 	"strings"
 )
 
-// extractJS converts the page's main content to Markdown: a function of
+// extractJS converts the page's main content to Markdown, a function of
 // (maxChars).
-//
-//go:embed extract.js
-var extractJS string
+var extractJS = program("extract")
 
 // extractMaxChars bounds one part of the extract action's output.
 const extractMaxChars = 8000
@@ -27,7 +24,7 @@ func (b *Browser) doExtract(o *op) (string, error) {
 		URL, Title, Text        string
 		Part, Start, End, Total int
 	}
-	if err := b.evalValue(o, fmt.Sprintf("(%s)(%d)", extractJS, extractMaxChars), &res); err != nil {
+	if err := b.evalValue(o, jsCall(extractJS, extractMaxChars), &res); err != nil {
 		return "", err
 	}
 	var sb strings.Builder

@@ -113,7 +113,7 @@ func (b *Browser) targetOf(fr *oopif) guarded {
 // walker met in fr's document.
 func (b *Browser) xframeID(o *op, fr *oopif, i int) (cdp.FrameID, error) {
 	t := b.targetOf(fr)
-	expr := fmt.Sprintf("window[Symbol.for('webagent.refs')].xframes[%d]", i)
+	expr := jsCall(xframeJS, i)
 	group := fmt.Sprintf("webagent-frame-%d", i)
 	r, err := cdp.Call(o.ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, Silent: new(true), ObjectGroup: group})
 	if err != nil {
@@ -136,8 +136,15 @@ func (b *Browser) xframeID(o *op, fr *oopif, i int) (cdp.FrameID, error) {
 }
 
 // defineWalkerJS keeps the walker on the frame's window, for the next walks
-// of the same document.
-var defineWalkerJS = "(Object.defineProperty(window, Symbol.for('webagent.walk'), {value: " + snapshotJS + ", configurable: true}), true)"
+// of the same document (walkStoredJS).
+var defineWalkerJS = program("defineWalker")
+
+// walkStoredJS runs the walker defineWalkerJS kept, or returns null when
+// the frame's document has none (a new document).
+var walkStoredJS = program("walkStored")
+
+// xframeJS returns the i-th cross-origin frame element the walker met.
+var xframeJS = program("xframe")
 
 // walkFrames puts the content of the cross-origin frames under their lines
 // in res, walking them in their own targets, and forgets the frames that
@@ -206,7 +213,7 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 				// Define the walker there now, so that the walks below,
 				// one after another, send a call and not its source.
 				var defined bool
-				if err := b.evalIn(o, child, defineWalkerJS, &defined); err != nil && o.ctx.Err() == nil {
+				if err := b.evalIn(o, child, jsCall(defineWalkerJS), &defined); err != nil && o.ctx.Err() == nil {
 					b.log.Debug("defining the walker in a frame", "error", err)
 				}
 			}
@@ -227,12 +234,12 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 		b.snap.frames.seen[f.id] = struct{}{}
 		var cr walkResult
 		fb := max(budget/4, 500)
-		expr := fmt.Sprintf("(function () { const w = window[Symbol.for('webagent.walk')]; return w ? w(%d, %d) : null; })()", b.maxRef, fb)
+		expr := jsCall(walkStoredJS, b.maxRef, fb)
 		var raw json.RawMessage
 		err := b.evalIn(o, child, expr, &raw)
 		if err == nil && string(raw) == "null" {
 			// A new document in the frame: send the walker.
-			err = b.evalIn(o, child, fmt.Sprintf("(%s)(%d, %d)", snapshotJS, b.maxRef, fb), &raw)
+			err = b.evalIn(o, child, jsCall(snapshotJS, b.maxRef, fb), &raw)
 		}
 		if err == nil {
 			err = json.Unmarshal(raw, &cr)
@@ -306,7 +313,7 @@ func (b *Browser) frameCoverage(o *op) (Coverage, error) {
 			continue
 		}
 		var c Coverage
-		if err := b.evalIn(o, fr, coverageJS, &c); err != nil {
+		if err := b.evalIn(o, fr, jsCall(coverageJS), &c); err != nil {
 			return total, err
 		}
 		total.Interactive += c.Interactive
@@ -333,7 +340,7 @@ func (b *Browser) resolveFrameRef(o *op, ref string) (frameElement, bool, error)
 		return frameElement{}, false, nil
 	}
 	r, err := cdp.Call(o.ctx, fr.target, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: fmt.Sprintf(resolveFrameJS, strconv.Quote(ref)), Silent: new(true), ObjectGroup: o.objectGroup(),
+		Expression: jsCall(resolveJS, ref), Silent: new(true), ObjectGroup: o.objectGroup(),
 	})
 	if err != nil {
 		return frameElement{}, true, err
@@ -352,22 +359,12 @@ func (b *Browser) resolveFrameRef(o *op, ref string) (frameElement, bool, error)
 		return frameElement{}, true, unknownRef(ref)
 	}
 	fe := frameElement{frame: fr, id: r.Result.ObjectID}
-	if err := b.callIn(o, fr, fe.id, describeFrameJS, &fe.desc); err != nil {
+	if err := b.callIn(o, fr, fe.id, describeJS, &fe.desc); err != nil {
 		return frameElement{}, true, err
 	}
 	fe.desc += " [" + ref + "]"
 	return fe, true, nil
 }
-
-const resolveFrameJS = `(function (ref) {
-  const r = window[Symbol.for('webagent.refs')];
-  return r ? r.resolve(ref) : 'unknown';
-})(%s)`
-
-const describeFrameJS = `function () {
-  const r = window[Symbol.for('webagent.refs')];
-  return r ? r.describe(this) : this.localName;
-}`
 
 // frameOffset is where the viewport of fr starts in the main viewport: the
 // sum of the content-box origins of its frame elements.

@@ -32,46 +32,11 @@ import (
 // asks a WeakSet. The wrapper keeps the original's name, length and
 // toString, so that pages that inspect it see no difference, and never
 // throws into the page.
-const listenersJS = `(() => {
-  const KEY = Symbol.for('webagent.listeners');
-  if (window[KEY]) return;
-  const set = new WeakSet(), drops = new WeakSet();
-  Object.defineProperty(window, KEY, { value: set });
-  Object.defineProperty(window, Symbol.for('webagent.drops'), { value: drops });
-  const moves = { on: false }, keys = { on: false };
-  Object.defineProperty(window, Symbol.for('webagent.moves'), { value: moves });
-  Object.defineProperty(window, Symbol.for('webagent.keys'), { value: keys });
-  const EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'keydown', 'dblclick', 'dragstart']);
-  const MOVES = new Set(['mousemove', 'pointermove', 'pointerrawupdate']);
-  const KEYS = new Set(['keydown', 'keypress', 'keyup', 'textInput']);
-  const DROPS = new Set(['drop', 'dragover', 'dragenter']);
-  const proto = EventTarget.prototype;
-  const orig = proto.addEventListener;
-  const wrapped = {
-    addEventListener(type, listener, options) {
-      try {
-        const into = EVENTS.has(type) ? set : DROPS.has(type) ? drops : null;
-        if (into && this instanceof Element && this.localName !== 'body' && this.localName !== 'html') into.add(this);
-        if (MOVES.has(type)) moves.on = true;
-        if (KEYS.has(type)) keys.on = true;
-      } catch (e) { /* never break the page */ }
-      return orig.call(this, type, listener, options);
-    },
-  }.addEventListener;
-  // The latest trusted click of the window, for an action to tell whether
-  // its click arrived (a dialog that opens meanwhile can swallow it).
-  const clicks = { target: null };
-  Object.defineProperty(window, Symbol.for('webagent.clicks'), { value: clicks });
-  orig.call(window, 'click', (e) => { if (e.isTrusted) clicks.target = e.target; }, true);
-  const toStr = Function.prototype.toString;
-  const origStr = toStr.call(orig);
-  Object.defineProperty(wrapped, 'toString', { value: function toString() { return origStr; }, configurable: true, writable: true });
-  Object.defineProperty(proto, 'addEventListener', { value: wrapped, configurable: true, writable: true, enumerable: true });
-})()`
+var listenersJS = program("listeners")
 
 // watchListeners installs listenersJS in the tab's frames, for every
 // document loaded from now on.
 func watchListeners(ctx context.Context, t cdp.Session) error {
-	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: listenersJS})
+	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: jsCall(listenersJS)})
 	return err
 }

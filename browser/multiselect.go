@@ -16,47 +16,10 @@ import (
 // multiSelectJS finds every option asked for first, and changes nothing
 // unless all are found and enabled; then it sets them and fires input and
 // change once.
-const multiSelectJS = `function (add, remove) {
-  const el = this;
-  add = add || []; remove = remove || []; // empty arguments arrive as undefined
-  if (el.localName !== 'select') return {error: 'notselect'};
-  if (el.disabled) return {error: 'disabled'};
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const opts = Array.from(el.options);
-  const find = (want) => {
-    const w = norm(want), lw = w.toLowerCase();
-    return opts.find((o) => norm(o.label) === w || o.value === want) ||
-      opts.find((o) => norm(o.label).toLowerCase() === lw || o.value.toLowerCase() === lw);
-  };
-  const chosen = () => opts.filter((o) => o.selected).map((o) => norm(o.label));
-  const all = opts.filter((o) => !o.disabled).map((o) => norm(o.label)).slice(0, 60);
-  if (!el.multiple) return {error: 'single', options: all, chosen: chosen()};
-  const missing = [], disabled = [], plan = [];
-  for (const [list, on] of [[add, true], [remove, false]]) {
-    for (const want of list) {
-      const m = find(want);
-      if (!m) missing.push(want);
-      else if (m.disabled) disabled.push(norm(m.label));
-      else plan.push([m, on]);
-    }
-  }
-  if (missing.length) return {error: 'nomatch', missing: missing, options: all};
-  if (disabled.length) return {error: 'optdisabled', missing: disabled};
-  let changed = false;
-  el.focus();
-  for (const [m, on] of plan) if (m.selected !== on) { m.selected = on; changed = true; }
-  if (changed) {
-    const win = el.ownerDocument.defaultView;
-    el.dispatchEvent(new win.Event('input', {bubbles: true}));
-    el.dispatchEvent(new win.Event('change', {bubbles: true}));
-  }
-  return {changed: changed, chosen: chosen()};
-}`
+var multiSelectJS = program("multiSelect")
 
 // chosenJS lists the labels of the chosen options of a select.
-const chosenJS = `function () {
-  return Array.from(this.selectedOptions || []).map((o) => (o.label || '').replace(/\s+/g, ' ').trim());
-}`
+var chosenJS = program("chosen")
 
 func quoteAll(list []string) string {
 	q := make([]string, len(list))
@@ -119,22 +82,13 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 
 // ariaMultiJS tells whether the element is an ARIA listbox that allows
 // several choices.
-const ariaMultiJS = `function () {
-  const role = (this.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
-  return role === 'listbox' && this.getAttribute('aria-multiselectable') === 'true';
-}`
+var ariaMultiJS = program("ariaMulti")
 
 // optionStateJS reports whether an ARIA option is chosen, and its name.
-const optionStateJS = `function () {
-  return {selected: this.getAttribute('aria-selected') === 'true' || this.getAttribute('aria-checked') === 'true',
-    name: (this.getAttribute('aria-label') || this.innerText || this.textContent || '').replace(/\s+/g, ' ').trim()};
-}`
+var optionStateJS = program("optionState")
 
 // ariaChosenJS lists the names of the chosen options of a listbox.
-const ariaChosenJS = `function () {
-  return Array.from(this.querySelectorAll('[role=option]')).filter((o) => o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true')
-    .map((o) => (o.getAttribute('aria-label') || o.innerText || o.textContent || '').replace(/\s+/g, ' ').trim());
-}`
+var ariaChosenJS = program("ariaChosen")
 
 // multiSelectARIA adds and removes options of an ARIA listbox that allows
 // several choices by clicking those whose state must change (with Control

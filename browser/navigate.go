@@ -28,7 +28,7 @@ const inputGrace = time.Second
 
 // inputProbe is evaluated in the page after an input: it resolves once the
 // tasks the input queued, and the ones they queued, have run.
-const inputProbe = `new Promise(r => setTimeout(() => setTimeout(r, 0), 0))`
+var inputProbeJS = program("inputProbe")
 
 func (b *Browser) doGoto(o *op, raw string) (string, error) {
 	u, err := normalizeURL(raw)
@@ -153,7 +153,7 @@ func (b *Browser) probeInput(o *op, grace time.Duration, changed func(navState) 
 		defer close(done)
 		defer answered()
 		_, _ = cdp.Call(pctx, b.target, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: inputProbe, AwaitPromise: new(true), Silent: new(true),
+			Expression: jsCall(inputProbeJS), AwaitPromise: new(true), Silent: new(true),
 		})
 	}()
 	_, err := b.nav.wait(wctx, 0, changed)

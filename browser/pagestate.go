@@ -8,26 +8,7 @@ import (
 // pageStateJS fingerprints what a person would see change on the page: its
 // URL, title and text, the values and states of its form controls, the
 // focused element and the scroll position, hashed (53-bit cyrb53).
-const pageStateJS = `(function () {
-  const parts = [location.href, document.title, document.body ? document.body.innerText : ''];
-  for (const e of document.querySelectorAll('input,select,textarea')) {
-    parts.push(e.type === 'checkbox' || e.type === 'radio' ? String(e.checked) :
-      e.localName === 'select' ? Array.from(e.selectedOptions).map((o) => o.index).join(',') : e.value);
-  }
-  const a = document.activeElement;
-  parts.push(a ? a.localName + '#' + a.id + '@' + Array.prototype.indexOf.call(document.getElementsByTagName(a.localName), a) : '');
-  parts.push(Math.round(scrollX) + ',' + Math.round(scrollY));
-  const str = parts.join('\u0000');
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-  for (let i = 0; i < str.length; i++) {
-    const c = str.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (2097152 * (h2 >>> 0) + (h1 >>> 0)).toString(36) + ':' + str.length;
-})()`
+var pageStateJS = program("pageState")
 
 // PageState returns a fingerprint of the current page: equal pages give
 // equal fingerprints. It implements agent.PageStater.
@@ -40,7 +21,7 @@ func (b *Browser) PageState(ctx context.Context) (string, error) {
 	// A failure is not looked into here (a dead tab or browser is brought
 	// back by the next action or snapshot, under its own budget).
 	var s string
-	if err := b.evalValue(o, pageStateJS, &s); err != nil {
+	if err := b.evalValue(o, jsCall(pageStateJS), &s); err != nil {
 		return "", fmt.Errorf("browser: page state: %w", err)
 	}
 	return s, nil

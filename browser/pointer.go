@@ -168,24 +168,12 @@ func (b *Browser) locate(o *op, ref, anchor string, dx, dy float64, at *contract
 
 // atPointJS describes the element at a viewport point of the main
 // document, through open shadow roots, with its ref when it has one.
-const atPointJS = `(function (x, y) {
-  let h = document.elementFromPoint(x, y);
-  while (h && h.shadowRoot) {
-    const s = h.shadowRoot.elementFromPoint(x, y);
-    if (!s || s === h) break;
-    h = s;
-  }
-  if (!h) return '';
-  const reg = window[Symbol.for('webagent.refs')];
-  let d = reg && reg.describe ? reg.describe(h) : h.localName;
-  const r = reg && reg.byEl ? reg.byEl.get(h) : null;
-  return r ? d + ' [ref=' + r + ']' : d;
-})(%g, %g)`
+var atPointJS = program("atPoint")
 
 // whatIsAt describes the element at a viewport point, or "" when it cannot.
 func (b *Browser) whatIsAt(o *op, x, y float64) string {
 	var d string
-	if err := b.evalValue(o, fmt.Sprintf(atPointJS, x, y), &d); err != nil {
+	if err := b.evalValue(o, jsCall(atPointJS, x, y), &d); err != nil {
 		return ""
 	}
 	return d

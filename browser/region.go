@@ -16,11 +16,7 @@ var regionPattern = regexp.MustCompile(`^\[?(?:region\s*=\s*)?(r\d+)\]?$`)
 
 // regionJS returns the lines of a folded region of the latest snapshot
 // (the walker keeps them), and whether there is such a region.
-const regionJS = `(function (id) {
-  const reg = window[Symbol.for('webagent.refs')];
-  const t = reg && reg.regions ? reg.regions.get(id) : undefined;
-  return { found: t !== undefined, text: t || '' };
-})`
+var regionJS = program("region")
 
 // doReadRegion returns the whole text of a region the latest snapshot left
 // out to fit its budget (its line ends with [region=rN]), at most
@@ -35,7 +31,7 @@ func (b *Browser) doReadRegion(o *op, handle string) (string, error) {
 		Found bool
 		Text  string
 	}
-	if err := b.evalValue(o, fmt.Sprintf("%s(%q)", regionJS, id), &res); err != nil {
+	if err := b.evalValue(o, jsCall(regionJS, id), &res); err != nil {
 		return "", err
 	}
 	if !res.Found {

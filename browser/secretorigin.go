@@ -8,7 +8,7 @@ import (
 )
 
 // originJS gives the origin of the document an element is in.
-const originJS = `function () { return this.ownerDocument.location.origin; }`
+var originJS = program("origin")
 
 // checkSecretOrigin refuses a type action that carries a secret unless the
 // field is in a document of one of the secret's origins (a frame of another

@@ -12,20 +12,7 @@ import (
 // a popup listbox when clicked, or filters one as the user types.
 
 // ariaKindJS tells what kind of select-like widget the element is.
-const ariaKindJS = `function () {
-  const el = this;
-  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
-  const tag = el.localName;
-  const editable = (tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'hidden', 'image'].includes(el.type)) ||
-    tag === 'textarea' || el.isContentEditable;
-  const ro = el.readOnly || el.getAttribute('aria-readonly') === 'true';
-  if (role === 'listbox') return {kind: 'listbox'};
-  if (role === 'combobox' || el.getAttribute('aria-haspopup') === 'listbox' ||
-      (tag === 'input' && (el.getAttribute('aria-autocomplete') || el.hasAttribute('list'))))
-    return {kind: 'combobox', editable: editable && !ro && !el.disabled};
-  if (role === 'option') return {kind: 'option'};
-  return {kind: 'no'};
-}`
+var ariaKindJS = program("ariaKind")
 
 // optionsJS finds the options that belong to the widget: in the listbox
 // itself, in the popups named by aria-controls and aria-owns (also of a
@@ -33,60 +20,14 @@ const ariaKindJS = `function () {
 // returns the option whose name matches best (exactly, ignoring case, by
 // prefix, then by substring), or null; without it, the visible options'
 // names.
-const optionsJS = `function (want, listNames) {
-  const el = this, doc = el.ownerDocument;
-  const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const visible = (o) => {
-    if (!o.checkVisibility({checkVisibilityCSS: true})) return false;
-    const r = o.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
-  const nameOf = (o) => clean(o.getAttribute('aria-label')) || clean(o.innerText || o.textContent);
-  const roots = [];
-  const role = (el.getAttribute('role') || '').toLowerCase();
-  if (role === 'listbox') roots.push(el);
-  const ids = [];
-  for (const n of [el, ...el.querySelectorAll('[aria-controls],[aria-owns]')]) {
-    for (const a of ['aria-controls', 'aria-owns']) ids.push(...(n.getAttribute(a) || '').split(/\s+/).filter(Boolean));
-  }
-  for (const id of ids) {
-    const r = el.getRootNode().getElementById ? el.getRootNode().getElementById(id) : doc.getElementById(id);
-    if (r) roots.push(r);
-  }
-  let opts = [];
-  for (const r of roots) {
-    opts.push(...(r.getAttribute('role') === 'option' ? [r] : r.querySelectorAll('[role=option]')));
-  }
-  opts = opts.filter(visible);
-  if (!opts.length) opts = Array.from(doc.querySelectorAll('[role=option]')).filter(visible);
-  if (listNames) return opts.map(nameOf).filter(Boolean).slice(0, 40);
-  const w = clean(want), lw = w.toLowerCase();
-  const named = opts.map((o) => [o, nameOf(o)]);
-  const m = named.find(([, n]) => n === w) || named.find(([, n]) => n.toLowerCase() === lw) ||
-    named.find(([, n]) => n.toLowerCase().startsWith(lw)) || named.find(([, n]) => n.toLowerCase().includes(lw));
-  return m ? m[0] : null;
-}`
+var optionsJS = program("options")
 
 // waitOptionJS waits up to about 1.5 s (a popup opening, suggestions
 // fetched after typing) for an option matching want to be shown.
-var waitOptionJS = `async function (want) {
-  const el = this, win = el.ownerDocument.defaultView;
-  const f = ` + optionsJS + `;
-  const t0 = Date.now();
-  for (;;) {
-    const o = f.call(el, want, false);
-    if (o || Date.now() - t0 > 1500) return !!o;
-    await new Promise((r) => { let d = false; const g = () => { if (!d) { d = true; r(); } }; win.requestAnimationFrame(g); win.setTimeout(g, 50); });
-  }
-}`
+var waitOptionJS = program("waitOption")
 
 // selectedJS reports what the widget shows as chosen after the click.
-const selectedJS = `function () {
-  const el = this;
-  if (el.localName === 'input' || el.localName === 'textarea') return el.value;
-  const s = el.querySelector('[role=option][aria-selected=true]');
-  return ((s || el).innerText || '').replace(/\s+/g, ' ').trim().slice(0, 100);
-}`
+var selectedJS = program("selected")
 
 func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 	var kind struct {

@@ -1,8 +1,6 @@
 package browser
 
 import (
-	"fmt"
-
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -15,25 +13,7 @@ const animationsMaxMS = 400
 // accordion half-open or a menu half-closed. It waits at most maxMS and not
 // at all when nothing moves; endless animations (spinners) and long ones
 // (marquees) are not waited for. It resolves to the milliseconds waited.
-const animationsJS = `(async (maxMS) => {
-  const t0 = performance.now();
-  const ending = () => document.getAnimations().filter((a) => {
-    if (a.playState !== 'running' || !a.effect) return false;
-    const t = a.effect.getComputedTiming();
-    if (!isFinite(t.endTime)) return false;
-    const rate = Math.abs(a.playbackRate) || 1;
-    return (t.endTime - (a.currentTime || 0)) / rate < 1000;
-  });
-  const timer = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-  let a = ending();
-  if (!a.length) return 0;
-  while (a.length && performance.now() - t0 < maxMS) {
-    await Promise.race([Promise.allSettled(a.map((x) => x.finished)), timer(maxMS - (performance.now() - t0))]);
-    a = ending();
-  }
-  await Promise.race([new Promise((r) => requestAnimationFrame(() => r())), timer(50)]);
-  return performance.now() - t0;
-})`
+var animationsJS = program("animations")
 
 // settleAnimations waits, bounded by animationsMaxMS and o's context, for the page's
 // running animations to end before a snapshot. A page where this fails
@@ -41,7 +21,7 @@ const animationsJS = `(async (maxMS) => {
 // snapshot's own evaluation reports what is wrong.
 func (b *Browser) settleAnimations(o *op) {
 	r, err := b.eval(o, runtime.EvaluateParams{
-		Expression:    fmt.Sprintf("%s(%d)", animationsJS, animationsMaxMS),
+		Expression:    jsCall(animationsJS, animationsMaxMS),
 		AwaitPromise:  new(true),
 		ReturnByValue: new(true),
 	})

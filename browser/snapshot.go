@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,10 +13,8 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
-// snapshotJS is the page walker: a function of (floor, budget).
-//
-//go:embed snapshot.js
-var snapshotJS string
+// snapshotJS is the page walker, a function of (floor, budget).
+var snapshotJS = program("snapshot")
 
 // DefaultSnapshotTokens is the snapshot's default size budget in estimated
 // tokens (o200k_base). On the saved news and article pages of the benchmark
@@ -267,7 +264,7 @@ func (b *Browser) walk(o *op) (walkResult, error) {
 	if budget <= 0 {
 		budget = DefaultSnapshotTokens
 	}
-	expr := fmt.Sprintf("(%s)(%d, %d)", snapshotJS, b.maxRef, budget)
+	expr := jsCall(snapshotJS, b.maxRef, budget)
 	t0 := time.Now()
 	r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 	if err != nil {
@@ -374,35 +371,7 @@ func plural(n int, what string) string {
 // benchmark's definition: a DOM query, a box with an area, not hidden by
 // CSS), through open shadow roots and same-origin frames, and how many of
 // them the latest snapshot shows with a ref. It lists a few it missed.
-const coverageJS = `(function () {
-  const reg = window[Symbol.for('webagent.refs')];
-  const SEL = 'a, button, input:not([type=hidden]), select, textarea, [role=button], [role=link], [onclick], [contenteditable=true], summary';
-  const seen = [];
-  const visit = (root) => {
-    for (const el of root.querySelectorAll(SEL)) seen.push(el);
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) visit(el.shadowRoot);
-      if (el.localName === 'iframe' || el.localName === 'frame') {
-        let d = null;
-        try { d = el.contentDocument; } catch (e) { /* cross-origin */ }
-        const r = el.getBoundingClientRect();
-        if (d && r.width > 0 && r.height > 0 && el.checkVisibility({visibilityProperty: true})) visit(d);
-      }
-    }
-  };
-  visit(document);
-  let interactive = 0, covered = 0;
-  const missed = [];
-  for (const el of seen) {
-    const r = el.getBoundingClientRect();
-    if (!(r.width > 0 && r.height > 0) || !el.checkVisibility({visibilityProperty: true})) continue;
-    interactive++;
-    const ref = reg && reg.byEl.get(el);
-    if (ref && reg.shown && reg.shown.has(ref)) covered++;
-    else if (missed.length < 5) missed.push(el.outerHTML.slice(0, 160));
-  }
-  return {interactive, covered, missed};
-})()`
+var coverageJS = program("coverage")
 
 // Coverage is the result of CheckCoverage.
 type Coverage struct {
@@ -424,7 +393,7 @@ func (b *Browser) CheckCoverage(ctx context.Context) (Coverage, error) {
 	}
 	defer o.end()
 	var c Coverage
-	err = b.evalValue(o, coverageJS, &c)
+	err = b.evalValue(o, jsCall(coverageJS), &c)
 	if err == nil {
 		var fc Coverage
 		fc, err = b.frameCoverage(o)

@@ -233,9 +233,7 @@ func (b *Browser) applyStorageState(ctx context.Context, st *StorageState) error
 	}
 	return b.withLoader(ctx, s, func(l *loader) error {
 		for _, o := range origins {
-			items, _ := json.Marshal(o.LocalStorage)
-			js := `(() => { for (const {name, value} of ` + string(items) + `) localStorage.setItem(name, value); return true })()`
-			if _, err := l.evalAt(ctx, o.Origin, js); err != nil {
+			if _, err := l.evalAt(ctx, o.Origin, jsCall(setLocalStorageJS, o.LocalStorage)); err != nil {
 				return fmt.Errorf("setting the localStorage of %s: %w", o.Origin, err)
 			}
 		}
@@ -285,7 +283,7 @@ func (b *Browser) readState(ctx context.Context) (*StorageState, error) {
 	}
 	err = b.withLoader(ctx, s, func(l *loader) error {
 		for _, o := range origins {
-			v, err := l.evalAt(ctx, o, `JSON.stringify(Object.keys(localStorage).map(name => ({name, value: localStorage.getItem(name)})))`)
+			v, err := l.evalAt(ctx, o, jsCall(readLocalStorageJS))
 			if err != nil {
 				return fmt.Errorf("reading the localStorage of %s: %w", o, err)
 			}
@@ -348,14 +346,24 @@ func (b *Browser) withLoader(ctx context.Context, s *session, f func(*loader) er
 	return f(l)
 }
 
-// evalAt opens origin in the loader and evaluates js there, returning its
-// string value.
-func (l *loader) evalAt(ctx context.Context, origin, js string) (string, error) {
+// The programs of the loader: setLocalStorageJS stores items (name and
+// value pairs) in the localStorage of the document's origin,
+// readLocalStorageJS returns them as JSON, and onOriginJS reports whether
+// the document is on an origin yet.
+var (
+	setLocalStorageJS  = program("setLocalStorage")
+	readLocalStorageJS = program("readLocalStorage")
+	onOriginJS         = program("onOrigin")
+)
+
+// evalAt opens origin in the loader and evaluates expr there, returning
+// its string value.
+func (l *loader) evalAt(ctx context.Context, origin, expr string) (string, error) {
 	if _, err := cdp.Call(ctx, l.t, page.Navigate, page.NavigateParams{URL: origin + "/"}); err != nil {
 		return "", err
 	}
 	// The empty page commits at once; the evaluation checks it runs there.
-	expr := `location.origin === ` + jsString(origin) + ` ? String(` + js + `) : "\u0000not yet"`
+	expr = "(" + jsCall(onOriginJS, origin) + " ? String(" + expr + ") : \"\\u0000not yet\")"
 	for {
 		res, err := cdp.Call(ctx, l.t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 		if err != nil {
@@ -375,11 +383,6 @@ func (l *loader) evalAt(ctx context.Context, origin, js string) (string, error) 
 			return "", err
 		}
 	}
-}
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // saveOnClose writes Options.SaveStorageState, if set, as Close begins:

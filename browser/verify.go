@@ -9,17 +9,7 @@ import (
 )
 
 // restoreJS puts a text field's value back, as a page's own script would.
-const restoreJS = `function (v) {
-  const el = this, win = el.ownerDocument.defaultView;
-  if (el.localName === 'input' || el.localName === 'textarea') {
-    const proto = el.localName === 'input' ? win.HTMLInputElement.prototype : win.HTMLTextAreaElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, v);
-  } else {
-    el.textContent = v;
-  }
-  el.dispatchEvent(new win.Event('input', {bubbles: true}));
-  el.dispatchEvent(new win.Event('change', {bubbles: true}));
-}`
+var restoreJS = program("restore")
 
 // checkTyped reads a text field back after typing: the page may have
 // rejected keys, reformatted the text or cut it. It returns a note for the

@@ -18,100 +18,20 @@ const waitChunkMS = 400
 // pageTextJS returns the shown text of a document: its body's innerText,
 // the text of open shadow roots (which innerText leaves out) and of
 // same-origin frames.
-const pageTextJS = `function pageText(doc, depth) {
-  if (!doc || !doc.body || depth > 5) return '';
-  let s = doc.body.innerText || '';
-  const walk = (root) => {
-    for (const e of root.querySelectorAll('*')) {
-      if (e.shadowRoot) {
-        for (const c of e.shadowRoot.children) {
-          if (c.localName === 'style' || c.localName === 'script') continue;
-          if (c.checkVisibility && !c.checkVisibility({checkVisibilityCSS: true})) continue;
-          s += '\n' + (c.innerText || '');
-        }
-        walk(e.shadowRoot);
-      }
-      if (e.localName === 'iframe' || e.localName === 'frame') {
-        let d = null;
-        try { d = e.contentDocument; } catch (x) { /* cross-origin */ }
-        if (d && e.checkVisibility({checkVisibilityCSS: true})) s += '\n' + pageText(d, depth + 1);
-      }
-    }
-  };
-  walk(doc);
-  return s;
-}`
+var pageTextJS = program("pageText")
 
 // waitTextJS waits, for one chunk, until the number of times the page shows
 // the text (spaces collapsed, case ignored) passes base (appear) or is zero
 // (disappear), and returns that number; with base below zero it returns it
 // at once. It checks on every DOM change (at most once a frame) and every
 // 100 ms. With an element (this), only its text counts.
-var waitTextJS = `function (want, ms, base, disappear) {
-  ` + pageTextJS + `
-  const el = this && this.nodeType === 1 ? this : null;
-  const doc = el ? el.ownerDocument : document, win = doc.defaultView;
-  const norm = (s) => s.replace(/\s+/g, ' ').trim().toLowerCase();
-  const w = norm(want);
-  const text = () => {
-    if (!el) return pageText(document, 0);
-    if (el.localName === 'input' || el.localName === 'textarea') return el.value;
-    return el.innerText || el.textContent || '';
-  };
-  const count = () => {
-    const t = norm(text());
-    let n = 0;
-    for (let i = t.indexOf(w); w && i >= 0; i = t.indexOf(w, i + w.length)) n++;
-    return n;
-  };
-  const ok = (n) => disappear ? n === 0 : n > base;
-  const n0 = count();
-  if (base < 0 || ok(n0)) return Promise.resolve(n0);
-  return new Promise((resolve) => {
-    let done = false, queued = false;
-    const finish = (v) => {
-      if (done) return;
-      done = true; obs.disconnect(); clearInterval(iv); clearTimeout(to); resolve(v);
-    };
-    const check = () => { queued = false; const n = count(); if (ok(n)) finish(n); };
-    const obs = new MutationObserver(() => { if (!queued) { queued = true; win.requestAnimationFrame(check); } });
-    obs.observe(el || doc, {subtree: true, childList: true, characterData: true, attributes: true});
-    const iv = setInterval(check, 100);
-    const to = setTimeout(() => finish(count()), ms);
-  });
-}`
+var waitTextJS = program("waitText")
 
 // waitStateJS waits, for one chunk, until the element is in the state:
 // "appear" (rendered with a size), "disappear" (not rendered, or removed)
 // or "enabled". It returns "done", "gone" when it left the page (for
 // appear and enabled) or "" when the chunk ended.
-const waitStateJS = `function (ms, want) {
-  const el = this, win = el.ownerDocument.defaultView;
-  const visible = () => {
-    const r = el.getBoundingClientRect();
-    return el.checkVisibility({checkVisibilityCSS: true, opacityProperty: true}) && r.width > 0 && r.height > 0;
-  };
-  const state = () => {
-    if (!el.isConnected) return want === 'disappear' ? 'done' : 'gone';
-    switch (want) {
-    case 'disappear': return visible() ? '' : 'done';
-    case 'enabled': return el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' ? '' : 'done';
-    default: return visible() ? 'done' : '';
-    }
-  };
-  return new Promise((resolve) => {
-    const t0 = Date.now();
-    const tick = () => {
-      const s = state();
-      if (s || Date.now() - t0 >= ms) { resolve(s); return; }
-      let d = false;
-      const g = () => { if (!d) { d = true; tick(); } };
-      win.requestAnimationFrame(g);
-      win.setTimeout(g, 100);
-    };
-    tick();
-  });
-}`
+var waitStateJS = program("waitState")
 
 // doWaitFor waits for a change: a text that appears after the call (one
 // more time than the page showed it then; inside the element of ref if
@@ -200,7 +120,7 @@ func (b *Browser) doWaitFor(o *op, text, ref, state, snapText string) (string, e
 			err := b.callEl(o, *in, waitTextJS, &n, text, ms, base, disappear)
 			return n, err
 		}
-		expr := fmt.Sprintf("(%s).call(null, %s, %d, %d, %t)", waitTextJS, strconv.Quote(text), ms, base, disappear)
+		expr := jsCall(waitTextJS, text, ms, base, disappear)
 		r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true)})
 		if err != nil {
 			return 0, err

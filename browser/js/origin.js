@@ -1,0 +1,2 @@
+// origin.js gives the origin of the document an element is in.
+(function () { return this.ownerDocument.location.origin; })

@@ -1,0 +1,23 @@
+// pageState.js fingerprints what a person would see change on the page: its
+// URL, title and text, the values and states of its form controls, the
+// focused element and the scroll position, hashed (53-bit cyrb53).
+(function () {
+  const parts = [location.href, document.title, document.body ? document.body.innerText : ''];
+  for (const e of document.querySelectorAll('input,select,textarea')) {
+    parts.push(e.type === 'checkbox' || e.type === 'radio' ? String(e.checked) :
+      e.localName === 'select' ? Array.from(e.selectedOptions).map((o) => o.index).join(',') : e.value);
+  }
+  const a = document.activeElement;
+  parts.push(a ? a.localName + '#' + a.id + '@' + Array.prototype.indexOf.call(document.getElementsByTagName(a.localName), a) : '');
+  parts.push(Math.round(scrollX) + ',' + Math.round(scrollY));
+  const str = parts.join('\u0000');
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (2097152 * (h2 >>> 0) + (h1 >>> 0)).toString(36) + ':' + str.length;
+})
