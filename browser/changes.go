@@ -28,7 +28,8 @@ var watchSeq atomic.Int64
 // watchChanges starts watching the page for changes and returns a function
 // that stops it and describes the change: "; the page changed", "; nothing
 // on the page changed (yet)", or "" when it cannot tell.
-func (b *Browser) watchChanges(o *op) func() string {
+func (o *op) watchChanges() func() string {
+	b := o.b
 	none := func() string { return "" }
 	if !o.tab.bound {
 		// Once per tab: a binding lasts across the tab's documents.
@@ -42,7 +43,7 @@ func (b *Browser) watchChanges(o *op) func() string {
 		return ev.Name == changeBinding && ev.Payload == token
 	})
 	var ok bool
-	if err := b.evalValue(o, jsCall(watchChangesJS, changeBinding, token), &ok); err != nil || !ok {
+	if err := o.evalValue(jsCall(watchChangesJS, changeBinding, token), &ok); err != nil || !ok {
 		stop()
 		return none
 	}

@@ -3,6 +3,8 @@ package browser
 import (
 	"fmt"
 	"strings"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // extractJS converts the page's main content to Markdown, a function of
@@ -15,7 +17,8 @@ const extractMaxChars = 8000
 // doExtract returns the next part of the page's main content as Markdown,
 // with a line before it naming the page and, when the content is longer
 // than one part, which part this is and how to read on.
-func (b *Browser) doExtract(o *op) (string, error) {
+func (o *op) doExtract(contract.Action) (string, error) {
+	b := o.b
 	if err := b.nav.settle(o.ctx); err != nil {
 		o.stopLoading = true
 		return "", err
@@ -24,7 +27,7 @@ func (b *Browser) doExtract(o *op) (string, error) {
 		URL, Title, Text        string
 		Part, Start, End, Total int
 	}
-	if err := b.evalValue(o, jsCall(extractJS, extractMaxChars), &res); err != nil {
+	if err := o.evalValue(jsCall(extractJS, extractMaxChars), &res); err != nil {
 		return "", err
 	}
 	var sb strings.Builder

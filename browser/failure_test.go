@@ -85,7 +85,7 @@ func TestCrashDuringAction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.navigate(o, "chrome://crash")
+	_, err = o.navigate("chrome://crash")
 	err = o.fail(contract.ActGoto, err)
 	o.end()
 	if !isActionError(err) {

@@ -14,8 +14,6 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-
-	"github.com/webagent/webagent/contract"
 )
 
 // Frames of another site run in their own renderer process (site
@@ -55,7 +53,8 @@ type oopif struct {
 // (targets is the set of iframe targets; a frame of another origin but the
 // same site stays in the page's process). Frames are attached to in
 // parallel: it locks the frame set.
-func (b *Browser) attachFrame(o *op, id cdp.FrameID, owner *oopif, targets map[target.ID]bool) (*oopif, bool, error) {
+func (o *op) attachFrame(id cdp.FrameID, owner *oopif, targets map[target.ID]bool) (*oopif, bool, error) {
+	b := o.b
 	f := &b.snap.frames
 	f.mu.Lock()
 	fr, ok := f.m[id]
@@ -111,7 +110,8 @@ func (b *Browser) targetOf(fr *oopif) guarded {
 
 // xframeID returns the frame id of the i-th cross-origin frame element the
 // walker met in fr's document.
-func (b *Browser) xframeID(o *op, fr *oopif, i int) (cdp.FrameID, error) {
+func (o *op) xframeID(fr *oopif, i int) (cdp.FrameID, error) {
+	b := o.b
 	t := b.targetOf(fr)
 	expr := jsCall(xframeJS, i)
 	group := fmt.Sprintf("webagent-frame-%d", i)
@@ -149,11 +149,12 @@ var xframeJS = program("xframe")
 // walkFrames puts the content of the cross-origin frames under their lines
 // in res, walking them in their own targets, and forgets the frames that
 // are gone.
-func (b *Browser) walkFrames(o *op, res walkResult, budget int) (walkResult, error) {
+func (o *op) walkFrames(res walkResult, budget int) (walkResult, error) {
+	b := o.b
 	f := &b.snap.frames
 	f.refs = map[string]*oopif{}
 	f.seen = map[cdp.FrameID]struct{}{}
-	text, err := b.spliceFrames(o, nil, res.Text, res.XFrames, budget, 0, &res)
+	text, err := o.spliceFrames(nil, res.Text, res.XFrames, budget, 0, &res)
 	if err != nil {
 		return res, err
 	}
@@ -169,7 +170,7 @@ func (b *Browser) walkFrames(o *op, res walkResult, budget int) (walkResult, err
 
 // spliceFrames replaces the marked frame lines of text, the walker's output
 // for fr's document, with the lines and their frames' content.
-func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth int, res *walkResult) (string, error) {
+func (o *op) spliceFrames(fr *oopif, text string, n, budget, depth int, res *walkResult) (string, error) {
 	if n == 0 {
 		return text, nil
 	}
@@ -178,85 +179,30 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 		inner[i] = " (another site's frame; its content is not shown)"
 	}
 	if depth >= maxFrameDepth {
-		return b.spliceLines(text, inner), nil
+		return spliceLines(text, inner), nil
 	}
-	// Find and attach to the frames in parallel: each takes a few round
-	// trips, and a page can hold dozens (ads).
-	infos, err := cdp.Call(o.ctx, b.cdpBrowser, target.GetTargets, target.GetTargetsParams{})
+	frames, err := o.attachFrames(fr, n)
 	if err != nil {
 		return "", err
 	}
-	targets := map[target.ID]bool{}
-	for _, in := range infos.TargetInfos {
-		if in.Type == "iframe" {
-			targets[in.TargetID] = true
-		}
-	}
-	type found struct {
-		id    cdp.FrameID
-		child *oopif
-		err   error
-	}
-	frames := make([]found, n)
-	tAttach := time.Now()
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			id, err := b.xframeID(o, fr, i)
-			if err != nil || id == "" {
-				frames[i].err = err
-				return
-			}
-			child, ok, err := b.attachFrame(o, id, fr, targets)
-			if ok {
-				frames[i] = found{id: id, child: child}
-				// Define the walker there now, so that the walks below,
-				// one after another, send a call and not its source.
-				var defined bool
-				if err := b.evalIn(o, child, jsCall(defineWalkerJS), &defined); err != nil && o.ctx.Err() == nil {
-					b.log.Debug("defining the walker in a frame", "error", err)
-				}
-			}
-			frames[i].err = err
-		})
-	}
-	wg.Wait()
-	b.log.Debug("found and attached to frames", "took", time.Since(tAttach), "frames", n)
 	// Walk them one by one: each walker numbers its refs above the last.
 	for i, f := range frames {
 		if f.err != nil {
 			return "", f.err
 		}
-		child := f.child
-		if child == nil {
+		if f.child == nil {
 			continue
 		}
-		b.snap.frames.seen[f.id] = struct{}{}
-		var cr walkResult
-		fb := max(budget/4, 500)
-		expr := jsCall(walkStoredJS, b.maxRef, fb)
-		var raw json.RawMessage
-		err := b.evalIn(o, child, expr, &raw)
-		if err == nil && string(raw) == "null" {
-			// A new document in the frame: send the walker.
-			err = b.evalIn(o, child, jsCall(snapshotJS, b.maxRef, fb), &raw)
-		}
-		if err == nil {
-			err = json.Unmarshal(raw, &cr)
-		}
+		o.b.snap.frames.seen[f.id] = struct{}{}
+		cr, ok, err := o.walkFrame(f.child, budget)
 		if err != nil {
-			if o.ctx.Err() != nil {
-				return "", err
-			}
-			b.log.Debug("walking a cross-origin frame", "error", err)
-			continue
+			return "", err
 		}
-		b.maxRef = max(b.maxRef, cr.MaxRef)
-		for _, r := range refsIn(cr.Text) {
-			b.snap.frames.refs[r] = child
+		if !ok {
+			continue
 		}
 		res.Tokens += cr.Tokens
-		ct, err := b.spliceFrames(o, child, cr.Text, cr.XFrames, budget, depth+1, res)
+		ct, err := o.spliceFrames(f.child, cr.Text, cr.XFrames, budget, depth+1, res)
 		if err != nil {
 			return "", err
 		}
@@ -266,13 +212,95 @@ func (b *Browser) spliceFrames(o *op, fr *oopif, text string, n, budget, depth i
 		}
 		inner[i] = "\n" + ct
 	}
-	return b.spliceLines(text, inner), nil
+	return spliceLines(text, inner), nil
+}
+
+// foundFrame is the i-th cross-origin frame of a document: its id, and
+// the frame attached to (nil when it has no target of its own).
+type foundFrame struct {
+	id    cdp.FrameID
+	child *oopif
+	err   error
+}
+
+// attachFrames finds the n cross-origin frames the walker met in fr's
+// document and attaches to them, in parallel: each takes a few round
+// trips, and a page can hold dozens (ads).
+func (o *op) attachFrames(fr *oopif, n int) ([]foundFrame, error) {
+	b := o.b
+	infos, err := cdp.Call(o.ctx, b.sess.browser, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return nil, err
+	}
+	targets := map[target.ID]bool{}
+	for _, in := range infos.TargetInfos {
+		if in.Type == "iframe" {
+			targets[in.TargetID] = true
+		}
+	}
+	frames := make([]foundFrame, n)
+	tAttach := time.Now()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			id, err := o.xframeID(fr, i)
+			if err != nil || id == "" {
+				frames[i].err = err
+				return
+			}
+			child, ok, err := o.attachFrame(id, fr, targets)
+			if ok {
+				frames[i] = foundFrame{id: id, child: child}
+				// Define the walker there now, so that the walks that
+				// follow, one after another, send a call and not its
+				// source.
+				var defined bool
+				if err := o.evalIn(child, jsCall(defineWalkerJS), &defined); err != nil && o.ctx.Err() == nil {
+					b.log.Debug("defining the walker in a frame", "error", err)
+				}
+			}
+			frames[i].err = err
+		})
+	}
+	wg.Wait()
+	b.log.Debug("found and attached to frames", "took", time.Since(tAttach), "frames", n)
+	return frames, nil
+}
+
+// walkFrame walks the document of an attached frame with a quarter of the
+// budget (at least 500 tokens) and notes the refs it gave out; ok is false
+// when the frame could not be walked (it is left out).
+func (o *op) walkFrame(child *oopif, budget int) (walkResult, bool, error) {
+	b := o.b
+	var cr walkResult
+	fb := max(budget/4, 500)
+	var raw json.RawMessage
+	err := o.evalIn(child, jsCall(walkStoredJS, b.maxRef, fb), &raw)
+	if err == nil && string(raw) == "null" {
+		// A new document in the frame: send the walker.
+		err = o.evalIn(child, jsCall(snapshotJS, b.maxRef, fb), &raw)
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, &cr)
+	}
+	if err != nil {
+		if o.ctx.Err() != nil {
+			return cr, false, err
+		}
+		b.log.Debug("walking a cross-origin frame", "error", err)
+		return cr, false, nil
+	}
+	b.maxRef = max(b.maxRef, cr.MaxRef)
+	for _, r := range refsIn(cr.Text) {
+		b.snap.frames.refs[r] = child
+	}
+	return cr, true, nil
 }
 
 // spliceLines replaces the marked frame lines of text: the marker (\x01
 // and an index) by inner[index], which is either text to append to the
 // line, "\n" and lines to put under it, or "\x00" to drop the line.
-func (b *Browser) spliceLines(text string, inner []string) string {
+func spliceLines(text string, inner []string) string {
 	n := len(inner)
 	var out strings.Builder
 	for line := range strings.Lines(text) {
@@ -302,100 +330,4 @@ func (b *Browser) spliceLines(text string, inner []string) string {
 		}
 	}
 	return strings.TrimRight(out.String(), "\n")
-}
-
-// frameCoverage runs the coverage count in the attached frames of the
-// latest snapshot.
-func (b *Browser) frameCoverage(o *op) (Coverage, error) {
-	var total Coverage
-	for id, fr := range b.snap.frames.m {
-		if _, ok := b.snap.frames.seen[id]; !ok {
-			continue
-		}
-		var c Coverage
-		if err := b.evalIn(o, fr, jsCall(coverageJS), &c); err != nil {
-			return total, err
-		}
-		total.Interactive += c.Interactive
-		total.Covered += c.Covered
-		total.Missed = append(total.Missed, c.Missed...)
-	}
-	return total, nil
-}
-
-// frameElement is an element of a cross-origin frame, found from its ref.
-type frameElement struct {
-	frame *oopif
-	id    runtime.RemoteObjectID // in the frame's target
-	desc  string                 // role and name, as in the snapshot
-}
-
-// resolveFrameRef finds the element of a ref that the walker of a
-// cross-origin frame gave out. ok is false when no such frame gave it out:
-// then it is the page's registry's (resolveJS). An unknown or stale ref of
-// a frame is an *contract.ActionError like the page's.
-func (b *Browser) resolveFrameRef(o *op, ref string) (frameElement, bool, error) {
-	fr, ok := b.snap.frames.refs[ref]
-	if !ok {
-		return frameElement{}, false, nil
-	}
-	r, err := cdp.Call(o.ctx, fr.target, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: jsCall(resolveJS, ref), Silent: new(true), ObjectGroup: o.objectGroup(),
-	})
-	if err != nil {
-		return frameElement{}, true, err
-	}
-	if r.ExceptionDetails != nil {
-		return frameElement{}, true, &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	if r.Result == nil || r.Result.ObjectID == "" {
-		var code string
-		if r.Result != nil {
-			_ = json.Unmarshal(r.Result.Value, &code)
-		}
-		if code == "stale" {
-			return frameElement{}, true, staleRef(ref)
-		}
-		return frameElement{}, true, unknownRef(ref)
-	}
-	fe := frameElement{frame: fr, id: r.Result.ObjectID}
-	if err := b.callIn(o, fr, fe.id, describeJS, &fe.desc); err != nil {
-		return frameElement{}, true, err
-	}
-	fe.desc += " [" + ref + "]"
-	return fe, true, nil
-}
-
-// frameOffset is where the viewport of fr starts in the main viewport: the
-// sum of the content-box origins of its frame elements.
-func (b *Browser) frameOffset(o *op, fr *oopif) (dx, dy float64, err error) {
-	for ; fr != nil; fr = fr.owner {
-		t := b.targetOf(fr.owner)
-		owner, err := cdp.Call(o.ctx, t, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: fr.id})
-		if err != nil {
-			return 0, 0, err
-		}
-		box, err := cdp.Call(o.ctx, t, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner.BackendNodeID})
-		if err != nil {
-			return 0, 0, err
-		}
-		if c := box.Model.Content; len(c) == 8 {
-			dx += min(c[0], c[2], c[4], c[6])
-			dy += min(c[1], c[3], c[5], c[7])
-		}
-	}
-	return dx, dy, nil
-}
-
-// staleRef and unknownRef are the errors of a frame's ref whose element is
-// gone, or that no walker gave out; they read like the page's.
-func staleRef(ref string) error {
-	return &contract.ActionError{
-		Msg: fmt.Sprintf("ref %s is not on the page any more; take the new snapshot's refs", ref),
-		Err: contract.ErrStaleRef,
-	}
-}
-
-func unknownRef(ref string) error {
-	return contract.ActionErrorf("ref %s is not on this page; use a ref from the latest snapshot", ref)
 }

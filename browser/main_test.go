@@ -175,7 +175,7 @@ func evalPage[T any](t *testing.T, b *Browser, expr string) T {
 	}
 	defer o.end()
 	var v T
-	if err := b.evalValue(o, expr, &v); err != nil {
+	if err := o.evalValue(expr, &v); err != nil {
 		t.Fatalf("evaluating %s: %v", expr, err)
 	}
 	return v

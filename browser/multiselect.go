@@ -21,6 +21,7 @@ var multiSelectJS = program("multiSelect")
 // chosenJS lists the labels of the chosen options of a select.
 var chosenJS = program("chosen")
 
+// quoteAll quotes each of list and joins them with commas.
 func quoteAll(list []string) string {
 	q := make([]string, len(list))
 	for i, s := range list {
@@ -29,8 +30,12 @@ func quoteAll(list []string) string {
 	return strings.Join(q, ", ")
 }
 
-func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string, error) {
-	el, err := b.resolve(o, ref)
+// doMultiSelect adds a.Options to, and removes a.Remove from, the choice
+// of a multiple select, or of an ARIA listbox with several choices.
+func (o *op) doMultiSelect(a contract.Action) (string, error) {
+	ref, add, remove := a.Ref, a.Options, a.Remove
+	b := o.b
+	el, err := o.resolve(ref)
 	if err != nil {
 		return "", err
 	}
@@ -41,13 +46,13 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 		Changed          bool
 	}
 	s0 := b.nav.state()
-	if err := b.callEl(o, el, multiSelectJS, &res, add, remove); err != nil {
+	if err := o.callEl(el, multiSelectJS, &res, add, remove); err != nil {
 		return "", err
 	}
 	switch res.Error {
 	case "":
 	case "notselect":
-		return b.multiSelectARIA(o, el, add, remove)
+		return o.multiSelectARIA(el, add, remove)
 	case "single":
 		return "", contract.ActionErrorf("%s allows one choice only (it has %s chosen); use select with one of %s", el.desc, quoteAll(res.Chosen), quoteAll(res.Options))
 	case "disabled":
@@ -57,7 +62,7 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 	default:
 		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; its options are %s", el.desc, quoteAll(res.Missing), quoteAll(res.Options))
 	}
-	nav, err := b.afterInput(o, s0, inputGrace)
+	nav, err := o.afterInput(s0, inputGrace)
 	if err != nil {
 		return "", err
 	}
@@ -66,7 +71,7 @@ func (b *Browser) doMultiSelect(o *op, ref string, add, remove []string) (string
 	}
 	// Read the choice back: a change handler may have altered it.
 	var chosen []string
-	if err := b.callEl(o, el, chosenJS, &chosen); err != nil {
+	if err := o.callEl(el, chosenJS, &chosen); err != nil {
 		return "", err
 	}
 	verb := "changed"
@@ -93,9 +98,9 @@ var ariaChosenJS = program("ariaChosen")
 // multiSelectARIA adds and removes options of an ARIA listbox that allows
 // several choices by clicking those whose state must change (with Control
 // held, as such listboxes expect), after finding all of them.
-func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (string, error) {
+func (o *op) multiSelectARIA(el element, add, remove []string) (string, error) {
 	var multi bool
-	if err := b.callEl(o, el, ariaMultiJS, &multi); err != nil {
+	if err := o.callEl(el, ariaMultiJS, &multi); err != nil {
 		return "", err
 	}
 	if !multi {
@@ -112,7 +117,7 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 		want  bool
 	}{{add, true}, {remove, false}} {
 		for _, name := range list.names {
-			opt, ok, err := b.findOption(o, el, name)
+			opt, ok, err := o.findOption(el, name)
 			if err != nil {
 				return "", err
 			}
@@ -125,7 +130,7 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 	}
 	if len(missing) > 0 {
 		var names []string
-		if err := b.callEl(o, el, optionsJS, &names, "", true); err != nil {
+		if err := o.callEl(el, optionsJS, &names, "", true); err != nil {
 			return "", err
 		}
 		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; the options shown are %s", el.desc, quoteAll(missing), quoteAll(names))
@@ -136,23 +141,23 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 			Selected bool
 			Name     string
 		}
-		if err := b.callEl(o, st.opt, optionStateJS, &cur); err != nil {
+		if err := o.callEl(st.opt, optionStateJS, &cur); err != nil {
 			return "", err
 		}
 		if cur.Selected == st.want {
 			continue
 		}
 		st.opt.desc = "option " + strconv.Quote(cur.Name)
-		at, err := b.aim(o, st.opt, "click on", true)
+		at, err := o.aim(st.opt, "click on", true)
 		if err != nil {
 			return "", err
 		}
 		ctrl, _ := parseChord("Control")
-		if err := b.keyEvent(o.ctx, input.DispatchKeyEventTypeRawKeyDown, ctrl.key, modCtrl); err != nil {
+		if err := o.keyEvent(input.DispatchKeyEventTypeRawKeyDown, ctrl.key, modCtrl); err != nil {
 			return "", err
 		}
-		err = b.clickWith(o.ctx, at, modCtrl)
-		if uerr := b.keyEvent(o.ctx, input.DispatchKeyEventTypeKeyUp, ctrl.key, 0); err == nil {
+		err = o.clickWith(at, modCtrl)
+		if uerr := o.keyEvent(input.DispatchKeyEventTypeKeyUp, ctrl.key, 0); err == nil {
 			err = uerr
 		}
 		if err != nil {
@@ -161,7 +166,7 @@ func (b *Browser) multiSelectARIA(o *op, el element, add, remove []string) (stri
 		changed = true
 	}
 	var chosen []string
-	if err := b.callEl(o, el, ariaChosenJS, &chosen); err != nil {
+	if err := o.callEl(el, ariaChosenJS, &chosen); err != nil {
 		return "", err
 	}
 	verb := "changed"

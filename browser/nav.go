@@ -184,118 +184,167 @@ func newNavTracker(tab target.ID, frame cdp.FrameID, loader cdp.LoaderID, url st
 }
 
 // handle records one event of the tab. It runs on the tab's event loop, so
-// it must not block.
+// it must not block. The waiters wake when an event changed the state.
 func (n *navTracker) handle(ev any) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	changed := true
 	switch e := ev.(type) {
 	case *page.EventFrameRequestedNavigation:
-		if e.Disposition != page.ClientNavigationDispositionCurrentTab {
-			return
-		}
-		if e.FrameID != n.frame {
-			n.frameLoading(e.FrameID, e.URL)
-			break
-		}
-		n.requested++
-		n.reqAt, n.reqURL = time.Now(), e.URL
+		changed = n.requestedNavigation(e)
 	case *page.EventFrameStartedNavigating:
-		sameDoc := e.NavigationType == page.FrameStartedNavigatingNavigationTypeSameDocument ||
-			e.NavigationType == page.FrameStartedNavigatingNavigationTypeHistorySameDocument
-		if e.FrameID != n.frame {
-			if sameDoc {
-				return
-			}
-			n.frameLoading(e.FrameID, e.URL)
-			break
-		}
-		n.started++
-		n.reqAt = time.Time{}
-		if !sameDoc {
-			n.pending = e.LoaderID
-		}
+		changed = n.startedNavigating(e)
 	case *page.EventFrameDetached:
-		if _, ok := n.frames[e.FrameID]; !ok {
-			return
-		}
-		delete(n.frames, e.FrameID)
+		changed = n.childDone(e.FrameID)
 	case *page.EventFrameNavigated:
-		if e.Frame.ID != n.frame {
-			return
-		}
-		n.committed++
-		n.reqAt = time.Time{}
-		n.loader = e.Frame.LoaderID
-		n.url = e.Frame.URL + e.Frame.URLFragment
-		n.pending = ""
-		if lc := n.lifecycle[n.loader]; lc.committedAt.IsZero() {
-			lc.committedAt = time.Now()
-			n.lifecycle[n.loader] = lc
-		}
-		if e.Type == page.NavigationTypeBackForwardCacheRestore {
-			// A page restored from the back/forward cache fires no
-			// lifecycle events: it is already loaded.
-			n.lifecycle[n.loader] = lifecycle{dcl: true, load: true, dclAt: time.Now()}
-		}
-		n.prune()
+		changed = n.frameNavigated(e)
 	case *page.EventNavigatedWithinDocument:
-		if e.FrameID != n.frame {
-			if _, ok := n.frames[e.FrameID]; !ok {
-				return
-			}
-			delete(n.frames, e.FrameID)
-			break
-		}
-		n.committed++
-		n.reqAt = time.Time{}
-		n.url = e.URL
+		changed = n.navigatedWithinDocument(e)
 	case *page.EventLifecycleEvent:
-		if e.FrameID != n.frame {
-			// A child frame's new document is ready for a snapshot.
-			if _, ok := n.frames[e.FrameID]; !ok || e.Name != "DOMContentLoaded" {
-				return
-			}
-			delete(n.frames, e.FrameID)
-			break
-		}
-		lc := n.lifecycle[e.LoaderID]
-		switch e.Name {
-		case "DOMContentLoaded":
-			lc.dcl, lc.dclAt = true, time.Now()
-		case "load":
-			lc.load = true
-		default:
-			return
-		}
-		n.lifecycle[e.LoaderID] = lc
+		changed = n.lifecycleEvent(e)
 	case *page.EventFrameStoppedLoading:
-		if e.FrameID != n.frame {
-			if _, ok := n.frames[e.FrameID]; !ok {
-				return
-			}
-			delete(n.frames, e.FrameID)
-			break
-		}
-		// A navigation that ends without a commit (a download, a 204, a
-		// stop) leaves the old document in place. A frame that stopped
-		// loading has loaded, whatever lifecycle events were seen.
-		n.pending = ""
-		n.reqAt = time.Time{}
-		lc := n.lifecycle[n.loader]
-		if !lc.dcl {
-			lc.dcl, lc.dclAt = true, time.Now()
-		}
-		lc.load = true
-		n.lifecycle[n.loader] = lc
+		changed = n.stoppedLoading(e)
 	case *inspector.EventTargetCrashed:
 		n.broken(ErrCrashed)
 	case *inspector.EventDetached:
 		n.broken(ErrDisconnected)
 	default:
-		return
+		changed = false
 	}
+	if changed {
+		n.wakeAll()
+	}
+}
+
+// wakeAll wakes the waiters; the caller holds mu.
+func (n *navTracker) wakeAll() {
 	close(n.wake)
 	n.wake = make(chan struct{})
+}
+
+// The recorders of handle: each records one event, the caller holding mu,
+// and reports whether it changed the state.
+
+// requestedNavigation records a navigation the page asked for in the tab.
+func (n *navTracker) requestedNavigation(e *page.EventFrameRequestedNavigation) bool {
+	if e.Disposition != page.ClientNavigationDispositionCurrentTab {
+		return false
+	}
+	if e.FrameID != n.frame {
+		n.frameLoading(e.FrameID, e.URL)
+		return true
+	}
+	n.requested++
+	n.reqAt, n.reqURL = time.Now(), e.URL
+	return true
+}
+
+// startedNavigating records a navigation that started: of the main frame
+// (pending until it commits, unless it stays in the document), or of a
+// child frame.
+func (n *navTracker) startedNavigating(e *page.EventFrameStartedNavigating) bool {
+	sameDoc := e.NavigationType == page.FrameStartedNavigatingNavigationTypeSameDocument ||
+		e.NavigationType == page.FrameStartedNavigatingNavigationTypeHistorySameDocument
+	if e.FrameID != n.frame {
+		if sameDoc {
+			return false
+		}
+		n.frameLoading(e.FrameID, e.URL)
+		return true
+	}
+	n.started++
+	n.reqAt = time.Time{}
+	if !sameDoc {
+		n.pending = e.LoaderID
+	}
+	return true
+}
+
+// childDone forgets a child frame's navigation in flight: its document is
+// ready, or the frame went away.
+func (n *navTracker) childDone(id cdp.FrameID) bool {
+	if _, ok := n.frames[id]; !ok {
+		return false
+	}
+	delete(n.frames, id)
+	return true
+}
+
+// frameNavigated records a document committed in the main frame.
+func (n *navTracker) frameNavigated(e *page.EventFrameNavigated) bool {
+	if e.Frame.ID != n.frame {
+		return false
+	}
+	n.committed++
+	n.reqAt = time.Time{}
+	n.loader = e.Frame.LoaderID
+	n.url = e.Frame.URL + e.Frame.URLFragment
+	n.pending = ""
+	if lc := n.lifecycle[n.loader]; lc.committedAt.IsZero() {
+		lc.committedAt = time.Now()
+		n.lifecycle[n.loader] = lc
+	}
+	if e.Type == page.NavigationTypeBackForwardCacheRestore {
+		// A page restored from the back/forward cache fires no
+		// lifecycle events: it is already loaded.
+		n.lifecycle[n.loader] = lifecycle{dcl: true, load: true, dclAt: time.Now()}
+	}
+	n.prune()
+	return true
+}
+
+// navigatedWithinDocument records a same-document navigation (a fragment,
+// the history API).
+func (n *navTracker) navigatedWithinDocument(e *page.EventNavigatedWithinDocument) bool {
+	if e.FrameID != n.frame {
+		return n.childDone(e.FrameID)
+	}
+	n.committed++
+	n.reqAt = time.Time{}
+	n.url = e.URL
+	return true
+}
+
+// lifecycleEvent records DOMContentLoaded and load of the main frame's
+// documents; a child frame's DOMContentLoaded ends its navigation in
+// flight, which is then ready for a snapshot.
+func (n *navTracker) lifecycleEvent(e *page.EventLifecycleEvent) bool {
+	if e.FrameID != n.frame {
+		if e.Name != "DOMContentLoaded" {
+			return false
+		}
+		return n.childDone(e.FrameID)
+	}
+	lc := n.lifecycle[e.LoaderID]
+	switch e.Name {
+	case "DOMContentLoaded":
+		lc.dcl, lc.dclAt = true, time.Now()
+	case "load":
+		lc.load = true
+	default:
+		return false
+	}
+	n.lifecycle[e.LoaderID] = lc
+	return true
+}
+
+// stoppedLoading records a frame that stopped loading. A navigation of the
+// main frame that ends without a commit (a download, a 204, a stop) leaves
+// the old document in place; a frame that stopped loading has loaded,
+// whatever lifecycle events were seen.
+func (n *navTracker) stoppedLoading(e *page.EventFrameStoppedLoading) bool {
+	if e.FrameID != n.frame {
+		return n.childDone(e.FrameID)
+	}
+	n.pending = ""
+	n.reqAt = time.Time{}
+	lc := n.lifecycle[n.loader]
+	if !lc.dcl {
+		lc.dcl, lc.dclAt = true, time.Now()
+	}
+	lc.load = true
+	n.lifecycle[n.loader] = lc
+	return true
 }
 
 // handleBrowser records the browser events about new tabs opened by the
@@ -327,8 +376,7 @@ func (n *navTracker) handleBrowser(ev any) {
 		n.popups++
 	}
 	n.popup = popupInfo{id: info.TargetID, url: info.URL}
-	close(n.wake)
-	n.wake = make(chan struct{})
+	n.wakeAll()
 }
 
 // frameLoading records that a child frame navigates; the caller holds mu.

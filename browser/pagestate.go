@@ -21,7 +21,7 @@ func (b *Browser) PageState(ctx context.Context) (string, error) {
 	// A failure is not looked into here (a dead tab or browser is brought
 	// back by the next action or snapshot, under its own budget).
 	var s string
-	if err := b.evalValue(o, jsCall(pageStateJS), &s); err != nil {
+	if err := o.evalValue(jsCall(pageStateJS), &s); err != nil {
 		return "", fmt.Errorf("browser: page state: %w", err)
 	}
 	return s, nil

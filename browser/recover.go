@@ -183,7 +183,7 @@ func (b *Browser) reopen(ctx context.Context, t *tab, url string) error {
 	defer cancel()
 	o := b.internalOp(ctx)
 	defer o.cancel(nil)
-	_, err := b.navigate(o, url)
+	_, err := o.navigate(url)
 	var ae *contract.ActionError
 	switch {
 	case err == nil, errors.As(err, &ae):

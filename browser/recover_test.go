@@ -156,26 +156,25 @@ func TestRecoverPendingNavigation(t *testing.T) {
 func TestNoInputAfterContextEnded(t *testing.T) {
 	s := open(t, shared, servePage(t, `<title>Late</title><button onmousedown="window.downs=(window.downs||0)+1" onclick="window.clicks=(window.clicks||0)+1" style="position:fixed;left:0;top:0;width:200px;height:100px">Target</button>`))
 	refOf(t, s, `button "Target"`)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	for range 50 {
-		if err := shared.click(ctx, aimed{x: 100, y: 50, moves: true}); !errors.Is(err, context.Canceled) {
-			t.Fatalf("click with an ended context: %v", err)
-		}
-	}
-	if n := evalPage[int](t, shared, "(window.downs||0) + (window.clicks||0)"); n != 0 {
-		t.Fatalf("%d mouse events reached the page after the context ended", n)
-	}
-	// The guard covers navigations too.
 	o, err := shared.begin(tctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	o.cancel(context.Canceled)
-	_, err = shared.navigate(o, "about:blank")
+	for range 50 {
+		if err := o.clickAt(aimed{Point: contract.Point{X: 100, Y: 50}, moves: true}); !errors.Is(err, context.Canceled) {
+			o.end()
+			t.Fatalf("click with an ended context: %v", err)
+		}
+	}
+	// The guard covers navigations too.
+	_, err = o.navigate("about:blank")
 	o.end()
 	if err == nil {
 		t.Fatal("navigate with an ended context succeeded")
+	}
+	if n := evalPage[int](t, shared, "(window.downs||0) + (window.clicks||0)"); n != 0 {
+		t.Fatalf("%d mouse events reached the page after the context ended", n)
 	}
 	if got := snapshot(t, shared); got.Title != "Late" {
 		t.Fatalf("the page navigated after the context ended: %s", got.URL)

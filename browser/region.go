@@ -21,7 +21,8 @@ var regionJS = program("region")
 // doReadRegion returns the whole text of a region the latest snapshot left
 // out to fit its budget (its line ends with [region=rN]), at most
 // regionMax characters.
-func (b *Browser) doReadRegion(o *op, handle string) (string, error) {
+func (o *op) doReadRegion(a contract.Action) (string, error) {
+	handle := a.Ref
 	m := regionPattern.FindStringSubmatch(strings.TrimSpace(handle))
 	if m == nil {
 		return "", contract.ActionErrorf("%q is not a region handle: give one such as r3, from a line of the latest snapshot that ends with [region=r3]", handle)
@@ -31,7 +32,7 @@ func (b *Browser) doReadRegion(o *op, handle string) (string, error) {
 		Found bool
 		Text  string
 	}
-	if err := b.evalValue(o, jsCall(regionJS, id), &res); err != nil {
+	if err := o.evalValue(jsCall(regionJS, id), &res); err != nil {
 		return "", err
 	}
 	if !res.Found {

@@ -14,16 +14,16 @@ var originJS = program("origin")
 // field is in a document of one of the secret's origins (a frame of another
 // site inside the right page does not count). The refusal names the
 // secrets, never their values.
-func (b *Browser) checkSecretOrigin(o *op, a contract.Action) error {
+func (o *op) checkSecretOrigin(a contract.Action) error {
 	if a.Origins == nil {
 		return nil
 	}
-	el, err := b.resolve(o, a.Ref)
+	el, err := o.resolve(a.Ref)
 	if err != nil {
 		return err
 	}
 	var origin string
-	if err := b.callEl(o, el, originJS, &origin); err != nil {
+	if err := o.callEl(el, originJS, &origin); err != nil {
 		return err
 	}
 	origin = strings.ToLower(origin)

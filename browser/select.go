@@ -2,14 +2,76 @@ package browser
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/webagent/webagent/contract"
 )
 
-// Selecting in ARIA widgets: a listbox holds its options; a combobox opens
-// a popup listbox when clicked, or filters one as the user types.
+// The select action: a native <select> takes its option directly (its own
+// input and change events fire); in an ARIA widget, a listbox holds its
+// options, and a combobox opens a popup listbox when clicked, or filters
+// one as the user types.
+
+// selectJS picks an option of a native select by label or value.
+var selectJS = program("select")
+
+// doSelect picks a.Option of a native select, or of an ARIA listbox or
+// combobox (selectARIA), and reads the choice back.
+func (o *op) doSelect(a contract.Action) (string, error) {
+	ref, option := a.Ref, a.Option
+	b := o.b
+	el, err := o.resolve(ref)
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		Error, Chosen string
+		Options       []string
+	}
+	s0 := b.nav.state()
+	if err := o.callEl(el, selectJS, &res, option); err != nil {
+		return "", err
+	}
+	switch res.Error {
+	case "":
+	case "notselect":
+		return o.selectARIA(el, option)
+	case "disabled":
+		return "", contract.ActionErrorf("%s is disabled", el.desc)
+	case "optdisabled":
+		return "", contract.ActionErrorf("option %q of %s is disabled", res.Chosen, el.desc)
+	default:
+		quoted := make([]string, len(res.Options))
+		for i, s := range res.Options {
+			quoted[i] = strconv.Quote(s)
+		}
+		return "", contract.ActionErrorf("%s has no option %q; its options are %s", el.desc, option, strings.Join(quoted, ", "))
+	}
+	nav, err := o.afterInput(s0, inputGrace)
+	if err != nil {
+		return "", err
+	}
+	out := fmt.Sprintf("selected %s in %s", strconv.Quote(res.Chosen), el.desc)
+	if nav != "" {
+		return out + nav, nil
+	}
+	// Read the choice back: a change handler may have altered it.
+	var chosen []string
+	if err := o.callEl(el, chosenJS, &chosen); err != nil {
+		return "", err
+	}
+	switch {
+	case len(chosen) == 1 && chosen[0] == res.Chosen:
+		return out, nil
+	case len(chosen) == 0:
+		return out + "; but now nothing is chosen (the page changed it)", nil
+	case !slices.Contains(chosen, res.Chosen):
+		return out + "; but the page changed it: it shows " + quoteAll(chosen), nil
+	}
+	return out + "; chosen now " + quoteAll(chosen), nil
+}
 
 // ariaKindJS tells what kind of select-like widget the element is.
 var ariaKindJS = program("ariaKind")
@@ -29,12 +91,15 @@ var waitOptionJS = program("waitOption")
 // selectedJS reports what the widget shows as chosen after the click.
 var selectedJS = program("selected")
 
-func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
+// selectARIA picks an option of an ARIA listbox or combobox: it opens a
+// combobox's popup (typing the option into an editable one) and clicks
+// the option.
+func (o *op) selectARIA(el element, option string) (string, error) {
 	var kind struct {
 		Kind     string
 		Editable bool
 	}
-	if err := b.callEl(o, el, ariaKindJS, &kind); err != nil {
+	if err := o.callEl(el, ariaKindJS, &kind); err != nil {
 		return "", err
 	}
 	switch kind.Kind {
@@ -44,7 +109,7 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 	default:
 		return "", contract.ActionErrorf("%s is not a select, listbox or combobox: click it, then click the option you want", el.desc)
 	}
-	opt, found, err := b.findOption(o, el, option)
+	opt, found, err := o.findOption(el, option)
 	if err != nil {
 		return "", err
 	}
@@ -53,12 +118,12 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 		// Open the popup: type into an editable combobox, else click it.
 		if kind.Editable {
 			// Key by key: a combobox filters its options as keys arrive.
-			if err := b.fill(o, el, option, true); err != nil {
+			if err := o.fill(el, option, true); err != nil {
 				return "", err
 			}
 			prefix = fmt.Sprintf("typed %s into %s and ", strconv.Quote(option), el.desc)
 		} else {
-			nav, err := b.clickElement(o, el, "click on")
+			nav, err := o.clickElement(el, "click on")
 			if err != nil {
 				return "", err
 			}
@@ -67,16 +132,16 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 			}
 		}
 		var shown bool
-		if err := b.callEl(o, el, waitOptionJS, &shown, option); err != nil {
+		if err := o.callEl(el, waitOptionJS, &shown, option); err != nil {
 			return "", err
 		}
-		if opt, found, err = b.findOption(o, el, option); err != nil {
+		if opt, found, err = o.findOption(el, option); err != nil {
 			return "", err
 		}
 	}
 	if !found {
 		var names []string
-		if err := b.callEl(o, el, optionsJS, &names, "", true); err != nil {
+		if err := o.callEl(el, optionsJS, &names, "", true); err != nil {
 			return "", err
 		}
 		if len(names) == 0 {
@@ -89,17 +154,17 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 		return "", contract.ActionErrorf("%s%s has no option %q; the options shown are %s", prefix, el.desc, option, strings.Join(quoted, ", "))
 	}
 	oel := opt
-	if err := b.callEl(o, oel, describeJS, &oel.desc); err != nil {
+	if err := o.callEl(oel, describeJS, &oel.desc); err != nil {
 		return "", err
 	}
-	nav, err := b.clickElement(o, oel, "click on")
+	nav, err := o.clickElement(oel, "click on")
 	if err != nil {
 		return "", err
 	}
 	var shown string
 	if nav == "" {
 		// The widget's element is still there: say what it shows now.
-		_ = b.callEl(o, el, selectedJS, &shown)
+		_ = o.callEl(el, selectedJS, &shown)
 	}
 	out := fmt.Sprintf("%sclicked %s in %s", prefix, oel.desc, el.desc)
 	if shown != "" {
@@ -110,6 +175,6 @@ func (b *Browser) selectARIA(o *op, el element, option string) (string, error) {
 
 // findOption returns the shown option of el that matches want; ok is
 // false when none does.
-func (b *Browser) findOption(o *op, el element, want string) (opt element, ok bool, err error) {
-	return b.childEl(o, el, optionsJS, want, false)
+func (o *op) findOption(el element, want string) (opt element, ok bool, err error) {
+	return o.childEl(el, optionsJS, want, false)
 }

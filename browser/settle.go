@@ -19,8 +19,9 @@ var animationsJS = program("animations")
 // running animations to end before a snapshot. A page where this fails
 // (a frozen script, a navigation under way) is snapshotted as it is: the
 // snapshot's own evaluation reports what is wrong.
-func (b *Browser) settleAnimations(o *op) {
-	r, err := b.eval(o, runtime.EvaluateParams{
+func (o *op) settleAnimations() {
+	b := o.b
+	r, err := o.eval(runtime.EvaluateParams{
 		Expression:    jsCall(animationsJS, animationsMaxMS),
 		AwaitPromise:  new(true),
 		ReturnByValue: new(true),

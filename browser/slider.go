@@ -44,61 +44,84 @@ type sliderState struct {
 	Focusable      bool
 }
 
-func (b *Browser) doSetSlider(o *op, ref, value string) (string, error) {
+// doSetSlider sets a slider to a.Value: a range input directly, another
+// slider with its keys or along its track; it reads the value back.
+func (o *op) doSetSlider(a contract.Action) (string, error) {
 	// A percentage (of a handle's track) may come with its sign.
-	want, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(value), "%"), 64)
+	want, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(a.Value), "%"), 64)
 	if err != nil {
-		return "", contract.ActionErrorf("%q is not a number: give the value to set, e.g. 42", value)
+		return "", contract.ActionErrorf("%q is not a number: give the value to set, e.g. 42", a.Value)
 	}
-	el, err := b.resolve(o, ref)
+	el, err := o.resolve(a.Ref)
 	if err != nil {
 		return "", err
 	}
-	var st sliderState
-	if err := b.callEl(o, el, sliderJS, &st); err != nil {
+	el, st, err := o.slider(el)
+	if err != nil {
 		return "", err
 	}
-	if st.Kind == "inner" {
-		inner, ok, err := b.childEl(o, el, sliderInnerJS)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			el = inner
-			if err := b.callEl(o, el, sliderJS, &st); err != nil {
-				return "", err
-			}
-		}
+	if err := checkSliderValue(el, st, want); err != nil {
+		return "", err
 	}
-	switch {
-	case st.Kind == "no" || st.Kind == "inner":
-		return "", contract.ActionErrorf("%s is not a slider or range input; nothing was changed", el.desc)
-	case st.Disabled:
-		return "", contract.ActionErrorf("%s is disabled; nothing was changed", el.desc)
-	case st.Kind == "handle" && (want < 0 || want > 100):
-		return "", contract.ActionErrorf("%s takes a percentage of its track, from 0 to 100, not %g; nothing was changed", el.desc, want)
-	case want < st.Min || want > st.Max:
-		return "", contract.ActionErrorf("%s takes values from %g to %g, not %g; nothing was changed", el.desc, st.Min, st.Max, want)
-	}
-	s0 := b.nav.state()
+	s0 := o.b.nav.state()
 	if st.Kind == "range" {
 		var res struct {
 			OK    bool
 			Value string
 		}
-		if err := b.callEl(o, el, setValueJS, &res, strconv.FormatFloat(want, 'f', -1, 64)); err != nil {
+		if err := o.callEl(el, setValueJS, &res, strconv.FormatFloat(want, 'f', -1, 64)); err != nil {
 			return "", err
 		}
-	} else if err := b.moveSlider(o, el, want, st); err != nil {
+	} else if err := o.moveSlider(el, want, st); err != nil {
 		return "", err
 	}
-	nav, err := b.afterInput(o, s0, inputGrace)
+	nav, err := o.afterInput(s0, inputGrace)
 	if err != nil || nav != "" {
 		return "set " + el.desc + nav, err
 	}
-	if err := b.callEl(o, el, sliderJS, &st); err != nil {
+	if err := o.callEl(el, sliderJS, &st); err != nil {
 		return "", err
 	}
+	return sliderOutcome(el, st, want)
+}
+
+// slider returns the slider el stands for, itself or one inside it, and
+// its state.
+func (o *op) slider(el element) (element, sliderState, error) {
+	var st sliderState
+	if err := o.callEl(el, sliderJS, &st); err != nil {
+		return el, st, err
+	}
+	if st.Kind != "inner" {
+		return el, st, nil
+	}
+	inner, ok, err := o.childEl(el, sliderInnerJS)
+	if err != nil || !ok {
+		return el, st, err
+	}
+	err = o.callEl(inner, sliderJS, &st)
+	return inner, st, err
+}
+
+// checkSliderValue refuses a value the slider cannot take, and a slider
+// that takes none.
+func checkSliderValue(el element, st sliderState, want float64) error {
+	switch {
+	case st.Kind == "no" || st.Kind == "inner":
+		return contract.ActionErrorf("%s is not a slider or range input; nothing was changed", el.desc)
+	case st.Disabled:
+		return contract.ActionErrorf("%s is disabled; nothing was changed", el.desc)
+	case st.Kind == "handle" && (want < 0 || want > 100):
+		return contract.ActionErrorf("%s takes a percentage of its track, from 0 to 100, not %g; nothing was changed", el.desc, want)
+	case want < st.Min || want > st.Max:
+		return contract.ActionErrorf("%s takes values from %g to %g, not %g; nothing was changed", el.desc, st.Min, st.Max, want)
+	}
+	return nil
+}
+
+// sliderOutcome says what the slider shows now that it was set to want,
+// or that it could not be.
+func sliderOutcome(el element, st sliderState, want float64) (string, error) {
 	unit := ""
 	if st.Kind == "handle" {
 		unit = "% of its track"
@@ -136,42 +159,59 @@ const maxSliderKeys = 400
 // moveSlider moves an ARIA slider towards want: a drag along its track
 // when it is far or takes no keys, then arrow keys, reading the value after
 // each press.
-func (b *Browser) moveSlider(o *op, el element, want float64, st sliderState) error {
-	read := func() (float64, bool, error) {
-		var s sliderState
-		if err := b.callEl(o, el, sliderJS, &s); err != nil {
-			return 0, false, err
-		}
-		if s.Now == nil {
-			return 0, false, nil
-		}
-		return *s.Now, true, nil
+func (o *op) moveSlider(el element, want float64, st sliderState) error {
+	focused, err := o.focusSlider(el, st)
+	if err != nil {
+		return err
 	}
-	focused := false
-	if st.Focusable {
-		if err := b.callEl(o, el, focusElJS, &focused); err != nil {
-			return err
-		}
-	}
-	now, ok, err := read()
+	now, ok, err := o.sliderValue(el)
 	if err != nil {
 		return err
 	}
 	if !focused || !ok || math.Abs(now-want) > (st.Max-st.Min)/10 {
-		if err := b.dragSlider(o, el, want, st); err != nil {
+		if err := o.dragSlider(el, want, st); err != nil {
 			return err
 		}
-		if st.Focusable {
-			if err := b.callEl(o, el, focusElJS, &focused); err != nil {
-				return err
-			}
+		if focused, err = o.focusSlider(el, st); err != nil {
+			return err
 		}
 	}
 	if !focused {
 		return nil
 	}
-	for i := 0; i < maxSliderKeys; i++ {
-		now, ok, err := read()
+	return o.keySlider(el, want, st)
+}
+
+// focusSlider gives a slider that takes the focus the focus; it reports
+// whether it has it.
+func (o *op) focusSlider(el element, st sliderState) (bool, error) {
+	focused := false
+	if !st.Focusable {
+		return false, nil
+	}
+	err := o.callEl(el, focusElJS, &focused)
+	return focused, err
+}
+
+// sliderValue reads the value a slider shows; ok is false when it shows
+// none.
+func (o *op) sliderValue(el element) (now float64, ok bool, err error) {
+	var s sliderState
+	if err := o.callEl(el, sliderJS, &s); err != nil {
+		return 0, false, err
+	}
+	if s.Now == nil {
+		return 0, false, nil
+	}
+	return *s.Now, true, nil
+}
+
+// keySlider presses the focused slider's keys towards want, reading the
+// value after each press, until it shows want, the keys do not move it,
+// or it steps over want.
+func (o *op) keySlider(el element, want float64, st sliderState) error {
+	for range maxSliderKeys {
+		now, ok, err := o.sliderValue(el)
 		if err != nil || !ok || math.Abs(now-want) < sliderTolerance(st)/2 {
 			return err
 		}
@@ -184,10 +224,10 @@ func (b *Browser) moveSlider(o *op, el element, want float64, st sliderState) er
 		case now > want:
 			k = "arrowleft"
 		}
-		if err := b.press(o.ctx, chord{key: namedKeys[k]}); err != nil {
+		if err := o.press(chord{key: namedKeys[k]}); err != nil {
 			return err
 		}
-		after, ok, err := read()
+		after, ok, err := o.sliderValue(el)
 		if err != nil || !ok {
 			return err
 		}
@@ -200,24 +240,24 @@ func (b *Browser) moveSlider(o *op, el element, want float64, st sliderState) er
 
 // dragSlider drags a slider's thumb to where want lies on its track: from
 // the left, or from the bottom of a vertical track.
-func (b *Browser) dragSlider(o *op, el element, want float64, st sliderState) error {
-	box, err := b.elementBox(o, el)
+func (o *op) dragSlider(el element, want float64, st sliderState) error {
+	box, err := o.elementBox(el)
 	if err != nil {
 		return err
 	}
 	var tr *track
-	if err := b.callEl(o, el, trackJS, &tr); err != nil {
+	if err := o.callEl(el, trackJS, &tr); err != nil {
 		return err
 	}
 	if tr == nil || len(tr.Box) != 4 || st.Max <= st.Min || el.frame != nil {
 		return nil
 	}
-	sx, sy := (box[0]+box[2])/2, (box[1]+box[3])/2
+	from := box.center()
 	f := (want - st.Min) / (st.Max - st.Min)
+	to := contract.Point{X: tr.Box[0] + f*(tr.Box[2]-tr.Box[0]), Y: from.Y}
 	if tr.Vertical {
-		_, err = b.dragMouse(o, straightMoves(sx, sy, sx, tr.Box[3]-f*(tr.Box[3]-tr.Box[1])))
-		return err
+		to = contract.Point{X: from.X, Y: tr.Box[3] - f*(tr.Box[3]-tr.Box[1])}
 	}
-	_, err = b.dragMouse(o, straightMoves(sx, sy, tr.Box[0]+f*(tr.Box[2]-tr.Box[0]), sy))
+	_, err = o.dragMouse(straightMoves(from, to))
 	return err
 }

@@ -99,9 +99,9 @@ func (b *Browser) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 		return contract.Snapshot{}, err
 	}
 	defer o.end()
-	snap, err := b.snapshot(o)
+	snap, err := o.snapshot()
 	if o.revived(err) { // the tab crashed or the browser died meanwhile and was brought back (recover.go)
-		snap, err = b.snapshot(o)
+		snap, err = o.snapshot()
 	}
 	return snap, o.fail("snapshot", err)
 }
@@ -121,8 +121,11 @@ type walkResult struct {
 	unsettled bool // the page kept navigating; this is the last complete walk
 }
 
-func (b *Browser) snapshot(o *op) (contract.Snapshot, error) {
-	res, loading, err := b.readPage(o)
+// snapshot reads the page and says what changed since the previous
+// snapshot.
+func (o *op) snapshot() (contract.Snapshot, error) {
+	b := o.b
+	res, loading, err := o.readPage()
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
@@ -154,7 +157,8 @@ func (b *Browser) snapshot(o *op) (contract.Snapshot, error) {
 // and the new document walked, as long as o's context allows. Only a page
 // that never gets a document is an error. It returns the URLs of child
 // frames still loading after their grace.
-func (b *Browser) readPage(o *op) (walkResult, []string, error) {
+func (o *op) readPage() (walkResult, []string, error) {
+	b := o.b
 	var (
 		last  walkResult // the latest complete walk
 		have  bool
@@ -166,9 +170,9 @@ func (b *Browser) readPage(o *op) (walkResult, []string, error) {
 			o.stopLoading = true
 			return walkResult{}, nil, err
 		}
-		b.settleAnimations(o) // settle.go: running animations end first
+		o.settleAnimations() // settle.go: running animations end first
 		s0 := b.nav.state()
-		res, err := b.walk(o)
+		res, err := o.walk()
 		s1 := b.nav.state()
 		moved := s1.moved(s0) || s1.requestedSince(s0) || s1.pending != "" || s1.frameNavs > s0.frameNavs
 		switch {
@@ -259,14 +263,15 @@ var navigationErrors = []string{
 }
 
 // walk runs the walker in the page and in its cross-origin frames.
-func (b *Browser) walk(o *op) (walkResult, error) {
+func (o *op) walk() (walkResult, error) {
+	b := o.b
 	budget := b.snap.tokens
 	if budget <= 0 {
 		budget = DefaultSnapshotTokens
 	}
 	expr := jsCall(snapshotJS, b.maxRef, budget)
 	t0 := time.Now()
-	r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+	r, err := o.eval(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 	if err != nil {
 		return walkResult{}, err
 	}
@@ -279,7 +284,7 @@ func (b *Browser) walk(o *op) (walkResult, error) {
 	}
 	b.maxRef = max(b.maxRef, res.MaxRef)
 	if res.XFrames > 0 || b.snap.frames.len() > 0 {
-		if res, err = b.walkFrames(o, res, budget); err != nil {
+		if res, err = o.walkFrames(res, budget); err != nil {
 			return walkResult{}, err
 		}
 	}
@@ -365,41 +370,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// coverageJS counts the visible interactive elements of the page (the
-// benchmark's definition: a DOM query, a box with an area, not hidden by
-// CSS), through open shadow roots and same-origin frames, and how many of
-// them the latest snapshot shows with a ref. It lists a few it missed.
-var coverageJS = program("coverage")
-
-// Coverage is the result of CheckCoverage.
-type Coverage struct {
-	Interactive int      // visible interactive elements
-	Covered     int      // how many of them the latest snapshot gave a ref
-	Missed      []string // the start of the HTML of a few that it did not
-}
-
-// CheckCoverage counts the visible interactive elements of the current page
-// (a, button, input but hidden ones, select, textarea, [role=button],
-// [role=link], [onclick], [contenteditable=true] and summary elements with a
-// box of non-zero area, not hidden by CSS), through open shadow roots and
-// same-origin frames, and how many of them the latest snapshot showed with a
-// ref. The benchmark uses it.
-func (b *Browser) CheckCoverage(ctx context.Context) (Coverage, error) {
-	o, err := b.begin(ctx)
-	if err != nil {
-		return Coverage{}, err
-	}
-	defer o.end()
-	var c Coverage
-	err = b.evalValue(o, jsCall(coverageJS), &c)
-	if err == nil {
-		var fc Coverage
-		fc, err = b.frameCoverage(o)
-		c.Interactive += fc.Interactive
-		c.Covered += fc.Covered
-		c.Missed = append(c.Missed, fc.Missed...)
-	}
-	return c, o.fail("coverage", err)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -400,4 +401,39 @@ func (b *Browser) saveOnClose() error {
 		return fmt.Errorf("browser: saving the storage state to %s: %w", b.opts.SaveStorageState, err)
 	}
 	return nil
+}
+
+// addLoader marks a storage-state tab, whose documents are answered with
+// an empty page.
+func (in *interceptor) addLoader(id target.ID) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.loaders == nil {
+		in.loaders = map[target.ID]bool{}
+	}
+	in.loaders[id] = true
+}
+
+func (in *interceptor) dropLoader(id target.ID) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	delete(in.loaders, id)
+}
+
+func (in *interceptor) isLoader(id target.ID) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.loaders[id]
+}
+
+// fulfilEmpty answers a loader's request with an empty page of its origin.
+func (in *interceptor) fulfilEmpty(ctx context.Context, e *fetch.EventRequestPaused) {
+	_, err := cdp.Call(ctx, in.s.browser, fetch.FulfillRequest, fetch.FulfillRequestParams{
+		RequestID: e.RequestID, ResponseCode: 200,
+		ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/html"}},
+		Body:            []byte("<!doctype html><title></title>"),
+	})
+	if err != nil && ctx.Err() == nil {
+		in.b.log.Debug("answering the storage tab", "error", err)
+	}
 }

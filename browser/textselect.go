@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/chromedp/cdproto/input"
-
 	"github.com/webagent/webagent/contract"
 )
 
@@ -33,8 +31,10 @@ type textRange struct {
 	From, To          []float64
 }
 
-func (b *Browser) doSelectText(o *op, a contract.Action) (string, error) {
-	el, err := b.resolve(o, a.Ref)
+// doSelectText selects a range of the text of a.Ref's element with the
+// mouse: a.Text, or the characters a.Start to a.End.
+func (o *op) doSelectText(a contract.Action) (string, error) {
+	el, err := o.resolve(a.Ref)
 	if err != nil {
 		return "", err
 	}
@@ -42,11 +42,11 @@ func (b *Browser) doSelectText(o *op, a contract.Action) (string, error) {
 	if a.Text == "" { // then Start and End are set (Validate)
 		start, end = *a.Start, *a.End
 	}
-	if _, err := b.elementBox(o, el); err != nil {
+	if _, err := o.elementBox(el); err != nil {
 		return "", err
 	}
 	var r textRange
-	if err := b.callEl(o, el, textRangeJS, &r, a.Text, start, end); err != nil {
+	if err := o.callEl(el, textRangeJS, &r, a.Text, start, end); err != nil {
 		return "", err
 	}
 	switch r.Error {
@@ -58,20 +58,20 @@ func (b *Browser) doSelectText(o *op, a contract.Action) (string, error) {
 	how := ""
 	var got string
 	if r.Kind == "text" && len(r.From) == 2 && len(r.To) == 2 {
-		if err := b.callEl(o, el, applyRangeJS, nil, "", 0, 0, true, false); err != nil {
+		if err := o.callEl(el, applyRangeJS, nil, "", 0, 0, true, false); err != nil {
 			return "", err
 		}
 		moves := pathMoves([]contract.Point{{X: r.From[0], Y: r.From[1]}, {X: r.To[0], Y: r.To[1]}}, 12)
-		if err := b.mouseSweep(o, moves); err != nil {
+		if err := o.mouseSweep(moves); err != nil {
 			return "", err
 		}
-		if err := b.callEl(o, el, applyRangeJS, &got, "", 0, 0, false, false); err != nil {
+		if err := o.callEl(el, applyRangeJS, &got, "", 0, 0, false, false); err != nil {
 			return "", err
 		}
 	}
 	if got != r.Text {
 		// No mouse path selects it exactly (or a field): select it directly.
-		if err := b.callEl(o, el, applyRangeJS, &got, "", r.Start, r.End, false, true); err != nil {
+		if err := o.callEl(el, applyRangeJS, &got, "", r.Start, r.End, false, true); err != nil {
 			return "", err
 		}
 		how = " (directly, not with the mouse)"
@@ -83,25 +83,4 @@ func (b *Browser) doSelectText(o *op, a contract.Action) (string, error) {
 		return "", contract.ActionErrorf("could not select %q in %s: the page selected %q instead (it may forbid selecting)", r.Text, el.desc, got)
 	}
 	return fmt.Sprintf("selected %s in %s (characters %d to %d)%s", strconv.Quote(r.Text), el.desc, r.Start, r.End, how), nil
-}
-
-// mouseSweep presses the left button at the first point, moves through the
-// others and releases it at the last, without drag interception.
-func (b *Browser) mouseSweep(o *op, moves []contract.Point) error {
-	if len(moves) < 2 {
-		return fmt.Errorf("a sweep needs two points")
-	}
-	p0, pn := moves[0], moves[len(moves)-1]
-	if err := b.mouse(o.ctx, input.DispatchMouseEventTypeMouseMoved, p0.X, p0.Y, input.MouseButtonNone, 0, 0); err != nil {
-		return err
-	}
-	if err := b.mouse(o.ctx, input.DispatchMouseEventTypeMousePressed, p0.X, p0.Y, input.MouseButtonLeft, 1, 1); err != nil {
-		return err
-	}
-	for _, p := range moves[1:] {
-		if err := b.mouse(o.ctx, input.DispatchMouseEventTypeMouseMoved, p.X, p.Y, input.MouseButtonLeft, 1, 0); err != nil {
-			return err
-		}
-	}
-	return b.mouse(o.ctx, input.DispatchMouseEventTypeMouseReleased, pn.X, pn.Y, input.MouseButtonLeft, 0, 1)
 }

@@ -3,13 +3,17 @@ package browser
 import (
 	"fmt"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // doWait waits ms milliseconds, or until ctx ends, and says whether the
 // page changed or navigated meanwhile.
-func (b *Browser) doWait(o *op, ms int) (string, error) {
+func (o *op) doWait(a contract.Action) (string, error) {
+	ms := a.MS
+	b := o.b
 	d := time.Duration(ms) * time.Millisecond // at most contract.MaxWait (Validate)
-	watch := b.watchChanges(o)
+	watch := o.watchChanges()
 	s0 := b.nav.state()
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -25,7 +29,7 @@ func (b *Browser) doWait(o *op, ms int) (string, error) {
 			o.stopLoading = true
 			return "", err
 		}
-		n, err := b.navigated(o)
+		n, err := o.navigated()
 		if err != nil {
 			return "", err
 		}

@@ -15,6 +15,6 @@
   }
   if (!box) return st;
   const w = box[2] - box[0], h = box[3] - box[1];
-  const points = [[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], ...fractions.map(([fx, fy]) => [box[0] + w * fx, box[1] + h * fy])];
+  const points = [{X: (box[0] + box[2]) / 2, Y: (box[1] + box[3]) / 2}, ...fractions.map(([fx, fy]) => ({X: box[0] + w * fx, Y: box[1] + h * fy}))];
   return {...st, points: points, hit: hit.call(el, points)};
 })

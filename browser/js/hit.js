@@ -60,7 +60,7 @@
     return false;
   };
   let first = null;
-  const ok = points.map(([x, y]) => {
+  const ok = points.map(({X: x, Y: y}) => {
     const h = hitAt(x, y);
     if (h && !first) first = h;
     return !h;

@@ -3,21 +3,17 @@ package browser
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/cdproto/target"
 
 	"github.com/webagent/webagent/contract"
 )
 
-// The actions that load pages, and the waits for the navigations that other
-// actions cause.
+// Following an input: what a click or a key press caused (a navigation it
+// started, or asked for and the browser started later; a new tab it
+// opened) is waited for and described in the action's outcome.
 
 // inputGrace bounds the wait, after a click or key press, for the page to
 // run what the input queued (a form submission asks for its navigation in
@@ -30,92 +26,6 @@ const inputGrace = time.Second
 // tasks the input queued, and the ones they queued, have run.
 var inputProbeJS = program("inputProbe")
 
-func (b *Browser) doGoto(o *op, raw string) (string, error) {
-	u, err := normalizeURL(raw)
-	if err != nil {
-		return "", err
-	}
-	if why := b.guard.check(o.ctx, u, true); why != "" { // navpolicy.go
-		return "", contract.ActionErrorf("goto %s was refused: %s", shortURL(u), why)
-	}
-	return b.navigate(o, u)
-}
-
-// navigate loads u in the tab and waits for the new document to be ready,
-// and briefly for its load event.
-func (b *Browser) navigate(o *op, u string) (string, error) {
-	s0 := b.nav.state()
-	res, err := cdp.Call(o.ctx, b.target, page.Navigate, page.NavigateParams{URL: u})
-	refusal := ""
-	if err == nil && blockedByGuard(res.ErrorText) {
-		refusal = b.guard.last() // navpolicy.go
-	}
-	switch {
-	case err != nil && o.ctx.Err() != nil:
-		o.stopLoading = true
-		return "", err
-	case err != nil && isProtocolError(err):
-		return "", contract.ActionErrorf("cannot open %s: %v", u, err)
-	case err != nil:
-		return "", err
-	case res.IsDownload:
-		return fmt.Sprintf("%s is a file download: it is saved in the download folder and reported when complete", u), nil
-	case refusal != "":
-		return "", contract.ActionErrorf("could not load %s: %s", shortURL(u), refusal)
-	case res.ErrorText != "":
-		return "", contract.ActionErrorf("could not load %s: %s", u, res.ErrorText)
-	}
-	if res.LoaderID != "" {
-		// Wait to see the navigation start, then for its document.
-		if _, err := b.nav.wait(o.ctx, 0, func(s navState) bool { return s.started > s0.started }); err != nil {
-			o.stopLoading = true
-			return "", err
-		}
-	}
-	if err := b.nav.settle(o.ctx); err != nil {
-		o.stopLoading = true
-		return "", err
-	}
-	return b.navigated(o)
-}
-
-// normalizeURL checks a URL from the model; one without a scheme gets
-// https://.
-func normalizeURL(raw string) (string, error) {
-	u := strings.TrimSpace(raw) // not empty (Validate)
-	lower := strings.ToLower(u)
-	if !strings.Contains(lower, "://") {
-		known := false
-		for _, p := range []string{"about:", "data:", "javascript:", "blob:", "chrome:"} {
-			known = known || strings.HasPrefix(lower, p)
-		}
-		if !known {
-			u = "https://" + u
-		}
-	}
-	if _, err := url.Parse(u); err != nil {
-		return "", contract.ActionErrorf("%q is not a valid URL: %v", raw, err)
-	}
-	return u, nil
-}
-
-// navigated describes the page after a navigation, and says so when its
-// document is still being parsed (see Options.LoadTimeout).
-func (b *Browser) navigated(o *op) (string, error) {
-	loading := ""
-	if s := b.nav.state(); s.parseLapsed() {
-		loading = fmt.Sprintf("; the page is still loading after %s: what has arrived so far is shown, and more may come", s.loadGrace)
-	}
-	var v [2]string
-	if err := b.evalValue(o, "[location.href, document.title]", &v); err != nil {
-		if o.ctx.Err() != nil {
-			return "", err
-		}
-		return "navigated to " + b.nav.state().url + loading, nil
-	}
-	return fmt.Sprintf("navigated to %s (%s)%s", v[0], strconv.Quote(v[1]), loading), nil
-}
-
 // afterInput waits, after a click or key press, for a navigation or new
 // tab that it caused: it waits, up to grace, until the page has run the
 // tasks the input queued, or a navigation is asked for, starts or commits,
@@ -123,10 +33,11 @@ func (b *Browser) navigated(o *op) (string, error) {
 // (at most requestGrace) and its document is ready. A new tab it opened
 // becomes a tab of the Browser, and the current one. Nothing is waited for
 // when nothing happened but the page's answer.
-func (b *Browser) afterInput(o *op, s0 navState, grace time.Duration) (string, error) {
+func (o *op) afterInput(s0 navState, grace time.Duration) (string, error) {
+	b := o.b
 	changed := func(s navState) bool { return s.moved(s0) || s.opened(s0) || s.requestedSince(s0) }
 	if !changed(b.nav.state()) {
-		if err := b.probeInput(o, grace, changed); err != nil {
+		if err := o.probeInput(grace, changed); err != nil {
 			return "", err
 		}
 	}
@@ -138,13 +49,14 @@ func (b *Browser) afterInput(o *op, s0 navState, grace time.Duration) (string, e
 			return "", err
 		}
 	}
-	return b.followNavigation(o, s0, 0)
+	return o.followNavigation(s0, 0)
 }
 
 // probeInput waits until the page has run the tasks an input queued, or
 // changed holds, or grace passed, whichever is first. A page that does not
 // answer (busy, or navigating) is left alone.
-func (b *Browser) probeInput(o *op, grace time.Duration, changed func(navState) bool) error {
+func (o *op) probeInput(grace time.Duration, changed func(navState) bool) error {
+	b := o.b
 	pctx, cancel := context.WithTimeout(o.ctx, grace)
 	defer cancel()
 	wctx, answered := context.WithCancel(pctx)
@@ -168,7 +80,8 @@ func (b *Browser) probeInput(o *op, grace time.Duration, changed func(navState) 
 // followNavigation waits up to limit (none when 0) for a navigation or a
 // new tab since s0; a navigation is followed until its document is ready,
 // a new tab becomes the current one. It describes what it followed.
-func (b *Browser) followNavigation(o *op, s0 navState, limit time.Duration) (string, error) {
+func (o *op) followNavigation(s0 navState, limit time.Duration) (string, error) {
+	b := o.b
 	cond := func(s navState) bool { return s.moved(s0) || s.opened(s0) }
 	moved := cond(b.nav.state())
 	if !moved && limit > 0 {
@@ -181,13 +94,13 @@ func (b *Browser) followNavigation(o *op, s0 navState, limit time.Duration) (str
 		return "", nil
 	}
 	if s := b.nav.state(); s.opened(s0) && !s.moved(s0) {
-		return b.followPopup(o)
+		return o.followPopup()
 	}
 	if err := b.nav.settle(o.ctx); err != nil {
 		o.stopLoading = true
 		return "", err
 	}
-	nav, err := b.navigated(o)
+	nav, err := o.navigated()
 	if err != nil {
 		return "", err
 	}
@@ -196,7 +109,8 @@ func (b *Browser) followNavigation(o *op, s0 navState, limit time.Duration) (str
 
 // followPopup takes in the new tab the current tab opened, switches to it
 // and waits for its page.
-func (b *Browser) followPopup(o *op) (string, error) {
+func (o *op) followPopup() (string, error) {
+	b := o.b
 	// window.open starts at about:blank and then navigates; give it a moment.
 	hasURL := func(s navState) bool { return s.popup.url != "" && s.popup.url != "about:blank" }
 	if _, err := b.nav.wait(o.ctx, settleLoad, hasURL); err != nil {
@@ -229,60 +143,11 @@ func (b *Browser) followPopup(o *op) (string, error) {
 		o.stopLoading = true
 		return "", err
 	}
-	nav, err := b.navigated(o)
+	nav, err := o.navigated()
 	if err != nil {
 		return "", err
 	}
 	return out + ": " + nav, nil
-}
-
-// tabByTarget returns our tab of the target, or nil.
-func (b *Browser) tabByTarget(id target.ID) *tab {
-	for _, t := range b.tabs {
-		if t.target.TargetID == id {
-			return t
-		}
-	}
-	return nil
-}
-
-func (b *Browser) doBack(o *op) (string, error) { return b.history(o, -1) }
-
-func (b *Browser) doForward(o *op) (string, error) { return b.history(o, +1) }
-
-// history moves step entries back (-1) or forward (+1) in the tab's
-// history and waits for the page as after any input.
-func (b *Browser) history(o *op, step int) (string, error) {
-	h, err := cdp.Call(o.ctx, b.target, page.GetNavigationHistory, cdp.Empty{})
-	if err != nil {
-		return "", err
-	}
-	i, j := int(h.CurrentIndex), int(h.CurrentIndex)+step
-	switch {
-	case step < 0 && (j < 0 || i >= len(h.Entries) || (j == 0 && h.Entries[0].URL == "about:blank")):
-		return "", contract.ActionErrorf("there is no previous page to go back to")
-	case step > 0 && (i < 0 || j >= len(h.Entries)):
-		return "", contract.ActionErrorf("there is no next page to go forward to")
-	}
-	s0 := b.nav.state()
-	if _, err := cdp.Call(o.ctx, b.target, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[j].ID}); err != nil {
-		return "", err
-	}
-	nav, err := b.followNavigation(o, s0, settleLoad)
-	if err != nil {
-		return "", err
-	}
-	if nav == "" {
-		n, err := b.navigated(o)
-		if err != nil {
-			return "", err
-		}
-		nav = "; " + n
-	}
-	if step < 0 {
-		return "went back" + nav, nil
-	}
-	return "went forward" + nav, nil
 }
 
 // navigatedDuring turns the error of an action whose page navigated under
@@ -291,7 +156,8 @@ func (b *Browser) history(o *op, step int) (string, error) {
 // of its batch is not run. ok is false when err stands: no navigation was
 // seen since s0, the caller's context ended or the tab broke, or the action
 // is one that navigates by itself.
-func (b *Browser) navigatedDuring(o *op, a contract.Action, s0 navState, err error) (string, bool) {
+func (o *op) navigatedDuring(a contract.Action, s0 navState, err error) (string, bool) {
+	b := o.b
 	switch a.Name {
 	case contract.ActGoto, contract.ActBack, contract.ActForward, contract.ActTabs:
 		return "", false
@@ -315,7 +181,7 @@ func (b *Browser) navigatedDuring(o *op, a contract.Action, s0 navState, err err
 		o.stopLoading = true
 		return "", false
 	}
-	nav, nerr := b.navigated(o)
+	nav, nerr := o.navigated()
 	if nerr != nil {
 		return "", false
 	}
@@ -325,4 +191,26 @@ func (b *Browser) navigatedDuring(o *op, a contract.Action, s0 navState, err err
 	}
 	b.log.Debug("the page navigated during the action", "error", err, "action", what)
 	return fmt.Sprintf("the page %s during %s, which may not have finished; look at the new page before going on", nav, what), true
+}
+
+// sendInput sends an input (send) and waits for what it caused: it returns
+// the navigation or new tab it led to (afterInput), or else whether the
+// page changed meanwhile ("; the page changed", "; nothing on the page
+// changed (yet)", or "" when that cannot be told).
+func (o *op) sendInput(send func() error) (string, error) {
+	watch := o.watchChanges()
+	s0 := o.b.nav.state()
+	err := send()
+	var nav string
+	if err == nil {
+		nav, err = o.afterInput(s0, inputGrace)
+	}
+	changed := watch() // also stops the watch after an error
+	if err != nil {
+		return "", err
+	}
+	if nav != "" {
+		return nav, nil
+	}
+	return changed, nil
 }

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,12 +14,15 @@ import (
 // Calling JavaScript in the page: evaluations, calls on remote objects, in
 // the page or in a cross-origin frame, and decoding their values.
 
-func (b *Browser) evalAny(o *op, expr string) (any, error) {
+// evalAny evaluates expr in the page's main frame, once a navigation in
+// flight has committed, and decodes its value from JSON.
+func (o *op) evalAny(expr string) (any, error) {
+	b := o.b
 	if _, err := b.nav.wait(o.ctx, 0, func(s navState) bool { return s.pending == "" }); err != nil {
 		o.stopLoading = true
 		return nil, err
 	}
-	r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true)})
+	r, err := o.eval(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true)})
 	if err != nil {
 		var ee *chromedp.ExceptionError
 		if errors.As(err, &ee) {
@@ -70,7 +74,8 @@ func jsonArgs(args ...any) ([]*runtime.CallArgument, error) {
 // and returns its result as a remote object of the op's object group (an
 // element handle, or one without an ObjectID for null and primitives), in
 // the target of the frame fr (the page's for nil).
-func (b *Browser) callObjIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn string, args ...*runtime.CallArgument) (*runtime.RemoteObject, error) {
+func (o *op) callObjIn(fr *oopif, id runtime.RemoteObjectID, fn string, args ...*runtime.CallArgument) (*runtime.RemoteObject, error) {
+	b := o.b
 	p := runtime.CallFunctionOnParams{
 		FunctionDeclaration: fn,
 		ObjectID:            id,
@@ -105,21 +110,21 @@ func (o *op) evaluate(call func() (*runtime.RemoteObject, *runtime.ExceptionDeta
 }
 
 // callEl is callOn for an element, in the target of its frame.
-func (b *Browser) callEl(o *op, el element, fn string, v any, args ...any) error {
+func (o *op) callEl(el element, fn string, v any, args ...any) error {
 	if el.frame == nil {
-		return b.callOn(o, el.id, fn, v, args...)
+		return o.callOn(el.id, fn, v, args...)
 	}
-	return b.callIn(o, el.frame, el.id, fn, v, args...)
+	return o.callIn(el.frame, el.id, fn, v, args...)
 }
 
 // childEl calls fn on el and returns the element it returns, in the same
 // frame and with el's description; ok is false when it returns null.
-func (b *Browser) childEl(o *op, el element, fn string, args ...any) (child element, ok bool, err error) {
+func (o *op) childEl(el element, fn string, args ...any) (child element, ok bool, err error) {
 	raw, err := jsonArgs(args...)
 	if err != nil {
 		return element{}, false, err
 	}
-	r, err := b.callObjIn(o, el.frame, el.id, fn, raw...)
+	r, err := o.callObjIn(el.frame, el.id, fn, raw...)
 	if err != nil || r.ObjectID == "" {
 		return element{}, false, err
 	}
@@ -128,8 +133,8 @@ func (b *Browser) childEl(o *op, el element, fn string, args ...any) (child elem
 
 // evalValue evaluates expr in the page's main frame and decodes its value
 // (JSON-serializable) into v.
-func (b *Browser) evalValue(o *op, expr string, v any) error {
-	r, err := b.eval(o, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+func (o *op) evalValue(expr string, v any) error {
+	r, err := o.eval(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 	if err != nil {
 		return err
 	}
@@ -138,7 +143,8 @@ func (b *Browser) evalValue(o *op, expr string, v any) error {
 
 // eval runs Runtime.evaluate for the op. A script still running when the
 // op's context ends is terminated before the next call.
-func (b *Browser) eval(o *op, p runtime.EvaluateParams) (*runtime.RemoteObject, error) {
+func (o *op) eval(p runtime.EvaluateParams) (*runtime.RemoteObject, error) {
+	b := o.b
 	p.Silent = new(true)
 	return o.evaluate(func() (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
 		r, err := cdp.Call(o.ctx, b.target, runtime.Evaluate, p)
@@ -152,10 +158,11 @@ func (b *Browser) eval(o *op, p runtime.EvaluateParams) (*runtime.RemoteObject, 
 // callOn calls the JavaScript function fn with this bound to the object id
 // in the page, with the JSON-encodable args, and decodes its value into v
 // (if not nil).
-func (b *Browser) callOn(o *op, id runtime.RemoteObjectID, fn string, v any, args ...any) error {
-	return b.callIn(o, nil, id, fn, v, args...)
+func (o *op) callOn(id runtime.RemoteObjectID, fn string, v any, args ...any) error {
+	return o.callIn(nil, id, fn, v, args...)
 }
 
+// decodeValue decodes the value of a script's result into v.
 func decodeValue(r *runtime.RemoteObject, v any) error {
 	if r == nil || len(r.Value) == 0 {
 		return fmt.Errorf("the script returned no value (%s)", r.Type)
@@ -168,9 +175,9 @@ func decodeValue(r *runtime.RemoteObject, v any) error {
 
 // evalIn evaluates expr in the main world of fr's document (the page's for
 // nil) and decodes its value into v.
-func (b *Browser) evalIn(o *op, fr *oopif, expr string, v any) error {
+func (o *op) evalIn(fr *oopif, expr string, v any) error {
 	if fr == nil {
-		return b.evalValue(o, expr, v)
+		return o.evalValue(expr, v)
 	}
 	r, err := cdp.Call(o.ctx, fr.target, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), Silent: new(true)})
 	if err != nil {
@@ -183,7 +190,8 @@ func (b *Browser) evalIn(o *op, fr *oopif, expr string, v any) error {
 }
 
 // callIn is callOn in the target of a frame (the page's for nil).
-func (b *Browser) callIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn string, v any, args ...any) error {
+func (o *op) callIn(fr *oopif, id runtime.RemoteObjectID, fn string, v any, args ...any) error {
+	b := o.b
 	p := runtime.CallFunctionOnParams{
 		FunctionDeclaration: fn,
 		ObjectID:            id,
@@ -213,4 +221,19 @@ func (b *Browser) callIn(o *op, fr *oopif, id runtime.RemoteObjectID, fn string,
 		return nil
 	}
 	return decodeValue(r.Result, v)
+}
+
+// Eval evaluates a JavaScript expression in the current page's main frame
+// and returns its value decoded from JSON (nil, bool, float64, string,
+// []any, map[string]any). A promise is awaited. An exception thrown by the
+// expression is an error carrying its text. Like Do, Eval waits for a
+// navigation in progress to commit, and returns promptly when ctx ends.
+func (b *Browser) Eval(ctx context.Context, expr string) (any, error) {
+	o, err := b.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer o.end()
+	v, err := o.evalAny(expr)
+	return v, o.fail("eval", err)
 }

@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -13,46 +12,9 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
-// Real input: every action reaches the page as trusted mouse and keyboard
-// events dispatched by Chromium's input pipeline.
-
-// click clicks the left button at the aimed point, first moving the mouse there
-// when the page watches pointer motion.
-func (b *Browser) click(ctx context.Context, at aimed) error {
-	return b.clickWith(ctx, at, 0)
-}
-
-// clickWith clicks the left button at the aimed point with the modifier keys of
-// mods held (their key events are the caller's).
-func (b *Browser) clickWith(ctx context.Context, at aimed, mods int64) error {
-	steps := []input.DispatchMouseEventParams{
-		{Type: input.DispatchMouseEventTypeMousePressed, X: at.x, Y: at.y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1, Modifiers: mods},
-		{Type: input.DispatchMouseEventTypeMouseReleased, X: at.x, Y: at.y, Button: input.MouseButtonLeft, ClickCount: 1, Modifiers: mods},
-	}
-	if at.moves {
-		steps = append([]input.DispatchMouseEventParams{{Type: input.DispatchMouseEventTypeMouseMoved, X: at.x, Y: at.y, Modifiers: mods}}, steps...)
-	}
-	for _, p := range steps {
-		if _, err := cdp.Call(ctx, b.target, input.DispatchMouseEvent, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// wheel turns the mouse wheel at (x, y) by (dx, dy) CSS pixels.
-func (b *Browser) wheel(ctx context.Context, x, y, dx, dy float64) error {
-	if _, err := cdp.Call(ctx, b.target, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-		Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y,
-	}); err != nil {
-		return err
-	}
-	// Chromium requires both deltas, and the typed parameters leave out a
-	// zero one, so this event is sent as a map.
-	return b.target.Call(ctx, input.CommandDispatchMouseEvent, map[string]any{
-		"type": input.DispatchMouseEventTypeMouseWheel, "x": x, "y": y, "deltaX": dx, "deltaY": dy,
-	}, nil)
-}
+// The keyboard: key names and chords ("Enter", "Control+A"), and the key
+// events every action sends as trusted input through Chromium's input
+// pipeline, never as events made up by a script.
 
 // Modifier bits of input events.
 const (
@@ -112,6 +74,7 @@ var namedKeys = func() map[string]key {
 	return m
 }()
 
+// toKey is the key of chromedp's table entry.
 func toKey(k *kb.Key) key {
 	text := ""
 	if k.Print {
@@ -181,6 +144,7 @@ func parseChord(s string) (chord, error) {
 	return c, nil
 }
 
+// lookupKey returns the key of a name or a single character.
 func lookupKey(p string) (key, bool) {
 	if utf8.RuneCountInString(p) == 1 {
 		r, _ := utf8.DecodeRuneInString(p)
@@ -190,16 +154,17 @@ func lookupKey(p string) (key, bool) {
 	return k, ok
 }
 
+// unknownKey is the error of a key name the keyboard does not have.
 func unknownKey(s string) error {
 	return contract.ActionErrorf("unknown key %q: use a key name such as Enter, Tab, Escape, Backspace, Delete, ArrowDown, PageDown, Home, F5 or a single character, optionally with modifiers, such as Control+A or Shift+Tab", s)
 }
 
 // press presses and releases the chord's key with its modifiers held.
-func (b *Browser) press(ctx context.Context, c chord) error {
+func (o *op) press(c chord) error {
 	var mask int64
 	for _, m := range c.mods {
 		mask |= modifierBit(m)
-		if err := b.keyEvent(ctx, input.DispatchKeyEventTypeRawKeyDown, m, mask); err != nil {
+		if err := o.keyEvent(input.DispatchKeyEventTypeRawKeyDown, m, mask); err != nil {
 			return err
 		}
 	}
@@ -207,21 +172,22 @@ func (b *Browser) press(ctx context.Context, c chord) error {
 	if c.key.text != "" {
 		down = input.DispatchKeyEventTypeKeyDown
 	}
-	if err := b.keyEvent(ctx, down, c.key, c.mask); err != nil {
+	if err := o.keyEvent(down, c.key, c.mask); err != nil {
 		return err
 	}
-	if err := b.keyEvent(ctx, input.DispatchKeyEventTypeKeyUp, c.key, c.mask); err != nil {
+	if err := o.keyEvent(input.DispatchKeyEventTypeKeyUp, c.key, c.mask); err != nil {
 		return err
 	}
 	for i := len(c.mods) - 1; i >= 0; i-- {
 		mask &^= modifierBit(c.mods[i])
-		if err := b.keyEvent(ctx, input.DispatchKeyEventTypeKeyUp, c.mods[i], mask); err != nil {
+		if err := o.keyEvent(input.DispatchKeyEventTypeKeyUp, c.mods[i], mask); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// modifierBit is the modifier bit of a modifier key, 0 for another key.
 func modifierBit(k key) int64 {
 	switch k.name {
 	case "Control":
@@ -236,7 +202,8 @@ func modifierBit(k key) int64 {
 	return 0
 }
 
-func (b *Browser) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, k key, mods int64) error {
+// keyEvent sends one key event with the modifier bits mods.
+func (o *op) keyEvent(typ input.DispatchKeyEventType, k key, mods int64) error {
 	p := input.DispatchKeyEventParams{
 		Type:                  typ,
 		Modifiers:             mods,
@@ -262,19 +229,19 @@ func (b *Browser) keyEvent(ctx context.Context, typ input.DispatchKeyEventType, 
 			p.Commands = []string{"paste"}
 		}
 	}
-	_, err := cdp.Call(ctx, b.target, input.DispatchKeyEvent, p)
+	_, err := cdp.Call(o.ctx, o.b.target, input.DispatchKeyEvent, p)
 	return err
 }
 
 // typeText types s into the focused element: a key press for each
 // character the keyboard has, Input.insertText for the others.
-func (b *Browser) typeText(ctx context.Context, s string) error {
+func (o *op) typeText(s string) error {
 	var pending strings.Builder
 	flush := func() error {
 		if pending.Len() == 0 {
 			return nil
 		}
-		_, err := cdp.Call(ctx, b.target, input.InsertText, input.InsertTextParams{Text: pending.String()})
+		_, err := cdp.Call(o.ctx, o.b.target, input.InsertText, input.InsertTextParams{Text: pending.String()})
 		pending.Reset()
 		return err
 	}
@@ -287,7 +254,7 @@ func (b *Browser) typeText(ctx context.Context, s string) error {
 		if err := flush(); err != nil {
 			return err
 		}
-		if err := b.press(ctx, chord{key: k}); err != nil {
+		if err := o.press(chord{key: k}); err != nil {
 			return err
 		}
 	}

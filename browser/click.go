@@ -1,0 +1,286 @@
+package browser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+
+	"github.com/webagent/webagent/contract"
+)
+
+// The click action, with the aim every mouse action on an element takes:
+// the element is brought into view and left to settle, and a point of it
+// is hit-tested so that nothing else gets the click.
+
+// doClick clicks the element of a.Ref with the mouse (clickElement) and says
+// what the click did: a navigation, a change of the page, or none.
+func (o *op) doClick(a contract.Action) (string, error) {
+	ref := a.Ref
+	el, err := o.resolve(ref)
+	if err != nil {
+		return "", err
+	}
+	watch := func() string { return "" }
+	if el.frame == nil {
+		watch = o.watchChanges()
+	}
+	nav, err := o.clickElement(el, "click on")
+	changed := watch() // also removes the watcher after an error
+	if err != nil {
+		return "", err
+	}
+	if nav != "" {
+		return "clicked " + el.desc + nav, nil
+	}
+	return "clicked " + el.desc + changed, nil
+}
+
+// clickElement clicks el after the checks of target and waits for a
+// navigation the click started; it returns that navigation's description.
+func (o *op) clickElement(el element, verb string) (string, error) {
+	b := o.b
+	at, err := o.aim(el, verb, true)
+	if err != nil {
+		return "", err
+	}
+	s0 := b.nav.state()
+	mark := b.notices.mark()
+	if err := o.clickAt(at); err != nil {
+		return "", err
+	}
+	nav, err := o.afterInput(s0, inputGrace)
+	if err != nil || nav != "" || b.notices.mark() == mark {
+		return nav, err
+	}
+	// A dialog opened while the click was sent: it may have swallowed the
+	// click. If no click arrived, it is sent once more.
+	var arrived bool
+	if err := o.callEl(el, clickArrivedJS, &arrived); err != nil || arrived {
+		return "", nil // gone with a navigation, or done
+	}
+	if at, err = o.aim(el, verb, true); err != nil {
+		return "", err
+	}
+	s0 = b.nav.state()
+	if err := o.clickAt(at); err != nil {
+		return "", err
+	}
+	if nav, err = o.afterInput(s0, inputGrace); err != nil || nav != "" {
+		return nav, err
+	}
+	if err := o.callEl(el, clickArrivedJS, &arrived); err == nil && !arrived {
+		return "", contract.ActionErrorf("%s %s did not reach the page: a dialog opened meanwhile, twice; take a new snapshot and try again", verb, el.desc)
+	}
+	return "; a dialog opened during the first click, which did not reach the page, so it was clicked again", nil
+}
+
+// clickArrivedJS reports whether a trusted click arrived in the element's
+// window since its hit test (hitJS forgets the one before); true when the
+// window keeps no record.
+var clickArrivedJS = program("clickArrived")
+
+// settleJS waits a few animation frames for the element to stop moving (an
+// opening animation, a layout shift) and, if enabled is set, to be enabled.
+// It gives up after about 20 frames and reports what it saw.
+var settleJS = program("settle")
+
+// settled is what settleJS saw.
+type settled struct {
+	Stable, Disabled bool
+	// InView is set when the element lies wholly inside the top viewport,
+	// whose size is VW, VH (0 for an element in a frame).
+	InView bool
+	VW, VH float64
+}
+
+// hitJS hit-tests the candidate points (CSS pixels in the viewport of the
+// element's top document) in every frame from that document down to the
+// element's: it returns for each point whether a click there reaches the
+// element (or a part or label of it), and unless the first point does, a
+// description of what covers the element there.
+var hitJS = program("hit")
+
+// hitResult is the answer of hitJS.
+type hitResult struct {
+	OK       []bool
+	Moves    bool
+	Cover    string
+	Controls []string
+}
+
+// aimed is where a mouse action on an element goes, in main-viewport CSS
+// pixels.
+type aimed struct {
+	contract.Point
+	// moves is whether the page can see the mouse move there (it listens
+	// for pointer motion). A move waits for the renderer's next frame; a
+	// button press at a new point gives the page the same hover state and
+	// enter/over events, so a click sends the move only when the page
+	// would see it.
+	moves bool
+}
+
+// hitFractions are the points of a box tried after its centre, as
+// fractions of its width and height: the mouse goes to the first that
+// reaches the element.
+var hitFractions = [][2]float64{{.25, .25}, {.75, .25}, {.25, .75}, {.75, .75}, {.5, .15}, {.5, .85}, {.1, .5}, {.9, .5}}
+
+// boxPoints returns the points to hit-test in box: first first, then the
+// hitFractions of it.
+func boxPoints(first contract.Point, box rect) []contract.Point {
+	points := []contract.Point{first}
+	for _, f := range hitFractions {
+		points = append(points, box.at(f[0], f[1]))
+	}
+	return points
+}
+
+// aimJS is settleJS followed, for an element of the page's target (top
+// is set: not in a cross-origin frame) that lies wholly in the top viewport
+// (most targets), by hitJS on the points of its largest box there: the
+// usual aim costs one round trip. For any other element it returns
+// settleJS's answer alone.
+var aimJS = program("aim")
+
+// aim prepares a mouse action on el: it scrolls it into view, waits
+// briefly for it to be stable (and enabled, if enabled is set) and returns
+// a point of its visible part where the mouse reaches it. When something
+// else covers it, the ActionError says what, and that the action was not
+// done.
+func (o *op) aim(el element, verb string, enabled bool) (aimed, error) {
+	// The element settles and, when it is wholly in view, is hit-tested
+	// in the same call. Only one not wholly in view is scrolled to (and
+	// settles again), and its visible part is measured by the browser.
+	var st struct {
+		settled
+		Points []contract.Point
+		Hit    *hitResult
+	}
+	if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil); err != nil {
+		return aimed{}, err
+	}
+	notVisible := contract.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
+	if !st.InView {
+		if err := o.scrollIntoView(el, notVisible); err != nil {
+			return aimed{}, err
+		}
+		if err := o.callEl(el, settleJS, &st.settled, enabled); err != nil {
+			return aimed{}, err
+		}
+		st.Hit = nil
+	}
+	if enabled && st.Disabled {
+		return aimed{}, contract.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
+	}
+	if st.Hit != nil {
+		return hitVerdict(el, verb, st.Points, st.Hit.OK, st.Hit.Moves, st.Hit)
+	}
+	vw, vh := st.VW, st.VH
+	if el.frame != nil {
+		vw, vh = 0, 0 // settleJS measured the frame's viewport, not the top one
+	}
+	at, box, err := o.visiblePartIn(el, vw, vh, notVisible)
+	if err != nil {
+		return aimed{}, err
+	}
+	return o.hitTest(el, verb, at, box)
+}
+
+// hitTest checks that the mouse at first, or else at another point of box,
+// reaches el: in el's document, and for an element in a cross-origin frame,
+// also at the frame's element in each document around it.
+func (o *op) hitTest(el element, verb string, first contract.Point, box rect) (aimed, error) {
+	points := boxPoints(first, box)
+	// The levels to test, innermost first: the element in its frame, then
+	// each cross-origin frame's element in the frame around it.
+	type level struct {
+		el  element
+		off contract.Point // where the level's viewport starts in the main viewport
+	}
+	var levels []level
+	for cur, fr := el, el.frame; ; fr = fr.owner {
+		var off contract.Point
+		if fr != nil {
+			var err error
+			if off, err = o.frameOffset(fr); err != nil {
+				return aimed{}, err
+			}
+		}
+		levels = append(levels, level{cur, off})
+		if fr == nil {
+			break
+		}
+		owner, err := o.frameOwner(fr)
+		if err != nil {
+			return aimed{}, err
+		}
+		cur = owner
+	}
+	okAll := make([]bool, len(points))
+	for i := range okAll {
+		okAll[i] = true
+	}
+	var blocked *hitResult
+	moves := false
+	for _, lv := range levels {
+		pts := make([]contract.Point, len(points))
+		for i, p := range points {
+			pts[i] = contract.Point{X: p.X - lv.off.X, Y: p.Y - lv.off.Y}
+		}
+		var hit hitResult
+		if err := o.callEl(lv.el, hitJS, &hit, pts); err != nil {
+			return aimed{}, err
+		}
+		for i := range okAll {
+			okAll[i] = okAll[i] && i < len(hit.OK) && hit.OK[i]
+		}
+		moves = moves || hit.Moves
+		if hit.Cover != "" {
+			blocked = &hit // the outermost cover is named
+		}
+	}
+	return hitVerdict(el, verb, points, okAll, moves, blocked)
+}
+
+// hitVerdict aims at the first of points that reaches el (ok), or says
+// what covers it (blocked, when a hit test named a cover).
+func hitVerdict(el element, verb string, points []contract.Point, ok []bool, moves bool, blocked *hitResult) (aimed, error) {
+	for i, reached := range ok {
+		if reached && i < len(points) {
+			return aimed{points[i], moves}, nil
+		}
+	}
+	if blocked == nil || blocked.Cover == "" {
+		return aimed{}, contract.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)
+	}
+	msg := fmt.Sprintf("%s %s not done: it is covered by %s", verb, el.desc, blocked.Cover)
+	if len(blocked.Controls) > 0 {
+		msg += " with " + strings.Join(blocked.Controls, ", ")
+	}
+	msg += "; close or answer what covers it first (or scroll it out of the way), then retry"
+	for _, c := range blocked.Controls {
+		if !strings.Contains(c, "[ref=") {
+			msg += "; take a new snapshot for the refs of what covers it"
+			break
+		}
+	}
+	return aimed{}, contract.ActionErrorf("%s", msg)
+}
+
+// frameOwner returns the element of a cross-origin frame in the document
+// around it.
+func (o *op) frameOwner(fr *oopif) (element, error) {
+	b := o.b
+	t := b.targetOf(fr.owner)
+	owner, err := cdp.Call(o.ctx, t, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: fr.id})
+	if err != nil {
+		return element{}, err
+	}
+	r, err := cdp.Call(o.ctx, t, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: owner.BackendNodeID, ObjectGroup: o.objectGroup()})
+	if err != nil {
+		return element{}, err
+	}
+	return element{id: r.Object.ObjectID, desc: "iframe", frame: fr.owner}, nil
+}

@@ -1,0 +1,110 @@
+package browser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/webagent/webagent/contract"
+)
+
+// scrollerJS finds what a wheel at (x, y) scrolls in the direction (dx, dy):
+// the innermost scrollable element there that has room, else the page.
+var scrollerJS = program("scroller")
+
+// scrollPosJS reports the position of a scroller once it has stopped
+// moving (smooth scrolling takes a few frames), or after a second.
+var scrollPosJS = program("scrollPos")
+
+type scrollPos struct {
+	X, Y, MaxX, MaxY int
+	Page             bool
+}
+
+// doScroll brings the element of a.Ref into view, or scrolls by about a
+// viewport in a.Direction.
+func (o *op) doScroll(a contract.Action) (string, error) {
+	if strings.TrimSpace(a.Ref) != "" {
+		return o.scrollTo(a.Ref)
+	}
+	return o.scrollBy(a.Direction)
+}
+
+// scrollBy turns the mouse wheel at the viewport's centre by about a
+// viewport in direction, and says where the page (or the scrollable area
+// there) is now.
+func (o *op) scrollBy(direction string) (string, error) {
+	b := o.b
+	dir := strings.ToLower(strings.TrimSpace(direction))
+	var dx, dy float64
+	w, h := float64(b.width), float64(b.height)
+	switch dir {
+	case "down":
+		dy = h * 0.85
+	case "up":
+		dy = -h * 0.85
+	case "right":
+		dx = w * 0.85
+	case "left":
+		dx = -w * 0.85
+	default: // not one of them: Validate refuses it
+		return "", fmt.Errorf("browser: scroll direction %q", direction)
+	}
+	cx, cy := w/2, h/2
+	r, err := o.eval(runtime.EvaluateParams{Expression: jsCall(scrollerJS, cx, cy, dx, dy), ObjectGroup: o.objectGroup()})
+	if err != nil {
+		return "", err
+	}
+	var before, after scrollPos
+	if err := o.callOn(r.ObjectID, scrollPosJS, &before, false); err != nil {
+		return "", err
+	}
+	if err := o.wheel(cx, cy, dx, dy); err != nil {
+		return "", err
+	}
+	if err := o.callOn(r.ObjectID, scrollPosJS, &after, true); err != nil {
+		return "", err
+	}
+	what := "the page"
+	if !after.Page {
+		what = "the scrollable area"
+	}
+	vertical := dy != 0
+	pos, end := after.Y, after.MaxY
+	if !vertical {
+		pos, end = after.X, after.MaxX
+	}
+	atEnd := (dy > 0 || dx > 0) && pos >= end || (dy < 0 || dx < 0) && pos <= 0
+	edge := map[string]string{"down": "bottom", "up": "top", "left": "left edge", "right": "right edge"}[dir]
+	if before.X == after.X && before.Y == after.Y {
+		return fmt.Sprintf("could not scroll %s: %s is already at the %s", dir, what, edge), nil
+	}
+	axis := "y"
+	if !vertical {
+		axis = "x"
+	}
+	out := fmt.Sprintf("scrolled %s %s: now at %s=%d of %d", what, dir, axis, pos, end)
+	if atEnd {
+		out += "; reached the " + edge
+	}
+	return out, nil
+}
+
+// scrollTo brings the element of ref into view (centred when it was out
+// of view), scrolling every scrollable area around it as needed.
+func (o *op) scrollTo(ref string) (string, error) {
+	el, err := o.resolve(ref)
+	if err != nil {
+		return "", err
+	}
+	if _, _, err := o.inView(el); err != nil {
+		return "", err
+	}
+	// Let scroll handlers (lazy loading, sticky headers) run.
+	var st settled
+	if err := o.callEl(el, settleJS, &st, false); err != nil {
+		return "", err
+	}
+	return "scrolled " + el.desc + " into view", nil
+}

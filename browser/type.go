@@ -1,0 +1,207 @@
+package browser
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+
+	"github.com/webagent/webagent/contract"
+)
+
+// typeKindJS tells how text goes into an element.
+var typeKindJS = program("typeKind")
+
+// selectAllJS focuses a text field (when the click did not) and selects
+// its text; it returns whether the field has the focus.
+var selectAllJS = program("selectAll")
+
+// setValueJS sets a picker input's value directly.
+var setValueJS = program("setValue")
+
+// focusJS focuses a text field and reports whether it has the focus.
+var focusJS = program("focus")
+
+// valueJS returns the text of a field or editable element.
+var valueJS = program("value")
+
+// clearJS empties a text field directly, firing input.
+var clearJS = program("clear")
+
+var valueFormats = map[string]string{
+	"date":           "a date as YYYY-MM-DD",
+	"time":           "a time as HH:MM",
+	"datetime-local": "a date and time as YYYY-MM-DDTHH:MM",
+	"month":          "a month as YYYY-MM",
+	"week":           "a week as YYYY-Www",
+	"color":          "a colour as #rrggbb",
+	"range":          "a number within its range",
+}
+
+// doType replaces the text of a field with a.Text (a secret only in its
+// own origins), reads it back, and presses Enter after it if a.Submit.
+func (o *op) doType(a contract.Action) (string, error) {
+	if err := o.checkSecretOrigin(a); err != nil {
+		return "", err
+	}
+	ref, text, submit := a.Ref, a.Text, a.Submit
+	b := o.b
+	el, err := o.resolve(ref)
+	if err != nil {
+		return "", err
+	}
+	var kind struct {
+		Kind, Type, Why, Value string
+		Secret, Keys           bool
+	}
+	if err := o.callEl(el, typeKindJS, &kind); err != nil {
+		return "", err
+	}
+	old := kind.Value
+	switch kind.Kind {
+	case "no":
+		return "", contract.ActionErrorf("%s cannot be typed into: %s", el.desc, kind.Why)
+	case "value":
+		// Pickers take their value in a fixed format, not keystrokes.
+		var res struct{ OK bool }
+		if err := o.callEl(el, setValueJS, &res, text); err != nil {
+			return "", err
+		}
+		if !res.OK {
+			return "", contract.ActionErrorf("%s does not accept %q: it takes %s", el.desc, text, valueFormats[kind.Type])
+		}
+	default:
+		if err := o.fill(el, text, kind.Keys); err != nil {
+			return "", err
+		}
+	}
+	typed := strconv.Quote(text)
+	if kind.Secret {
+		typed = fmt.Sprintf("%d characters", len([]rune(text)))
+	}
+	out := fmt.Sprintf("typed %s into %s", typed, el.desc)
+	if kind.Kind == "text" {
+		note, err := o.checkTyped(el, text, old, kind.Secret)
+		if err != nil {
+			return "", err
+		}
+		out += note
+	}
+	if !submit {
+		return out, nil
+	}
+	s0 := b.nav.state()
+	if err := o.press(chord{key: namedKeys["enter"]}); err != nil {
+		return "", err
+	}
+	nav, err := o.afterInput(s0, inputGrace)
+	if err != nil {
+		return "", err
+	}
+	return out + " and pressed Enter" + nav, nil
+}
+
+// fill replaces the text of el with text. It clicks el to focus it, as a
+// user would. Where the page can see key events (keys), it then selects the
+// text and deletes it with the keyboard and types text key by key; where it
+// cannot, the text is selected and replaced in one edit, which gives the
+// page the same input events without a round trip per key.
+func (o *op) fill(el element, text string, keys bool) error {
+	b := o.b
+	at, err := o.aim(el, "typing into", true)
+	if err != nil {
+		return err
+	}
+	if err := o.clickAt(at); err != nil {
+		return err
+	}
+	if keys || text == "" {
+		if err := o.clear(el); err != nil {
+			return err
+		}
+		return o.typeText(text)
+	}
+	var focused bool
+	if err := o.callEl(el, selectAllJS, &focused); err != nil {
+		return err
+	}
+	if !focused {
+		return contract.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
+	}
+	if _, err := cdp.Call(o.ctx, b.target, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
+		return fmt.Errorf("inserting text: %w", err)
+	}
+	return nil
+}
+
+// clear selects the text of the focused el and deletes it with the
+// keyboard, as a user replacing a value would.
+func (o *op) clear(el element) error {
+	var focused bool
+	if err := o.callEl(el, focusJS, &focused); err != nil {
+		return err
+	}
+	if !focused {
+		return contract.ActionErrorf("%s did not take the keyboard focus; click it first or take a new snapshot", el.desc)
+	}
+	var cur string
+	if err := o.callEl(el, valueJS, &cur); err != nil {
+		return err
+	}
+	if cur == "" {
+		return nil
+	}
+	selectAll, _ := parseChord("Control+A")
+	if err := o.press(selectAll); err != nil {
+		return err
+	}
+	if err := o.press(chord{key: namedKeys["backspace"]}); err != nil {
+		return err
+	}
+	if err := o.callEl(el, valueJS, &cur); err != nil {
+		return err
+	}
+	if cur != "" {
+		// The page kept the text (a key handler); clear it directly.
+		return o.callEl(el, clearJS, nil)
+	}
+	return nil
+}
+
+// restoreJS puts a text field's value back, as a page's own script would.
+var restoreJS = program("restore")
+
+// checkTyped reads a text field back after typing: the page may have
+// rejected keys, reformatted the text or cut it. It returns a note for the
+// outcome ("" when the field holds the text). When the field refused every
+// key and ended empty, its old value is put back and the error says so.
+func (o *op) checkTyped(el element, text, old string, secret bool) (string, error) {
+	var got string
+	if err := o.callEl(el, valueJS, &got); err != nil {
+		return "", err
+	}
+	if got == text || strings.TrimSpace(got) == strings.TrimSpace(text) {
+		return "", nil
+	}
+	show := func(s string) string {
+		if secret {
+			return fmt.Sprintf("%d characters", len([]rune(s)))
+		}
+		return strconv.Quote(s)
+	}
+	if got == "" && text != "" {
+		if old != "" {
+			if err := o.callEl(el, restoreJS, nil, old); err != nil {
+				return "", err
+			}
+		}
+		msg := fmt.Sprintf("%s rejected the keys: typing %s left it empty", el.desc, show(text))
+		if old != "" {
+			msg += fmt.Sprintf("; its previous value %s was put back", show(old))
+		}
+		return "", contract.ActionErrorf("%s; it may take another format, or be set with its buttons, arrow keys or set_slider", msg)
+	}
+	return fmt.Sprintf("; but the page rejected or changed it: it now holds %s", show(got)), nil
+}
