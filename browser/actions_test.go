@@ -377,7 +377,7 @@ func TestSnapshotDeadlineOnHungPage(t *testing.T) {
 // pagesOf lists the page targets of b's browser.
 func pagesOf(t *testing.T, b *Browser) []string {
 	t.Helper()
-	res, err := cdp.Call(tctx(t), b.cdpBrowser, target.GetTargets, target.GetTargetsParams{})
+	res, err := cdp.Call(tctx(t), b.sess.browser, target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,14 +3,13 @@ package browser
 import (
 	"context"
 	"errors"
-	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"log/slog"
 
-	"github.com/chromedp/chromedp"
-
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -113,7 +112,7 @@ const DefaultLoadTimeout = 10 * time.Second
 // Browser can no longer be used.
 var (
 	// ErrChromeNotFound: no Chromium binary was found.
-	ErrChromeNotFound = errors.New("browser: Chromium not found: install it with `apt-get install chromium`, or pass --chrome or set CHROME_PATH to the browser binary")
+	ErrChromeNotFound = launcher.ErrNotFound
 	// ErrClosed: the Browser was closed.
 	ErrClosed = errors.New("browser: closed")
 	// ErrCrashed: the tab's renderer crashed. A call that meets it brings
@@ -126,41 +125,31 @@ var (
 )
 
 // Browser is one Chromium tab driven over CDP. It implements contract.Browser.
+//
+// Its state is grouped by the part that owns it: calls (the op and Close),
+// connection (the session and its relaunch), tabSet (the tabs and the
+// current one), and what the Browser keeps about its pages.
 type Browser struct {
 	log           *slog.Logger
-	width, height int
+	opts          Options
+	width, height int // the viewport: Options.Width and Height, or the default
 
-	opts Options
+	calls
+	connection
+	tabSet
 
-	activity activityLog // netlog.go
+	// What the Browser keeps about its pages.
+	snap      snapState   // the snapshot's settings and memory; guarded by sem
+	notices   notices     // what happened that the next snapshot tells
+	guard     guard       // where the tabs may go (Confine)
+	downloads downloads   // the download folder and the downloads under way
+	activity  activityLog // console and network activity, for traces (Options.RecordActivity)
+	origins   originSet   // the origins whose localStorage the storage state keeps
+	defaultUA string      // the browser's own user agent, when only a locale is set
+}
 
-	// The browser connection and the tabs; changed only by a caller that
-	// holds sem. The Browser acts in the current tab, cur: target and nav
-	// are its own. Calls use the caller's ctx for their own deadline only.
-	sess      *session
-	tabs      []*tab
-	cur       *tab
-	tabSeq    int
-	relaunchs int // browsers relaunched after the first died
-	// What a relaunch reopens: the current tab's id and URL when its
-	// browser died.
-	reopenURL, reopenID string
-
-	target     guarded
-	tabCtx     context.Context // the current tab's chromedp context
-	cdpBrowser *chromedp.Browser
-
-	attached   bool        // attached to a browser we did not start
-	profileDir string      // temporary profile of a launched browser
-	process    *os.Process // the launched browser, nil when attached
-	pidMu      sync.Mutex
-	pid        *os.Process // process, for PID
-
-	downloads downloads
-	guard     guard // where the tabs may go (navpolicy.go)
-	nav       *navTracker
-	notices   notices
-
+// calls serialise the calls of a Browser and end them (op.go, Close).
+type calls struct {
 	// sem serializes calls; a call holds it until what it left running in
 	// Chromium is undone.
 	sem chan struct{}
@@ -174,13 +163,32 @@ type Browser struct {
 	closeErr  error
 	wg        sync.WaitGroup // goroutines that must end before Close returns
 
-	uploadDir string    // Options.UploadDir (actions: upload)
-	defaultUA string    // the browser's own user agent, when only a locale is set (settings.go)
-	origins   originSet // origins whose localStorage the storage state keeps (storagestate.go)
+	groups int // ops that made an object group; guarded by sem
+}
 
-	maxRef int       // highest ref number handed out; guarded by sem
-	snap   snapState // the snapshot's settings and memory (snapshot.go); guarded by sem
-	ops    int       // ops that made an object group; guarded by sem
+// connection is the browser the Browser talks to: a session, replaced by a
+// relaunch when its browser died (session.go, recover.go). Changed only by
+// a caller that holds sem.
+type connection struct {
+	sess      *session
+	relaunchs int // browsers relaunched after the first died
+	// What a relaunch reopens: the current tab's id and URL when its
+	// browser died.
+	reopenURL, reopenID string
+	pid                 atomic.Int64 // the launched browser's process id, for PID
+}
+
+// tabSet is the Browser's tabs and the current one, cur, in which it acts
+// (tab.go): target, nav and tabCtx are cur's. Changed only by a caller that
+// holds sem; calls use the caller's ctx for their own deadline only.
+type tabSet struct {
+	tabs   []*tab
+	cur    *tab
+	tabSeq int
+
+	target guarded
+	nav    *navTracker
+	tabCtx context.Context // the current tab's chromedp context
 }
 
 var _ contract.Browser = (*Browser)(nil)

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+
+	"github.com/webagent/webagent/browser/launcher"
 )
 
 // downloadPrefix starts the name of the temporary download folder made when
@@ -120,7 +122,7 @@ func (d *downloads) close() error {
 	if !d.temp || d.dir == "" {
 		return nil
 	}
-	if err := removeAll(d.dir); err != nil {
+	if err := launcher.RemoveAll(d.dir); err != nil {
 		return fmt.Errorf("browser: removing the download folder: %w", err)
 	}
 	return nil

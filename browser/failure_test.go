@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -107,8 +108,8 @@ func TestKilledBrowser(t *testing.T) {
 	b := launch(t, Options{})
 	url := servePage(t, `<title>Kill</title><p>about to die</p>`)
 	open(t, b, url)
-	firstProfile := b.profileDir
-	if err := b.process.Signal(syscall.SIGKILL); err != nil {
+	firstProfile := b.sess.profile()
+	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	sess := b.sess
@@ -122,7 +123,7 @@ func TestKilledBrowser(t *testing.T) {
 	if s.URL != url || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "relaunched") {
 		t.Errorf("snapshot after the relaunch: %s %v", s.URL, s.Notices)
 	}
-	if b.profileDir == firstProfile {
+	if b.sess.profile() == firstProfile {
 		t.Error("the relaunched browser uses the old profile")
 	}
 	// The dead browser is cleaned up in the background.
@@ -130,13 +131,13 @@ func TestKilledBrowser(t *testing.T) {
 		_, err := os.Stat(firstProfile)
 		return errors.Is(err, os.ErrNotExist)
 	})
-	if pids := processesUsing(firstProfile); len(pids) > 0 {
+	if pids := launcher.ProcessesUsing(firstProfile); len(pids) > 0 {
 		t.Errorf("processes of the dead browser left: %v", pids)
 	}
 	do(t, b, contract.Action{Name: contract.ActScroll, Direction: "down"})
 
 	// The second death is final.
-	if err := b.process.Signal(syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	sess = b.sess
@@ -162,7 +163,7 @@ func TestKilledDuringAction(t *testing.T) {
 	url := servePage(t, `<title>Kill</title><button onclick="document.title='clicked'">Go</button>`)
 	s := open(t, b, url)
 	ref := refOf(t, s, `button "Go"`)
-	if err := b.process.Signal(syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	// Either the click sees the browser die (and says it was relaunched),

@@ -275,10 +275,10 @@ func (o *op) walkFrame(child *oopif, budget int) (walkResult, bool, error) {
 	var cr walkResult
 	fb := max(budget/4, 500)
 	var raw json.RawMessage
-	err := o.evalIn(child, jsCall(walkStoredJS, b.maxRef, fb), &raw)
+	err := o.evalIn(child, jsCall(walkStoredJS, b.snap.maxRef, fb), &raw)
 	if err == nil && string(raw) == "null" {
 		// A new document in the frame: send the walker.
-		err = o.evalIn(child, jsCall(snapshotJS, b.maxRef, fb), &raw)
+		err = o.evalIn(child, jsCall(snapshotJS, b.snap.maxRef, fb), &raw)
 	}
 	if err == nil {
 		err = json.Unmarshal(raw, &cr)
@@ -290,7 +290,7 @@ func (o *op) walkFrame(child *oopif, budget int) (walkResult, bool, error) {
 		b.log.Debug("walking a cross-origin frame", "error", err)
 		return cr, false, nil
 	}
-	b.maxRef = max(b.maxRef, cr.MaxRef)
+	b.snap.maxRef = max(b.snap.maxRef, cr.MaxRef)
 	for _, r := range refsIn(cr.Text) {
 		b.snap.frames.refs[r] = child
 	}

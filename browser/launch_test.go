@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -31,7 +32,7 @@ func launch(t *testing.T, opts Options) *Browser {
 		if err := b.Close(); err != nil {
 			t.Errorf("close: %v", err)
 		}
-		if pids := processesUsing(b.profileDir); b.profileDir != "" && len(pids) > 0 {
+		if pids := launcher.ProcessesUsing(b.sess.profile()); b.sess.profile() != "" && len(pids) > 0 {
 			t.Errorf("processes left after Close: %v", pids)
 		}
 	})
@@ -60,11 +61,11 @@ func TestLaunchClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := b.profileDir
-	if !strings.HasPrefix(filepath.Base(dir), profilePrefix) || filepath.Dir(dir) != filepath.Clean(os.TempDir()) {
+	dir := b.sess.profile()
+	if !strings.HasPrefix(filepath.Base(dir), launcher.ProfilePrefix) || filepath.Dir(dir) != filepath.Clean(os.TempDir()) {
 		t.Errorf("profile dir %q", dir)
 	}
-	if len(processesUsing(dir)) == 0 {
+	if len(launcher.ProcessesUsing(dir)) == 0 {
 		t.Errorf("no chromium process uses %s", dir)
 	}
 	s := open(t, b, servePage(t, `<title>Size</title><p id=p></p><script>document.getElementById('p').textContent = innerWidth + 'x' + innerHeight</script>`))
@@ -76,7 +77,7 @@ func TestLaunchClose(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("profile dir after Close: %v", err)
 	}
-	if pids := processesUsing(dir); len(pids) > 0 {
+	if pids := launcher.ProcessesUsing(dir); len(pids) > 0 {
 		t.Errorf("chromium processes left after Close: %v", pids)
 	}
 	// Nothing of Chromium's own is left in the temporary folder either.
@@ -168,7 +169,7 @@ func shortDir(t *testing.T) string {
 func wantNoProfiles(t *testing.T, tmp string) {
 	t.Helper()
 	var left []string
-	for _, pat := range []string{profilePrefix + "*", tempPrefix + "*", "org.chromium.Chromium.*"} {
+	for _, pat := range []string{launcher.ProfilePrefix + "*", launcher.TempPrefix + "*", "org.chromium.Chromium.*"} {
 		m, err := filepath.Glob(filepath.Join(tmp, pat))
 		if err != nil {
 			t.Fatal(err)
@@ -179,7 +180,7 @@ func wantNoProfiles(t *testing.T, tmp string) {
 		t.Errorf("profile or temporary dirs left: %v", left)
 	}
 	for _, d := range left {
-		if pids := processesUsing(d); len(pids) > 0 {
+		if pids := launcher.ProcessesUsing(d); len(pids) > 0 {
 			t.Errorf("processes left using %s: %v", d, pids)
 		}
 	}
@@ -198,7 +199,7 @@ func helperMain() {
 			fmt.Println("error:", err)
 			os.Exit(1)
 		}
-		fmt.Println("profile:", s.dir)
+		fmt.Println("profile:", s.proc.Profile)
 		select {} // until killed
 	}
 	b, err := Launch(ctx, Options{})
@@ -206,7 +207,7 @@ func helperMain() {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
-	fmt.Println("profile:", b.profileDir, b.downloads.folder())
+	fmt.Println("profile:", b.sess.profile(), b.downloads.folder())
 	select {} // until killed
 }
 
@@ -245,21 +246,21 @@ func chromiumDiesWithKilledParent(t *testing.T, mode string) {
 			_ = os.RemoveAll(d)
 		}
 	})
-	if len(processesUsing(dir)) == 0 {
+	if len(launcher.ProcessesUsing(dir)) == 0 {
 		t.Fatalf("no chromium runs with %s", dir)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	waitFor(t, "chromium to die with its parent", 10*time.Second, func() bool { return len(processesUsing(dir)) == 0 })
+	waitFor(t, "chromium to die with its parent", 10*time.Second, func() bool { return len(launcher.ProcessesUsing(dir)) == 0 })
 }
 
 // startChromium starts a browser for attach tests with a DevTools port and
 // returns its websocket and http addresses.
 func startChromium(t *testing.T) (wsURL, httpURL string, proc *os.Process) {
 	t.Helper()
-	path, err := findChrome("")
+	path, err := launcher.Find("")
 	if err != nil {
 		t.Skip(err)
 	}
@@ -276,7 +277,7 @@ func startChromium(t *testing.T) (wsURL, httpURL string, proc *os.Process) {
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		killLeftovers(dir)
+		launcher.KillLeftovers(dir)
 	})
 	var port, path2 string
 	waitFor(t, "DevToolsActivePort", 20*time.Second, func() bool {
@@ -327,7 +328,7 @@ func TestAttach(t *testing.T) {
 		if err != nil {
 			t.Fatalf("attach to %s: %v", addr, err)
 		}
-		if b.process != nil || b.profileDir != "" {
+		if b.sess.proc != nil || b.sess.profile() != "" {
 			t.Errorf("attached browser has a process or profile")
 		}
 		if len(pageTargets(t, httpURL)) != len(before)+1 {

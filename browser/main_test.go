@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -38,12 +39,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "closing chromium:", err)
 		code = 1
 	}
-	if pids := processesUsing(b.profileDir); len(pids) > 0 {
+	if pids := launcher.ProcessesUsing(b.sess.profile()); len(pids) > 0 {
 		fmt.Fprintln(os.Stderr, "chromium processes left after Close:", pids)
 		code = 1
 	}
-	if _, err := os.Stat(b.profileDir); !errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintln(os.Stderr, "profile dir left after Close:", b.profileDir, err)
+	if _, err := os.Stat(b.sess.profile()); !errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintln(os.Stderr, "profile dir left after Close:", b.sess.profile(), err)
 		code = 1
 	}
 	if code == 0 {

@@ -44,8 +44,8 @@ type op struct {
 // never frees the objects of the next op.
 func (o *op) objectGroup() string {
 	if o.group == "" {
-		o.b.ops++
-		o.group = fmt.Sprintf("webagent-%d", o.b.ops)
+		o.b.groups++
+		o.group = fmt.Sprintf("webagent-%d", o.b.groups)
 	}
 	return o.group
 }

@@ -229,7 +229,7 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 		// The dead browser's connection, helpers and profile are
 		// cleaned up in the background: a call should not wait for them.
 		old, oldTabs := b.sess, b.tabs
-		if old.keepProfile {
+		if old.persistent() {
 			// A persistent profile is reused: its dead browser's helpers
 			// go first (2 s at most), or the new browser would find the
 			// profile in use, and their clean-up would kill it.
@@ -265,8 +265,7 @@ func (b *Browser) relaunch(ctx context.Context) (string, error) {
 		return "", context.Cause(b.broken)
 	}
 	b.relaunchs++
-	b.sess = s
-	b.syncSession()
+	b.useSession(s)
 	b.tabs = []*tab{t}
 	b.setCurrent(t)
 	b.closeStrays(ctx)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -49,10 +50,10 @@ func TestServer(t *testing.T) {
 	if s.Alive() {
 		t.Fatal("alive after Close")
 	}
-	if _, err := os.Stat(s.dir); !os.IsNotExist(err) {
-		t.Fatalf("profile %s left behind (%v)", s.dir, err)
+	if _, err := os.Stat(s.proc.Profile); !os.IsNotExist(err) {
+		t.Fatalf("profile %s left behind (%v)", s.proc.Profile, err)
 	}
-	if left := processesUsing(s.dir); len(left) > 0 {
+	if left := launcher.ProcessesUsing(s.proc.Profile); len(left) > 0 {
 		t.Fatalf("processes left: %v", left)
 	}
 	wantNoProfiles(t, tmp)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +13,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+
+	"github.com/webagent/webagent/browser/launcher"
 )
 
 // session is one connection to a browser: a Chromium this Browser launched
@@ -23,18 +24,15 @@ type session struct {
 	allocCtx    context.Context
 	allocCancel context.CancelFunc
 	// ctx is the browser connection's chromedp context: its first call
-	// started the browser (or connected), so it bounds the browser's life.
+	// connected, so it bounds the connection's life.
 	ctx     context.Context
 	cancel  func()
 	browser *chromedp.Browser
 
-	attached    bool
-	profileDir  string      // profile of a launched browser
-	keepProfile bool        // profileDir is Options.UserDataDir: kept on close
-	tempDir     string      // its TMPDIR (tempdir.go); "" for the system's
-	process     *os.Process // the launched browser, nil when attached
-	bcID        cdp.BrowserContextID
-	icpt        *interceptor // the navigation guard (intercept.go)
+	attached bool
+	proc     *launcher.Process // the launched browser, nil when attached
+	bcID     cdp.BrowserContextID
+	icpt     *interceptor // the navigation guard (intercept.go)
 
 	// lost ends when the connection to the browser is lost (the process
 	// died, or the browser we attached to went away).
@@ -180,8 +178,8 @@ func (b *Browser) prepareSession(ctx context.Context, s *session) error {
 // The caller holds sem, or runs it in the background with tabs taken
 // from b.tabs while it held sem.
 func (b *Browser) closeSession(s *session, tabs []*tab) {
-	if s.keepProfile {
-		b.closeGracefully(s) // profile.go: before done, which stops watching the process
+	if s.persistent() {
+		b.closeGracefully(s) // before done, which stops watching the process
 	}
 	s.doneOnce.Do(func() { close(s.done) })
 	closeAll := func() {
@@ -191,32 +189,31 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 		}
 		wg.Wait()
 	}
-	if s.ctx != nil {
-		switch {
-		case !s.attached:
-			// A browser of our own is killed at once, with its helper
-			// processes: its profile and temporary folder are removed
-			// below, so a graceful close (up to a few seconds on a busy
-			// machine, or a frozen browser) would add nothing.
-			if s.profileDir != "" {
-				killUsing(s.profileDir)
-			}
+	var procErr error
+	switch {
+	case s.proc != nil:
+		// A browser of our own is killed at once, with its helper
+		// processes, and its temporary profile and folder removed: a
+		// graceful close (up to a few seconds on a busy machine, or a
+		// frozen browser) would add nothing.
+		procErr = s.proc.Close()
+		if s.ctx != nil {
 			s.cancel()
 			closeAll()
-		case s.bcID != "" && s.alive():
-			// Disposing of our browser context closes all its tabs.
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			if _, err := cdp.Call(ctx, s.browser, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.bcID}); err != nil {
-				b.log.Debug("disposing of the browser context", "error", err)
-			}
-			cancel()
-			closeAll()
-		default:
-			closeAll()
 		}
-		// Closes the connection (attached) or kills the browser and waits
-		// for it to exit (launched).
-		s.cancel()
+	case s.ctx != nil && s.bcID != "" && s.alive():
+		// Disposing of our browser context closes all its tabs.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if _, err := cdp.Call(ctx, s.browser, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.bcID}); err != nil {
+			b.log.Debug("disposing of the browser context", "error", err)
+		}
+		cancel()
+		closeAll()
+	case s.ctx != nil:
+		closeAll()
+	}
+	if s.ctx != nil {
+		s.cancel() // closes the connection
 	}
 	if s.allocCancel != nil {
 		s.allocCancel()
@@ -228,19 +225,24 @@ func (b *Browser) closeSession(s *session, tabs []*tab) {
 	if s.icpt != nil {
 		s.icpt.close()
 	}
-	if s.profileDir != "" {
-		killLeftovers(s.profileDir)
+	if procErr != nil {
+		b.log.Warn("removing the browser's folders", "error", procErr)
 	}
-	if s.profileDir != "" && !s.keepProfile {
-		if err := removeAll(s.profileDir); err != nil {
-			b.log.Warn("removing the browser profile", "error", err, "dir", s.profileDir)
-		}
+}
+
+// persistent reports whether the session's browser runs on the user's
+// persistent profile (Options.UserDataDir), which must be closed
+// gracefully and is kept.
+func (s *session) persistent() bool {
+	return s.proc != nil && s.proc.Persistent()
+}
+
+// profile is the profile folder of the launched browser, "" when attached.
+func (s *session) profile() string {
+	if s == nil || s.proc == nil {
+		return ""
 	}
-	if s.tempDir != "" {
-		if err := removeTemp(s.tempDir); err != nil {
-			b.log.Warn("removing the browser's temporary folder", "error", err, "dir", s.tempDir)
-		}
-	}
+	return s.proc.Profile
 }
 
 // closeStrays closes the blank tab a launched browser starts with, so that
@@ -263,11 +265,4 @@ func (b *Browser) closeStrays(ctx context.Context) {
 // PID returns the process id of the Chromium this Browser launched (after
 // a relaunch, the new one), or 0 when it attached to a browser. It is for
 // supervisors and fault tests; it takes no lock of the calls.
-func (b *Browser) PID() int {
-	b.pidMu.Lock()
-	defer b.pidMu.Unlock()
-	if b.pid == nil {
-		return 0
-	}
-	return b.pid.Pid
-}
+func (b *Browser) PID() int { return int(b.pid.Load()) }

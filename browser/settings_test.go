@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -155,7 +156,7 @@ func TestBadSessionInput(t *testing.T) {
 	}
 	// A browser that holds the profile: Chromium itself, outside webagent.
 	locked := filepath.Join(dir, "locked")
-	path, err := findChrome("")
+	path, err := launcher.Find("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,10 +168,10 @@ func TestBadSessionInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		killUsing(locked)
+		launcher.KillUsing(locked)
 		cmd.Process.Kill()
 		cmd.Wait()
-		killLeftovers(locked)
+		launcher.KillLeftovers(locked)
 	}()
 	waitFor(t, "chromium's SingletonLock", 20*time.Second, func() bool {
 		_, err := os.Lstat(filepath.Join(locked, "SingletonLock"))
@@ -215,7 +216,7 @@ func TestKilledBrowserWithProfile(t *testing.T) {
 	b := launch(t, Options{UserDataDir: dir, Logger: testLogger()})
 	url := servePage(t, `<title>Kill</title><p>about to die</p>`)
 	open(t, b, url)
-	if err := b.process.Signal(syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	sess := b.sess
@@ -230,11 +231,11 @@ func TestKilledBrowserWithProfile(t *testing.T) {
 		t.Fatalf("snapshot after the kill (%v): %v", time.Since(start), err)
 	}
 	t.Logf("relaunched on the profile in %v", time.Since(start))
-	if s.URL != url || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "relaunched") || b.profileDir != dir {
-		t.Errorf("after the relaunch: %s %v, profile %s", s.URL, s.Notices, b.profileDir)
+	if s.URL != url || len(s.Notices) == 0 || !strings.Contains(s.Notices[0], "relaunched") || b.sess.profile() != dir {
+		t.Errorf("after the relaunch: %s %v, profile %s", s.URL, s.Notices, b.sess.profile())
 	}
 	do(t, b, contract.Action{Name: contract.ActScroll, Direction: "down"})
-	if !processRunning(b.PID()) {
+	if !launcher.Running(b.PID()) {
 		t.Error("the relaunched browser is gone")
 	}
 	if err := b.Close(); err != nil {

@@ -26,6 +26,7 @@ const DefaultSnapshotTokens = 3000
 // Browser's sem.
 type snapState struct {
 	tokens int // the budget
+	maxRef int // the highest ref number handed out
 
 	// The previous snapshot, to say what changed.
 	taken   bool
@@ -269,7 +270,7 @@ func (o *op) walk() (walkResult, error) {
 	if budget <= 0 {
 		budget = DefaultSnapshotTokens
 	}
-	expr := jsCall(snapshotJS, b.maxRef, budget)
+	expr := jsCall(snapshotJS, b.snap.maxRef, budget)
 	t0 := time.Now()
 	r, err := o.eval(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 	if err != nil {
@@ -282,7 +283,7 @@ func (o *op) walk() (walkResult, error) {
 	if err := decodeValue(r, &res); err != nil {
 		return walkResult{}, err
 	}
-	b.maxRef = max(b.maxRef, res.MaxRef)
+	b.snap.maxRef = max(b.snap.maxRef, res.MaxRef)
 	if res.XFrames > 0 || b.snap.frames.len() > 0 {
 		if res, err = o.walkFrames(res, budget); err != nil {
 			return walkResult{}, err

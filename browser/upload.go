@@ -79,10 +79,10 @@ func (o *op) doUpload(a contract.Action) (string, error) {
 // folder. Absolute paths, "..", names that lead outside the folder through
 // a symbolic link, folders and missing files are refused.
 func (b *Browser) uploadPaths(files []string) ([]string, error) {
-	if b.uploadDir == "" {
+	if b.opts.UploadDir == "" {
 		return nil, contract.ActionErrorf("uploads are not allowed: no folder for uploads was configured (the user can allow one with --upload-dir)")
 	}
-	root, err := filepath.Abs(b.uploadDir)
+	root, err := filepath.Abs(b.opts.UploadDir)
 	if err == nil {
 		root, err = filepath.EvalSymlinks(root)
 	}

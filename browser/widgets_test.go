@@ -280,9 +280,9 @@ func TestWidgetUpload(t *testing.T) {
 
 // withUploadDir lets the shared browser upload from dir during the test.
 func withUploadDir(t *testing.T, dir string) {
-	old := shared.uploadDir
-	shared.uploadDir = dir
-	t.Cleanup(func() { shared.uploadDir = old })
+	old := shared.opts.UploadDir
+	shared.opts.UploadDir = dir
+	t.Cleanup(func() { shared.opts.UploadDir = old })
 }
 
 func TestWidgetDrag(t *testing.T) {

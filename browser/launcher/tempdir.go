@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 import (
 	"os"
@@ -12,8 +12,8 @@ import (
 // browser gets a temporary folder of its own as TMPDIR, removed with its
 // profile.
 
-// tempPrefix starts the name of each browser's temporary folder.
-const tempPrefix = "webagent-tmp-"
+// TempPrefix starts the name of each browser's temporary folder.
+const TempPrefix = "webagent-tmp-"
 
 // maxSocketPath is the longest path a Unix socket can have on Linux
 // (sun_path holds 108 bytes with the terminating NUL).
@@ -30,7 +30,7 @@ const socketSuffix = "/org.chromium.Chromium.XXXXXX/SingletonSocket"
 // works it returns "" and the browser uses the system's folder as before.
 func newChromeTemp() (dir, env string) {
 	for _, base := range []string{os.TempDir(), "/tmp"} {
-		dir, err := os.MkdirTemp(base, tempPrefix)
+		dir, err := os.MkdirTemp(base, TempPrefix)
 		if err != nil {
 			continue
 		}
@@ -47,5 +47,5 @@ func removeTemp(dir string) error {
 	if dir == "" {
 		return nil
 	}
-	return removeAll(dir)
+	return RemoveAll(dir)
 }

@@ -1,0 +1,121 @@
+package launcher
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Flags are Chromium's command-line switches: a name, without the leading
+// --, and its value; true for a switch that takes none, false to leave it
+// out.
+type Flags map[string]any
+
+// args returns the switches as command-line arguments, sorted by name.
+func (f Flags) args() []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(f)) {
+		switch v := f[name].(type) {
+		case bool:
+			if v {
+				out = append(out, "--"+name)
+			}
+		default:
+			out = append(out, fmt.Sprintf("--%s=%v", name, v))
+		}
+	}
+	return out
+}
+
+// DisabledFeatures are the Chromium features webagent's browsers run
+// without (--disable-features). DeferRendererTasksAfterInput holds a page's
+// tasks back after a click or key until the next frame is drawn, which
+// makes a user's next paint come sooner; for an agent it only delays
+// seeing what the input did (a form's navigation, a handler's timer) by up
+// to a frame, about 17 ms an action. Chromium's own order of tasks and
+// frames before that feature is what the page gets.
+const DisabledFeatures = "Translate,MediaRouter,DeferRendererTasksAfterInput"
+
+// offline are the switches that keep Chromium off the network where
+// nobody asked it to go: no background requests, no component or sync
+// updates, no QUIC probes, no first-run pages.
+var offline = Flags{
+	"disable-background-networking": true,
+	"disable-component-update":      true,
+	"disable-sync":                  true,
+	"no-first-run":                  true,
+	"disable-quic":                  true,
+}
+
+// BrowserFlags are the switches of a browser launched for one Browser
+// (browser.Launch), headless or with a window: those chromedp's
+// ExecAllocator gives by default, which webagent has always run with, and
+// webagent's own. headless also hides the scroll bars and mutes audio.
+func BrowserFlags(headless bool) Flags {
+	f := Flags{
+		"no-default-browser-check":               true,
+		"enable-features":                        "NetworkService,NetworkServiceInProcess",
+		"disable-background-timer-throttling":    true,
+		"disable-backgrounding-occluded-windows": true,
+		"disable-breakpad":                       true,
+		"disable-client-side-phishing-detection": true,
+		"disable-default-apps":                   true,
+		"disable-dev-shm-usage":                  true,
+		"disable-extensions":                     true,
+		"disable-hang-monitor":                   true,
+		"disable-ipc-flooding-protection":        true,
+		"disable-popup-blocking":                 true,
+		"disable-prompt-on-repost":               true,
+		"disable-renderer-backgrounding":         true,
+		"force-color-profile":                    "srgb",
+		"metrics-recording-only":                 true,
+		"safebrowsing-disable-auto-update":       true,
+		"enable-automation":                      true,
+		"password-store":                         "basic",
+		"use-mock-keychain":                      true,
+		"disable-gpu":                            true,
+		"deny-permission-prompts":                true,
+		"disable-features":                       DisabledFeatures,
+	}
+	maps.Copy(f, offline)
+	if headless {
+		f["headless"] = true
+		f["hide-scrollbars"] = true
+		f["mute-audio"] = true
+	}
+	return f
+}
+
+// ServerFlags are the switches of a browser shared by many Browsers
+// (browser.StartServer), which listens on a loopback port. They differ
+// from BrowserFlags in a few switches (no enable-automation, no
+// disable-popup-blocking, crash reporting off): the two sets are kept as
+// each was measured and tested, until a change to one of them is made on
+// purpose for both.
+func ServerFlags(headless bool) Flags {
+	f := Flags{
+		"no-default-browser-check":               true,
+		"disable-gpu":                            true,
+		"disable-extensions":                     true,
+		"disable-default-apps":                   true,
+		"disable-dev-shm-usage":                  true,
+		"disable-background-timer-throttling":    true,
+		"disable-backgrounding-occluded-windows": true,
+		"disable-renderer-backgrounding":         true,
+		"disable-features":                       DisabledFeatures,
+		"deny-permission-prompts":                true,
+		"mute-audio":                             true,
+		"hide-scrollbars":                        true,
+		"password-store":                         "basic",
+		"use-mock-keychain":                      true,
+		"disable-breakpad":                       true,
+		"disable-crash-reporter":                 true,
+		"no-crashpad":                            true,
+		"remote-debugging-address":               "127.0.0.1",
+	}
+	maps.Copy(f, offline)
+	if headless {
+		f["headless"] = "new"
+	}
+	return f
+}

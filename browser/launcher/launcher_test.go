@@ -1,0 +1,183 @@
+package launcher
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// shortTemp gives the test a temporary folder of its own as TMPDIR, short
+// enough for Chromium's singleton socket, so that what a browser leaves is
+// seen there.
+func shortTemp(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "wl-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Setenv("TMPDIR", dir)
+	return dir
+}
+
+func start(t *testing.T, cfg Config) *Process {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p, err := Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// A started browser answers at its DevTools address; Close leaves no
+// process, no profile and no temporary folder, and can be called again.
+func TestStartClose(t *testing.T) {
+	tmp := shortTemp(t)
+	p := start(t, Config{Flags: BrowserFlags(true)})
+	if !strings.HasPrefix(p.URL, "ws://127.0.0.1:") || !p.Alive() || p.Persistent() {
+		t.Fatalf("started %q alive=%v persistent=%v", p.URL, p.Alive(), p.Persistent())
+	}
+	if len(ProcessesUsing(p.Profile)) < 2 {
+		t.Errorf("expected the browser and its helpers, found %v", ProcessesUsing(p.Profile))
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if p.Alive() {
+		t.Error("alive after Close")
+	}
+	if left := ProcessesUsing(p.Profile); len(left) > 0 {
+		t.Errorf("processes left: %v", left)
+	}
+	wantNothingLeft(t, tmp)
+	if err := p.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
+// A persistent profile is kept by Close, and refused while a browser holds
+// it.
+func TestPersistentProfile(t *testing.T) {
+	shortTemp(t)
+	dir := filepath.Join(t.TempDir(), "profile")
+	p := start(t, Config{UserDataDir: dir, Flags: BrowserFlags(true)})
+	if !p.Persistent() || p.Profile != dir {
+		t.Fatalf("profile %s persistent=%v", p.Profile, p.Persistent())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := Start(ctx, Config{UserDataDir: dir, Flags: BrowserFlags(true)})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "is in use") {
+		t.Fatalf("second browser on the profile: %v", err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the persistent profile is gone: %v", err)
+	}
+}
+
+// A binary that is not Chromium is a *ConfigError quoting what it printed,
+// and leaves nothing behind.
+func TestStartNotChromium(t *testing.T) {
+	tmp := shortTemp(t)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	fake := filepath.Join(t.TempDir(), "fake-chrome")
+	if err := os.WriteFile(fake, []byte("#!"+sh+"\necho 'I am not a browser'\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = Start(ctx, Config{Path: fake, Flags: BrowserFlags(true)})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Problem, "I am not a browser") {
+		t.Fatalf("got %v", err)
+	}
+	wantNothingLeft(t, tmp)
+	if err := Check(ctx, fake); !errors.As(err, &ce) {
+		t.Errorf("Check of the fake: %v", err)
+	}
+	if _, err := Find(filepath.Join(t.TempDir(), "none")); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Find of a missing binary: %v", err)
+	}
+}
+
+// A start that its context ends returns the context's error in time and
+// leaves nothing running.
+func TestStartBoundedByContext(t *testing.T) {
+	tmp := shortTemp(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	_, err := Start(ctx, Config{Flags: BrowserFlags(true)})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("Start returned %v after its deadline", d)
+	}
+	wantNothingLeft(t, tmp)
+}
+
+// wantNothingLeft fails the test when a browser's profile, its temporary
+// folder or Chromium's own singleton folder is left in tmp.
+func wantNothingLeft(t *testing.T, tmp string) {
+	t.Helper()
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, ProfilePrefix) || strings.HasPrefix(n, TempPrefix) || strings.HasPrefix(n, "org.chromium.") {
+			t.Errorf("left in TMPDIR: %s", n)
+		}
+	}
+}
+
+// A browser whose main process is killed is noticed (Done), and Close
+// still kills its helpers and removes its folders.
+func TestKilledBrowser(t *testing.T) {
+	shortTemp(t)
+	p := start(t, Config{Flags: BrowserFlags(true)})
+	if err := syscall.Kill(p.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Done was not closed after the browser was killed")
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left := ProcessesUsing(p.Profile); len(left) > 0 {
+		t.Errorf("helpers left: %v", left)
+	}
+	if _, err := os.Stat(p.Profile); !os.IsNotExist(err) {
+		t.Errorf("profile left: %v", err)
+	}
+}
+
+// A browser with a window needs a display; without one, Start says so
+// before anything starts.
+func TestHeadfulNeedsDisplay(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	_, err := Start(context.Background(), Config{Flags: BrowserFlags(false)})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Problem, "display") {
+		t.Fatalf("got %v", err)
+	}
+}

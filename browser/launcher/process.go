@@ -1,0 +1,239 @@
+package launcher
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Config says which Chromium to start, and how.
+type Config struct {
+	// Path is the Chromium or Chrome binary; if empty, Find's.
+	Path string
+	// UserDataDir is a persistent profile folder: made if missing, kept
+	// by Close, and refused (a *ConfigError) while another browser holds
+	// it. If empty, the browser gets a fresh temporary profile, removed by
+	// Close.
+	UserDataDir string
+	// Flags are the browser's switches (BrowserFlags, ServerFlags, and the
+	// caller's own). Start adds --user-data-dir, --remote-debugging-port=0
+	// (unless set) and, as root, --no-sandbox.
+	Flags Flags
+	// Logger gets what Chromium prints, a line at a time at debug level;
+	// nil logs nothing.
+	Logger *slog.Logger
+}
+
+// Process is a running Chromium started by Start.
+type Process struct {
+	// URL is the browser's DevTools WebSocket address
+	// (ws://127.0.0.1:PORT/devtools/browser/ID).
+	URL string
+	// Profile is its user data folder.
+	Profile string
+
+	temp    bool   // Profile is temporary: Close removes it
+	tempDir string // its TMPDIR (tempdir.go); "" for the system's
+	cmd     *exec.Cmd
+	done    chan struct{} // closed when the process has exited
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// maxOutputLines bounds the lines of Chromium's output kept for the error
+// of a start that failed.
+const maxOutputLines = 20
+
+// Start starts Chromium and waits, as long as ctx allows, for its DevTools
+// address. ctx bounds only the start: the process runs until Close, or
+// until this program ends, even by SIGKILL (its parent-death signal). It
+// runs in a process group of its own, which Close kills whole.
+//
+// A binary that exits without a DevTools address is a *ConfigError that
+// quotes what it printed; a start that ctx ended returns ctx's error.
+func Start(ctx context.Context, cfg Config) (*Process, error) {
+	path, err := Find(cfg.Path)
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := cfg.Flags["headless"]; (!ok || h == false) && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return nil, &ConfigError{Problem: "a browser with a window needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set",
+			Fix: "run without --headful, or start it on a desktop (or under a virtual display such as Xvfb with DISPLAY set)"}
+	}
+	dir, temp, err := profile(cfg.UserDataDir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{Profile: dir, temp: temp, done: make(chan struct{})}
+	tempDir, tempEnv := newChromeTemp()
+	p.tempDir = tempDir
+	p.cmd = exec.Command(path, arguments(cfg.Flags, dir)...)
+	// Its own process group, so that Close kills the helpers too; and the
+	// parent-death signal, so that it dies with this process.
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if tempEnv != "" {
+		p.cmd.Env = append(os.Environ(), tempEnv)
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		p.removeFolders()
+		return nil, err
+	}
+	p.cmd.Stderr = p.cmd.Stdout
+	if err := p.run(); err != nil {
+		p.removeFolders()
+		return nil, fmt.Errorf("browser: starting %s: %w", path, err)
+	}
+	found := make(chan string, 1)
+	go readOutput(out, cfg.Logger, found)
+	select {
+	case u := <-found:
+		if printed, failed := strings.CutPrefix(u, "\x00"); failed {
+			p.Close()
+			return nil, startError(path, printed)
+		}
+		p.URL = u
+		return p, nil
+	case <-ctx.Done():
+		p.Close()
+		return nil, fmt.Errorf("browser: starting %s: %w", path, ctx.Err())
+	}
+}
+
+// arguments are Chromium's command line for the flags and the profile
+// folder dir.
+func arguments(f Flags, dir string) []string {
+	args := f.args()
+	args = append(args, "--user-data-dir="+dir)
+	if _, ok := f["remote-debugging-port"]; !ok {
+		args = append(args, "--remote-debugging-port=0")
+	}
+	if _, ok := f["no-sandbox"]; !ok && os.Geteuid() == 0 {
+		// Chromium needs it as root (in a container, say): the container
+		// is the sandbox.
+		args = append(args, "--no-sandbox")
+	}
+	// The first page is blank, not a welcome page.
+	return append(args, "about:blank")
+}
+
+// run starts the process and waits for it on one locked OS thread: the
+// parent-death signal fires when the thread that started the child ends,
+// not the process, so that thread lives as long as Chromium does.
+func (p *Process) run() error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		if err := p.cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		_ = p.cmd.Wait()
+		close(p.done)
+	}()
+	return <-started
+}
+
+// readOutput reads what Chromium prints, logs it and sends its DevTools
+// address on found; or, when the output ends without one, "\x00" and the
+// first lines it printed. It returns when the output ends, which is when
+// the process has exited (Wait closes the pipe).
+func readOutput(out io.Reader, log *slog.Logger, found chan<- string) {
+	sc := bufio.NewScanner(out)
+	var lines []string
+	sent := false
+	for sc.Scan() {
+		line := sc.Text()
+		if log != nil && strings.TrimSpace(line) != "" {
+			log.Debug(strings.TrimSpace(line), "source", "chromium")
+		}
+		if sent {
+			continue
+		}
+		if i := strings.Index(line, "ws://"); i >= 0 && strings.Contains(line, "DevTools listening") {
+			found <- strings.TrimSpace(line[i:])
+			sent = true
+		} else if len(lines) < maxOutputLines {
+			lines = append(lines, line)
+		}
+	}
+	if !sent {
+		found <- "\x00" + strings.Join(lines, "\n")
+	}
+}
+
+// startError is the *ConfigError of a binary at path that exited without
+// opening its DevTools endpoint, with the first of what it printed.
+func startError(path, printed string) error {
+	problem := fmt.Sprintf("%s did not start as a Chromium browser", path)
+	if out := strings.Join(strings.Fields(printed), " "); out != "" {
+		if r := []rune(out); len(r) > 200 {
+			out = string(r[:199]) + "…"
+		}
+		problem += " (it printed: " + out + ")"
+	}
+	return &ConfigError{Problem: problem, Fix: chromeFix, Err: errors.New("chrome failed to start: " + printed)}
+}
+
+// PID is the browser process's id.
+func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// Done is closed when the browser process has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Alive reports whether the browser process still runs.
+func (p *Process) Alive() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Close kills the browser and its helper processes, waits for it to exit
+// and removes its temporary profile and its TMPDIR; a persistent profile is
+// kept. It is idempotent. A browser that should write its profile first is
+// asked to close (Browser.close over its DevTools connection) before Close.
+func (p *Process) Close() error {
+	p.closeOnce.Do(func() {
+		if p.cmd.Process != nil {
+			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+		// Helpers can outlive the main process for a moment.
+		KillLeftovers(p.Profile)
+		p.closeErr = p.removeFolders()
+	})
+	return p.closeErr
+}
+
+// removeFolders removes the temporary profile and TMPDIR.
+func (p *Process) removeFolders() error {
+	var errs []error
+	if p.temp {
+		if err := RemoveAll(p.Profile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("browser: removing the profile: %w", err))
+		}
+	}
+	if err := removeTemp(p.tempDir); err != nil {
+		errs = append(errs, fmt.Errorf("browser: removing its temporary folder: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// Persistent reports whether the process runs on the user's persistent
+// profile (Config.UserDataDir), which Close keeps.
+func (p *Process) Persistent() bool { return !p.temp }
