@@ -66,7 +66,7 @@ type Options struct {
 	// is still loading; DefaultLoadTimeout if 0.
 	LoadTimeout time.Duration
 	// RecordActivity keeps the console messages and network requests of
-	// the tabs for TakeActivity (netlog.go), for traces. Off by default.
+	// the tabs for TakeActivity, for traces. Off by default.
 	RecordActivity bool
 
 	// UserAgent replaces the browser's user agent (navigator.userAgent and
@@ -108,7 +108,7 @@ type Options struct {
 const DefaultLoadTimeout = 10 * time.Second
 
 // Errors returned by this package. Only ErrChromeNotFound (and a
-// *ConfigError, launcherr.go) comes from Launch; the others mean the
+// *ConfigError) comes from Launch; the others mean the
 // Browser can no longer be used.
 var (
 	// ErrChromeNotFound: no Chromium binary was found.
@@ -148,7 +148,8 @@ type Browser struct {
 	defaultUA string      // the browser's own user agent, when only a locale is set
 }
 
-// calls serialise the calls of a Browser and end them (op.go, Close).
+// calls serialise the calls of a Browser (begin, op.end) and end them
+// (Close).
 type calls struct {
 	// sem serializes calls; a call holds it until what it left running in
 	// Chromium is undone.
@@ -167,7 +168,7 @@ type calls struct {
 }
 
 // connection is the browser the Browser talks to: a session, replaced by a
-// relaunch when its browser died (session.go, recover.go). Changed only by
+// relaunch when its browser died (startSession, relaunch). Changed only by
 // a caller that holds sem.
 type connection struct {
 	sess      *session
@@ -179,7 +180,7 @@ type connection struct {
 }
 
 // tabSet is the Browser's tabs and the current one, cur, in which it acts
-// (tab.go): target, nav and tabCtx are cur's. Changed only by a caller that
+// (setCurrent): target, nav and tabCtx are cur's. Changed only by a caller that
 // holds sem; calls use the caller's ctx for their own deadline only.
 type tabSet struct {
 	tabs   []*tab

@@ -1,5 +1,5 @@
 // Package browser drives Chromium over the Chrome DevTools Protocol for the
-// agent loop. It implements agent.Browser.
+// agent loop. It implements contract.Browser.
 //
 // Launch starts a headless Chromium with a fresh temporary profile, or
 // attaches to a running browser (Options.CDPURL) and opens a tab of its own;
@@ -27,7 +27,7 @@
 //     instead of clicking it.
 //
 //   - Eval evaluates an expression in the page and
-//     Screenshot captures the viewport (agent.Screenshotter).
+//     Screenshot captures the viewport (contract.Screenshotter).
 //
 // JavaScript dialogs (alert, confirm, prompt, beforeunload) never block, in
 // any tab: they are accepted at once and reported in the next Snapshot's
@@ -37,7 +37,7 @@
 // Faults are recovered where possible: a crashed tab is replaced by a new
 // tab at its last URL, and a browser process that dies is relaunched once
 // (fresh profile, last URL reopened); the next call does it and its notices
-// say so. Recover (agent.Recoverer) also stops a navigation that never
+// say so. Recover (contract.Recoverer) also stops a navigation that never
 // arrives and terminates a script that froze the page, or replaces the tab.
 // Nothing an abandoned call does reaches the page after its context ended:
 // no command is sent on an ended context.
@@ -49,11 +49,24 @@
 // undo what they left running in Chromium (a pending navigation is stopped,
 // a script that still runs is terminated) before the next call starts.
 //
-// Errors the model can correct are *agent.ActionError (also an action
+// Errors the model can correct are *contract.ActionError (also an action
 // during which the tab crashed or the browser died and was brought back).
 // Any other error means the browser is unusable: ErrDisconnected (the
 // browser died again after its relaunch, or the attached browser went away),
 // ErrClosed, or the caller's context error.
 //
 // A Browser is safe for concurrent use; calls are served one at a time.
+//
+// # How the package is laid out
+//
+// Every call of Snapshot, Do, Eval and the others is an op (op.go): it
+// waits for the call before it, holds the call's context, and undoes what
+// an abandoned call left running in Chromium. The actions are methods of
+// the op, one file per tool family named after it (click.go with the aim
+// and hit test every mouse action on an element takes, type.go,
+// select.go, scroll.go, drag.go, ...), and actions.go holds Do and the
+// table from action names to them. The JavaScript the browser runs in
+// pages lives in js/, one program a file (program.go). Chromium's process
+// life (finding it, its flags, profile and temporary folders, killing it
+// and what it leaves) is package browser/launcher.
 package browser

@@ -207,7 +207,7 @@ func (o *op) callIn(fr *oopif, id runtime.RemoteObjectID, fn string, v any, args
 		p.Arguments = append(p.Arguments, &runtime.CallArgument{Value: raw})
 	}
 	// A script in the page that outlives a cancelled call is terminated by
-	// the clean-up before the next call (browser.go).
+	// the clean-up before the next call (op.end).
 	o.evaluating = fr == nil
 	r, err := cdp.Call(o.ctx, b.targetOf(fr), runtime.CallFunctionOn, p)
 	if err != nil {

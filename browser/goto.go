@@ -22,7 +22,7 @@ func (o *op) doGoto(a contract.Action) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if why := b.guard.check(o.ctx, u, true); why != "" { // navpolicy.go
+	if why := b.guard.check(o.ctx, u, true); why != "" {
 		return "", contract.ActionErrorf("goto %s was refused: %s", shortURL(u), why)
 	}
 	return o.navigate(u)
@@ -36,7 +36,7 @@ func (o *op) navigate(u string) (string, error) {
 	res, err := cdp.Call(o.ctx, b.target, page.Navigate, page.NavigateParams{URL: u})
 	refusal := ""
 	if err == nil && blockedByGuard(res.ErrorText) {
-		refusal = b.guard.last() // navpolicy.go
+		refusal = b.guard.last()
 	}
 	switch {
 	case err != nil && o.ctx.Err() != nil:

@@ -35,7 +35,7 @@ type interceptor struct {
 	// context (only tracked for an isolated context on a shared browser).
 	ctxOf map[target.ID]bool
 	page  map[target.ID]bool // page targets (top-level frames)
-	// loaders are the storage state's hidden tabs (storagestate.go): their
+	// loaders are the storage state's hidden tabs (withLoader): their
 	// documents are answered with an empty page, never fetched.
 	loaders map[target.ID]bool
 }
@@ -52,7 +52,7 @@ func (b *Browser) intercept(ctx context.Context, s *session) error {
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}},
 	}
 	if b.opts.proxy.Username != "" {
-		// The proxy's challenge is answered here (proxyauth.go), which
+		// The proxy's challenge is answered here (answerAuth), which
 		// needs every request to pass through Fetch.
 		params.Patterns[0].ResourceType = ""
 		params.HandleAuthRequests = new(true)
@@ -136,7 +136,7 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 	}
 	if why == "" {
 		if ours && top {
-			in.b.origins.add(e.Request.URL) // storagestate.go
+			in.b.origins.add(e.Request.URL)
 		}
 		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
 		if err != nil && ctx.Err() == nil {

@@ -28,10 +28,10 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	if err := checkThrottle(opts.CPUThrottle); err != nil {
 		return nil, err
 	}
-	if err := checkSettings(&opts); err != nil { // settings.go
+	if err := checkSettings(&opts); err != nil {
 		return nil, err
 	}
-	state, err := loadStorageStateOpt(opts.StorageState) // storagestate.go
+	state, err := loadStorageStateOpt(opts.StorageState)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +69,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	b.tabs = []*tab{t}
 	b.setCurrent(t)
 	b.closeStrays(ctx)
-	if err := b.setupSnapshot(ctx, opts); err != nil { // snapshot.go
+	if err := b.setupSnapshot(ctx, opts); err != nil {
 		b.shutdown()
 		return nil, fmt.Errorf("browser: setting up the snapshot: %w", err)
 	}
@@ -137,7 +137,7 @@ func (b *Browser) Close() error {
 		// The call in progress, if any, ends at once: its context ended
 		// with b.broken. Holding sem keeps later calls out.
 		b.sem <- struct{}{}
-		saveErr := b.saveOnClose() // storagestate.go
+		saveErr := b.saveOnClose()
 		b.closeErr = errors.Join(saveErr, b.shutdown())
 	})
 	return b.closeErr

@@ -14,6 +14,9 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
@@ -185,4 +188,46 @@ func evalPage[T any](t *testing.T, b *Browser, expr string) T {
 func isActionError(err error) bool {
 	var ae *contract.ActionError
 	return errors.As(err, &ae)
+}
+
+// Navigation races: a test makes a navigation meet a snapshot or an action
+// at a chosen moment: the page replaces getBoundingClientRect with a
+// function that, once armed, starts the navigation from inside the
+// walker's or the action's own script, and then behaves as before. No
+// timing is involved.
+//
+// tripwire arms a one-shot hook on the method of a prototype (such as
+// Element.prototype.getBoundingClientRect, which the walker calls) that
+// runs the JavaScript statement what when the browser's code next calls
+// it. armed starts true for the first call, false when the test arms it
+// later with window.arm().
+func tripwire(method, what string, armed bool) string {
+	return fmt.Sprintf(`<script>
+(() => {
+  const proto = %[1]s.prototype, name = %[2]q;
+  const real = proto[name];
+  let armed = %[3]t;
+  window.arm = () => { armed = true; return true; };
+  proto[name] = function (...args) {
+    if (armed) { armed = false; %[4]s }
+    return real.apply(this, args);
+  };
+})();
+</script>`, strings.Split(method, ".")[0], strings.Split(method, ".")[1], armed, what)
+}
+
+// pagesOf lists the page targets of b's browser.
+func pagesOf(t *testing.T, b *Browser) []string {
+	t.Helper()
+	res, err := cdp.Call(tctx(t), b.sess.browser, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, info := range res.TargetInfos {
+		if info.Type == "page" {
+			ids = append(ids, string(info.TargetID))
+		}
+	}
+	return ids
 }

@@ -11,7 +11,7 @@ import (
 var pageStateJS = program("pageState")
 
 // PageState returns a fingerprint of the current page: equal pages give
-// equal fingerprints. It implements agent.PageStater.
+// equal fingerprints. It implements contract.PageStater.
 func (b *Browser) PageState(ctx context.Context) (string, error) {
 	o, err := b.begin(ctx)
 	if err != nil {

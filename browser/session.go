@@ -32,7 +32,7 @@ type session struct {
 	attached bool
 	proc     *launcher.Process // the launched browser, nil when attached
 	bcID     cdp.BrowserContextID
-	icpt     *interceptor // the navigation guard (intercept.go)
+	icpt     *interceptor // the navigation guard
 
 	// lost ends when the connection to the browser is lost (the process
 	// died, or the browser we attached to went away).
@@ -69,7 +69,7 @@ func (b *Browser) startSession(ctx context.Context) (*session, error) {
 		s.allocCtx, s.allocCancel = remote.NewAllocator(context.Background(), b.opts.CDPURL)
 		err = b.connect(ctx, s)
 		if err != nil {
-			err = attachError(ctx, b.opts.CDPURL, err) // launcherr.go
+			err = attachError(ctx, b.opts.CDPURL, err)
 		}
 	} else {
 		err = b.launchProcess(ctx, s)
@@ -134,7 +134,7 @@ func (b *Browser) connect(ctx context.Context, s *session) error {
 // prepareSession creates the isolated browser context and sets where
 // downloads go.
 func (b *Browser) prepareSession(ctx context.Context, s *session) error {
-	if err := b.readDefaultUA(ctx, s); err != nil { // settings.go
+	if err := b.readDefaultUA(ctx, s); err != nil {
 		return err
 	}
 	// Target events tell the tabs about the tabs they open.
@@ -149,7 +149,7 @@ func (b *Browser) prepareSession(ctx context.Context, s *session) error {
 		}
 		s.bcID = res.BrowserContextID
 	}
-	if err := b.intercept(ctx, s); err != nil { // intercept.go
+	if err := b.intercept(ctx, s); err != nil {
 		return fmt.Errorf("guarding navigations: %w", err)
 	}
 	if s.attached && !b.opts.Isolated && b.opts.DownloadDir == "" {

@@ -221,7 +221,7 @@ func checkSettings(opts *Options) error {
 }
 
 // applySettings gives one tab the user agent, locale, time zone and extra
-// headers of the Options. The viewport is set with the tab (tabs.go).
+// headers of the Options. The viewport is set with the tab (setupTab).
 func (b *Browser) applySettings(ctx context.Context, t cdp.Session) error {
 	o := b.opts
 	if o.UserAgent != "" || o.Locale != "" {

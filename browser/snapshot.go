@@ -36,7 +36,7 @@ type snapState struct {
 	dialogs map[string]bool
 	popups  int
 
-	frames frameSet // cross-origin frames (frames.go)
+	frames frameSet // cross-origin frames
 }
 
 // setupSnapshot applies the snapshot's options at launch.
@@ -101,7 +101,7 @@ func (b *Browser) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 	}
 	defer o.end()
 	snap, err := o.snapshot()
-	if o.revived(err) { // the tab crashed or the browser died meanwhile and was brought back (recover.go)
+	if o.revived(err) { // the tab crashed or the browser died meanwhile and was brought back
 		snap, err = o.snapshot()
 	}
 	return snap, o.fail("snapshot", err)
@@ -171,7 +171,7 @@ func (o *op) readPage() (walkResult, []string, error) {
 			o.stopLoading = true
 			return walkResult{}, nil, err
 		}
-		o.settleAnimations() // settle.go: running animations end first
+		o.settleAnimations() // running animations end first
 		s0 := b.nav.state()
 		res, err := o.walk()
 		s1 := b.nav.state()

@@ -315,7 +315,7 @@ func (b *Browser) SaveStorageState(ctx context.Context, path string) error {
 
 // loader is a hidden tab that opens an origin without reaching it: the
 // navigation guard answers its document requests with an empty page
-// (intercept.go), so that the origin's localStorage can be read and
+// (interceptor.answer), so that the origin's localStorage can be read and
 // written, as Playwright does.
 type loader struct {
 	b   *Browser

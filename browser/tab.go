@@ -42,7 +42,7 @@ type tab struct {
 	// is ErrCrashed or ErrDisconnected.
 	dead context.Context
 	kill context.CancelCauseFunc
-	// bound: the binding of changes.go is added; guarded by the Browser's
+	// bound: the binding of watchChanges is added; guarded by the Browser's
 	// sem.
 	bound bool
 }
@@ -121,13 +121,13 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	}); err != nil {
 		return err
 	}
-	if err := b.applySettings(ctx, t.target); err != nil { // settings.go
+	if err := b.applySettings(ctx, t.target); err != nil {
 		return err
 	}
-	if err := watchListeners(ctx, t.target); err != nil { // listeners.go
+	if err := watchListeners(ctx, t.target); err != nil {
 		return err
 	}
-	if err := b.recordActivity(t); err != nil { // netlog.go
+	if err := b.recordActivity(t); err != nil {
 		return err
 	}
 	if b.opts.BlockNonLoopback {
@@ -135,7 +135,7 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 			return err
 		}
 	}
-	return b.throttle(ctx, t.target) // throttle.go
+	return b.throttle(ctx, t.target)
 }
 
 // setCurrent makes t the tab Snapshot and Do act in. The caller holds sem.

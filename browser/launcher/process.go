@@ -42,7 +42,7 @@ type Process struct {
 	Profile string
 
 	temp    bool   // Profile is temporary: Close removes it
-	tempDir string // its TMPDIR (tempdir.go); "" for the system's
+	tempDir string // its TMPDIR (newChromeTemp); "" for the system's
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the process has exited
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/jpeg"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -12,6 +13,25 @@ import (
 
 	"github.com/webagent/webagent/contract"
 )
+
+func TestScreenshot(t *testing.T) {
+	open(t, shared, servePage(t, `<title>Shot</title><body style="background:#f00"><p>red</p></body>`))
+	data, err := shared.Screenshot(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != shared.width || b.Dy() != shared.height {
+		t.Errorf("size %v, want %dx%d", b, shared.width, shared.height)
+	}
+	r, g, _, _ := img.At(shared.width-5, shared.height-5).RGBA()
+	if r>>8 < 200 || g>>8 > 50 {
+		t.Errorf("corner colour r=%d g=%d, want red", r>>8, g>>8)
+	}
+}
 
 // TestScreenshotJPEG: the JPEG shows the part of the page in view, scrolled,
 // scaled down to the width asked for.

@@ -10,27 +10,6 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
-// cookieServer sets a cookie on /set and shows the cookies it gets on /.
-func cookieServer(t *testing.T) string {
-	t.Helper()
-	mux := http.NewServeMux()
-	mux.HandleFunc("/set", func(w http.ResponseWriter, r *http.Request) {
-		http.SetCookie(w, &http.Cookie{Name: "who", Value: "first", Path: "/"})
-		w.Write([]byte(`<title>Set</title><p>set</p>`))
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		c, err := r.Cookie("who")
-		v := "none"
-		if err == nil {
-			v = c.Value
-		}
-		w.Write([]byte(`<title>Show</title><p>cookie: ` + v + `</p>`))
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
 // Isolated Browsers do not share cookies, in the same launched or attached
 // Chromium; without Isolated, tabs of one attached Chromium do.
 func TestIsolated(t *testing.T) {
@@ -71,4 +50,25 @@ func TestIsolated(t *testing.T) {
 	out := do(t, l, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Open"`)})
 	wantLine(t, snapshot(t, l), "cookie: first")
 	t.Log(out)
+}
+
+// cookieServer sets a cookie on /set and shows the cookies it gets on /.
+func cookieServer(t *testing.T) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/set", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "who", Value: "first", Path: "/"})
+		w.Write([]byte(`<title>Set</title><p>set</p>`))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie("who")
+		v := "none"
+		if err == nil {
+			v = c.Value
+		}
+		w.Write([]byte(`<title>Show</title><p>cookie: ` + v + `</p>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
 }

@@ -1,10 +1,8 @@
 package browser
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -40,24 +38,5 @@ func TestEval(t *testing.T) {
 	}
 	if v, err := shared.Eval(tctx(t), "1 + 1"); err != nil || v != 2.0 {
 		t.Errorf("after a deadline: %v, %v", v, err)
-	}
-}
-
-func TestScreenshot(t *testing.T) {
-	open(t, shared, servePage(t, `<title>Shot</title><body style="background:#f00"><p>red</p></body>`))
-	data, err := shared.Screenshot(tctx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("not a PNG: %v", err)
-	}
-	if b := img.Bounds(); b.Dx() != shared.width || b.Dy() != shared.height {
-		t.Errorf("size %v, want %dx%d", b, shared.width, shared.height)
-	}
-	r, g, _, _ := img.At(shared.width-5, shared.height-5).RGBA()
-	if r>>8 < 200 || g>>8 > 50 {
-		t.Errorf("corner colour r=%d g=%d, want red", r>>8, g>>8)
 	}
 }

@@ -7,6 +7,58 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
+// TestSnapshotFrameNavigatesMidWalk: a same-origin frame is navigated while
+// the walker reads the page; the snapshot waits for the frame's new
+// document and shows it.
+func TestSnapshotFrameNavigatesMidWalk(t *testing.T) {
+	base := serve(t, map[string]string{
+		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Form frame" src="/form" width=400 height=200></iframe>` +
+			tripwire("Element.getBoundingClientRect", `document.querySelector('iframe').contentWindow.location.href = '/thanks';`, false),
+		"/form":   `<p>the form</p><button>Send</button>`,
+		"/thanks": `<p>thank you for your message</p>`,
+	})
+	s := open(t, shared, base+"/outer")
+	if !strings.Contains(s.Text, "the form") {
+		t.Fatalf("the frame's first document is not shown:\n%s", s.Text)
+	}
+	evalPage[bool](t, shared, "window.arm()")
+	s = snapshot(t, shared)
+	if !strings.Contains(s.Text, "thank you for your message") || strings.Contains(s.Text, "the form") {
+		t.Errorf("the snapshot does not show the frame's new document:\n%s", s.Text)
+	}
+}
+
+// TestSnapshotCrossOriginFrameDetachedMidSnapshot: a frame of another site
+// is removed right after the page's walker ran, while the snapshot attaches
+// to the frame's own target to read it.
+func TestSnapshotCrossOriginFrameDetachedMidSnapshot(t *testing.T) {
+	frame := serve(t, map[string]string{"/f": `<p>frame text</p><button>Frame button</button>`})
+	frameURL := strings.Replace(frame, "127.0.0.1", "localhost", 1) + "/f"
+	base := serve(t, map[string]string{
+		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Other site" src="` + frameURL + `" width=400 height=200></iframe>` +
+			tripwire("Element.getBoundingClientRect", `setTimeout(() => document.querySelector('iframe').remove(), 0);`, false),
+	})
+	s := open(t, shared, base+"/outer")
+	if !strings.Contains(s.Text, "frame text") {
+		t.Fatalf("the frame's content is not shown:\n%s", s.Text)
+	}
+	for i := range 3 {
+		if i == 0 {
+			evalPage[bool](t, shared, "window.arm()")
+		}
+		s, err := shared.Snapshot(tctx(t))
+		if err != nil {
+			t.Fatalf("snapshot %d after the frame went away: %v", i, err)
+		}
+		if !strings.Contains(s.Text, "outer text") {
+			t.Errorf("snapshot %d lost the page:\n%s", i, s.Text)
+		}
+		if i > 0 && strings.Contains(s.Text, "frame text") {
+			t.Errorf("snapshot %d still shows the removed frame:\n%s", i, s.Text)
+		}
+	}
+}
+
 // A frame of another site runs in its own renderer; its refs come from the
 // frame's own walker, and the actions reach its elements there. The frame
 // lies right of its own width, so a point in it is measured in the top

@@ -17,42 +17,6 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
-// authProxy is a forward HTTP proxy that wants Basic credentials.
-type authProxy struct {
-	user, pass string
-	mu         sync.Mutex
-	denied     int
-	passed     []string // URLs forwarded
-}
-
-func (p *authProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(p.user+":"+p.pass))
-	if r.Header.Get("Proxy-Authorization") != want {
-		p.mu.Lock()
-		p.denied++
-		p.mu.Unlock()
-		w.Header().Set("Proxy-Authenticate", `Basic realm="test"`)
-		w.WriteHeader(http.StatusProxyAuthRequired)
-		return
-	}
-	p.mu.Lock()
-	p.passed = append(p.passed, r.URL.String())
-	p.mu.Unlock()
-	r.RequestURI = ""
-	r.Header.Del("Proxy-Authorization")
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer resp.Body.Close()
-	for k, v := range resp.Header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(resp.StatusCode)
-	io.Copy(w, resp.Body)
-}
-
 // TestProxyWithCredentials: the pages come through a proxy that asks for
 // credentials, which the browser answers; the password is in no log line.
 func TestProxyWithCredentials(t *testing.T) {
@@ -100,6 +64,42 @@ func TestProxyWithCredentials(t *testing.T) {
 	}
 }
 
+// authProxy is a forward HTTP proxy that wants Basic credentials.
+type authProxy struct {
+	user, pass string
+	mu         sync.Mutex
+	denied     int
+	passed     []string // URLs forwarded
+}
+
 type writerFunc func([]byte) (int, error)
+
+func (p *authProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(p.user+":"+p.pass))
+	if r.Header.Get("Proxy-Authorization") != want {
+		p.mu.Lock()
+		p.denied++
+		p.mu.Unlock()
+		w.Header().Set("Proxy-Authenticate", `Basic realm="test"`)
+		w.WriteHeader(http.StatusProxyAuthRequired)
+		return
+	}
+	p.mu.Lock()
+	p.passed = append(p.passed, r.URL.String())
+	p.mu.Unlock()
+	r.RequestURI = ""
+	r.Header.Del("Proxy-Authorization")
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body)
+}
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

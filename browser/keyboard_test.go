@@ -1,11 +1,6 @@
 package browser
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/webagent/webagent/contract"
-)
+import "testing"
 
 func TestParseChord(t *testing.T) {
 	for _, c := range []struct {
@@ -47,22 +42,5 @@ func TestParseChord(t *testing.T) {
 		if err != nil || got.key.name != c.key || got.key.text != c.text || got.mask != c.mask || len(got.mods) != c.modifiers {
 			t.Errorf("parseChord(%q) = %+v, %v; want key %q text %q mask %d with %d modifiers", c.in, got, err, c.key, c.text, c.mask, c.modifiers)
 		}
-	}
-}
-
-func TestNormalizeURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"http://127.0.0.1:8080/x": "http://127.0.0.1:8080/x",
-		"  example.com/a ":        "https://example.com/a",
-		"about:blank":             "about:blank",
-		"data:text/html,<p>hi":    "data:text/html,<p>hi",
-	} {
-		if got, err := normalizeURL(in); err != nil || got != want {
-			t.Errorf("normalizeURL(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	// An empty URL is refused before anything is sent (Validate).
-	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActGoto, URL: " "}); !isActionError(err) || !strings.Contains(err.Error(), "goto needs a URL") {
-		t.Errorf("goto of nothing: %v", err)
 	}
 }
