@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/eval/sites"
+	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/llm/llmtest"
 )
 
@@ -23,7 +23,7 @@ const (
 // Demo is a running demo: the bank site and the scripted model server, both
 // on 127.0.0.1.
 type Demo struct {
-	Bank    *sites.Bank
+	Bank    *Bank
 	SiteURL string
 	Model   *llmtest.Server
 

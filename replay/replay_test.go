@@ -17,9 +17,9 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/llmtest"
-	"github.com/webagent/webagent/outline"
 	"github.com/webagent/webagent/replay"
 	"github.com/webagent/webagent/trace"
 )

@@ -19,7 +19,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/llm"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/llm/llmtest"
-	"github.com/webagent/webagent/outline"
 )
 
 // ReferencePolicy returns a scripted model for the llmtest server that plays

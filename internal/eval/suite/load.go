@@ -20,7 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/eval/sites"
+	"github.com/webagent/webagent/internal/eval/sites"
 )
 
 // Error is one problem in a task file.
@@ -67,7 +67,7 @@ func (es Errors) Error() string {
 var builtinFS embed.FS
 
 // Builtin returns the built-in tasks, which run on the sites of package
-// eval/sites and all have reference solutions.
+// sites and all have reference solutions.
 func Builtin() ([]*Task, error) {
 	return LoadFS(builtinFS, "tasks")
 }
