@@ -22,7 +22,7 @@ import (
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // ReferenceModel is the model name reported for the bundled reference
@@ -34,8 +34,8 @@ type Config struct {
 	// Workers is how many runs go on at once; 0 means DefaultWorkers().
 	Workers int
 	// Model is the model measured. nil uses the bundled reference model:
-	// for each task an llmtest server on 127.0.0.1 that plays the task's
-	// reference solution, reached over HTTP by an llm client.
+	// for each task a [modelserver.Server] on 127.0.0.1 that plays the
+	// task's reference solution, reached over HTTP by an llm client.
 	Model agent.Model
 	// ModelName is reported; "reference" when Model is nil.
 	ModelName string
@@ -492,10 +492,10 @@ func brokenBrowser(err error) error {
 	return nil
 }
 
-// referenceModel starts an llmtest server answering with p and returns an
-// llm client for it, and a func that stops both.
-func referenceModel(p llmtest.Responder) (agent.Model, func(), error) {
-	srv, err := llmtest.Start(p)
+// referenceModel starts a [modelserver.Server] answering with p and returns
+// an llm client for it, and a func that stops both.
+func referenceModel(p modelserver.Responder) (agent.Model, func(), error) {
+	srv, err := modelserver.Start(p)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package llmtest
+package modelserver
 
 import (
 	"encoding/json"
@@ -69,7 +69,7 @@ func (x *exchange) write(b []byte) bool {
 func (x *exchange) event(v any) bool {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("llmtest: marshal chunk: %v", err)) // our own types always marshal
+		panic(fmt.Sprintf("modelserver: marshal chunk: %v", err)) // our own types always marshal
 	}
 	return x.write([]byte("data: " + string(b) + "\n\n"))
 }
@@ -84,7 +84,7 @@ func (x *exchange) startSSE() bool {
 }
 
 func (x *exchange) serve(t Turn) {
-	x.id = fmt.Sprintf("chatcmpl-llmtest-%d", x.rec.Index)
+	x.id = fmt.Sprintf("chatcmpl-modelserver-%d", x.rec.Index)
 	if t.Delay > 0 && !x.wait(t.Delay) {
 		return
 	}
@@ -97,7 +97,7 @@ func (x *exchange) serve(t Turn) {
 		return
 	case RateLimited:
 		writeError(x.w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
-			orDefault(t.Text, "llmtest: rate limit reached, slow down"), t.RetryAfter)
+			orDefault(t.Text, "modelserver: rate limit reached, slow down"), t.RetryAfter)
 		return
 	case Unauthorized:
 		writeError(x.w, statusOr(t.Status, http.StatusUnauthorized), "invalid_request_error", "invalid_api_key",
@@ -105,7 +105,7 @@ func (x *exchange) serve(t Turn) {
 		return
 	case ServerError:
 		writeError(x.w, statusOr(t.Status, http.StatusInternalServerError), "server_error", "",
-			orDefault(t.Text, "llmtest: injected server error"), 0)
+			orDefault(t.Text, "modelserver: injected server error"), 0)
 		return
 	case None:
 		if t.Raw != nil {
@@ -162,7 +162,7 @@ func (x *exchange) raw(t Turn) {
 func (x *exchange) reset() {
 	conn, _, err := http.NewResponseController(x.w).Hijack()
 	if err != nil {
-		writeError(x.w, http.StatusInternalServerError, "server_error", "", "llmtest: cannot hijack to reset: "+err.Error(), 0)
+		writeError(x.w, http.StatusInternalServerError, "server_error", "", "modelserver: cannot hijack to reset: "+err.Error(), 0)
 		return
 	}
 	if tc, ok := conn.(*net.TCPConn); ok {
@@ -312,7 +312,7 @@ func (x *exchange) plain(t Turn) {
 		Choices: []completionChoice{{Message: msg, FinishReason: finishReason(t)}}, Usage: u}
 	b, err := json.Marshal(resp)
 	if err != nil {
-		panic(fmt.Sprintf("llmtest: marshal completion: %v", err))
+		panic(fmt.Sprintf("modelserver: marshal completion: %v", err))
 	}
 	x.w.Header().Set("Content-Type", "application/json")
 	if x.write(b) {
