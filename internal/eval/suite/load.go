@@ -98,6 +98,28 @@ func Load(p string) ([]*Task, error) {
 	return tasks, err
 }
 
+// LoadFiles loads task files and directories (each as [Load] does), in the
+// order given. A task ID defined in two of them is an error naming both
+// places; within one directory it is an [Error] like any other.
+func LoadFiles(paths []string) ([]*Task, error) {
+	var all []*Task
+	seen := map[string]string{} // task ID -> file:line
+	for _, p := range paths {
+		tasks, err := Load(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tasks {
+			if prev, ok := seen[t.ID]; ok {
+				return nil, fmt.Errorf("%s:%d: task %q is also defined in %s", t.File, t.Line, t.ID, prev)
+			}
+			seen[t.ID] = fmt.Sprintf("%s:%d", t.File, t.Line)
+		}
+		all = append(all, tasks...)
+	}
+	return all, nil
+}
+
 // LoadFS loads every *.yaml and *.yml file under dir in fsys, in path order.
 // Task IDs must be unique across the files.
 func LoadFS(fsys fs.FS, dir string) ([]*Task, error) {
