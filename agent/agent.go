@@ -122,6 +122,33 @@ type repeat struct {
 // Run performs the task and returns how it ended. It never returns nil and
 // never blocks past its bounds.
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
+	r := a.newRun(ctx, task)
+	a.cfg.logger.Debug("task started", "url", task.URL, "max_iterations", a.cfg.maxIterations, "iteration_timeout", a.cfg.iterationTimeout)
+
+	taskCtx, cancelTask := a.taskContext(ctx)
+	defer cancelTask()
+	if a.cfg.human != nil {
+		r.asks = newAsks(taskCtx, a.cfg.human)
+		// Questions still queued end with the task; wait for their
+		// goroutines so none outlives Run.
+		defer r.asks.wg.Wait()
+		defer cancelTask()
+	}
+	if code, err := r.start(taskCtx); err != nil {
+		return r.finish(ctx, taskCtx, code, err)
+	}
+	for i := 1; i <= a.cfg.maxIterations; i++ {
+		if code, end, err := r.runIteration(ctx, taskCtx, i); end {
+			return r.finish(ctx, taskCtx, code, err)
+		}
+	}
+	return r.finish(ctx, taskCtx, CodeMaxIterations,
+		fmt.Errorf("the task was not finished within %d iterations", a.cfg.maxIterations))
+}
+
+// newRun returns the state of one Run of task: its secrets, tools and
+// first messages (the system prompt and the task).
+func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	r := &run{
 		a: a, task: task, sec: newSecrets(task.Secrets, task.URL), fence: newFence(),
 		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout, a.cfg.vision),
@@ -130,104 +157,122 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 		repeats: map[string]repeat{},
 		ctx:     ctx,
 	}
-	log := a.cfg.logger
-	log.Debug("task started", "url", task.URL, "max_iterations", a.cfg.maxIterations, "iteration_timeout", a.cfg.iterationTimeout)
-
-	taskCtx, cancelTask := context.WithCancel(ctx)
-	defer cancelTask()
-	if a.cfg.taskTimeout > 0 {
-		var cancel context.CancelFunc
-		taskCtx, cancel = context.WithTimeoutCause(taskCtx, a.cfg.taskTimeout, errTaskTimeout)
-		defer cancel()
-	}
-	if a.cfg.human != nil {
-		r.asks = newAsks(taskCtx, a.cfg.human)
-		// Questions still queued end with the task; wait for their
-		// goroutines so none outlives Run.
-		defer r.asks.wg.Wait()
-		defer cancelTask()
-	}
-	r.tools.addCustom(a.cfg.customTools) // customtools.go
+	r.tools.addCustom(a.cfg.customTools)
 	r.msgs = []Message{
 		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
+	return r
+}
 
-	if len(task.AnswerSchema) > 0 {
+// taskContext returns the context of a task: ctx, bounded by the task
+// timeout when there is one, and the function that cancels it.
+func (a *Agent) taskContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	taskCtx, cancelTask := context.WithCancel(ctx)
+	if a.cfg.taskTimeout <= 0 {
+		return taskCtx, cancelTask
+	}
+	timed, cancelTimeout := context.WithTimeoutCause(taskCtx, a.cfg.taskTimeout, errTaskTimeout)
+	return timed, func() {
+		cancelTimeout()
+		cancelTask()
+	}
+}
+
+// start prepares the task before its first iteration: the answer schema,
+// the navigation policy and the start URL. An error ends the task with the
+// code returned.
+func (r *run) start(taskCtx context.Context) (Code, error) {
+	if len(r.task.AnswerSchema) > 0 {
 		var err error
-		if r.answer, err = compileAnswerSchema(task.AnswerSchema); err != nil {
-			return r.finish(ctx, taskCtx, CodeAgentFailed, err)
+		if r.answer, err = compileAnswerSchema(r.task.AnswerSchema); err != nil {
+			return CodeAgentFailed, err
 		}
 		r.tools.useAnswerSchema(r.answer)
 		r.msgs[0].Content += "\n- The answer of done is JSON matching the schema of done's answer parameter."
 	}
 	if err := r.confine(); err != nil {
-		return r.finish(ctx, taskCtx, CodeBrowserError, err)
+		return CodeBrowserError, err
 	}
-	if task.URL != "" {
-		err := watchdog.Do(taskCtx, "opening the start URL", a.cfg.startTimeout, func(ctx context.Context) error {
-			_, err := a.browser.Do(ctx, Action{Name: ActGoto, URL: task.URL})
-			return err
-		})
-		if err != nil {
-			return r.finish(ctx, taskCtx, CodeBrowserError, fmt.Errorf("could not open %s: %w", task.URL, err))
-		}
+	if r.task.URL == "" {
+		return "", nil
 	}
+	err := watchdog.Do(taskCtx, "opening the start URL", r.a.cfg.startTimeout, func(ctx context.Context) error {
+		_, err := r.a.browser.Do(ctx, Action{Name: ActGoto, URL: r.task.URL})
+		return err
+	})
+	if err != nil {
+		return CodeBrowserError, fmt.Errorf("could not open %s: %w", r.task.URL, err)
+	}
+	return "", nil
+}
 
-	for i := 1; i <= a.cfg.maxIterations; i++ {
-		r.res.Iterations = i
-		if r.asks != nil {
-			r.notes = append(r.notes, r.asks.delivered()...)
-		}
-		for _, n := range r.notes {
-			r.msgs = append(r.msgs, Message{Role: RoleUser, Content: n})
-		}
-		r.notes = nil
-		// The iteration brings a fresh snapshot: older ones keep only their
-		// header, so tokens do not grow with every iteration.
-		for _, j := range r.obsIdx {
-			r.msgs[j].Content = trimmedObservation(r.msgs[j].Content)
-		}
-
-		prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
-		msgs := append([]Message(nil), r.msgs...)
-		out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), a.cfg.iterationTimeout,
-			func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, prog) })
-		if err != nil {
-			if code, end := r.iterationFailed(ctx, taskCtx, prog, err); end {
-				return r.finish(ctx, taskCtx, code, err)
-			}
-			continue
-		}
-		if code, err := r.apply(out); err != nil {
-			r.record(out.step)
-			return r.finish(ctx, taskCtx, code, err)
-		}
-		r.record(out.step)
-		switch {
-		case out.done != nil:
-			r.res.Answer = r.sec.mask(*out.done)
-			if r.answer != nil && json.Valid([]byte(r.res.Answer)) {
-				r.res.Object = json.RawMessage(r.res.Answer)
-			}
-			return r.finish(ctx, taskCtx, CodeSuccess, nil)
-		case out.fail != nil:
-			return r.finish(ctx, taskCtx, CodeAgentFailed, fmt.Errorf("the agent gave up: %s", r.sec.mask(*out.fail)))
-		case out.over != nil && out.over.Success:
-			return r.finish(ctx, taskCtx, CodeSuccess, nil)
-		case out.over != nil:
-			return r.finish(ctx, taskCtx, CodeAgentFailed, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message)))
-		case out.noTool:
-			if r.nudged {
-				return r.finish(ctx, taskCtx, CodeAgentFailed, errors.New("the model answered twice without calling a tool"))
-			}
-			r.nudged = true
-		default:
-			r.nudged = false
-		}
+// runIteration runs iteration i: it brings the messages up to date, asks
+// the model and performs its calls within the iteration timeout, and
+// applies the outcome. end reports whether the task ends, with code and
+// err.
+func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end bool, err error) {
+	r.res.Iterations = i
+	r.prepareMessages()
+	prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
+	msgs := append([]Message(nil), r.msgs...)
+	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
+		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, prog) })
+	if err != nil {
+		code, end = r.iterationFailed(ctx, taskCtx, prog, err)
+		return code, end, err
 	}
-	return r.finish(ctx, taskCtx, CodeMaxIterations,
-		fmt.Errorf("the task was not finished within %d iterations", a.cfg.maxIterations))
+	code, err = r.apply(out)
+	r.record(out.step)
+	if err != nil {
+		return code, true, err
+	}
+	return r.ending(out)
+}
+
+// prepareMessages adds the notes gathered since the last iteration (the
+// human's answers among them) and trims the older observations: the
+// iteration brings a fresh snapshot, and older ones keep only their header,
+// so tokens do not grow with every iteration.
+func (r *run) prepareMessages() {
+	if r.asks != nil {
+		r.notes = append(r.notes, r.asks.delivered()...)
+	}
+	for _, n := range r.notes {
+		r.msgs = append(r.msgs, Message{Role: RoleUser, Content: n})
+	}
+	r.notes = nil
+	for _, j := range r.obsIdx {
+		r.msgs[j].Content = trimmedObservation(r.msgs[j].Content)
+	}
+}
+
+// ending decides from an applied iteration whether the task ends, and how:
+// the model called done or fail, the environment ended the episode, or the
+// model answered twice in a row without calling a tool.
+func (r *run) ending(out *iterOut) (code Code, end bool, err error) {
+	switch {
+	case out.done != nil:
+		r.res.Answer = r.sec.mask(*out.done)
+		if r.answer != nil && json.Valid([]byte(r.res.Answer)) {
+			r.res.Object = json.RawMessage(r.res.Answer)
+		}
+		return CodeSuccess, true, nil
+	case out.fail != nil:
+		return CodeAgentFailed, true, fmt.Errorf("the agent gave up: %s", r.sec.mask(*out.fail))
+	case out.over != nil && out.over.Success:
+		return CodeSuccess, true, nil
+	case out.over != nil:
+		return CodeAgentFailed, true, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message))
+	case out.noTool:
+		if r.nudged {
+			return CodeAgentFailed, true, errors.New("the model answered twice without calling a tool")
+		}
+		r.nudged = true
+	default:
+		r.nudged = false
+	}
+	return "", false, nil
 }
 
 // iterationFailed records a failed iteration and decides whether the task

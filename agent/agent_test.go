@@ -17,7 +17,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -49,9 +49,9 @@ func TestMain(m *testing.M) {
 }
 
 // newModel returns a real HTTP client (go-openai) for a scripted server.
-func newModel(t *testing.T, r llmtest.Responder, mut ...func(*llm.Config)) (*llm.Client, *llmtest.Server) {
+func newModel(t *testing.T, r modelserver.Responder, mut ...func(*llm.Config)) (*llm.Client, *modelserver.Server) {
 	t.Helper()
-	srv, err := llmtest.Start(r)
+	srv, err := modelserver.Start(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +157,9 @@ func TestLoginTaskSucceeds(t *testing.T) {
 func TestIterationTimeoutOnHungModel(t *testing.T) {
 	url := page(t, simplePage)
 	const budget = 2 * time.Second
-	for _, fault := range []llmtest.Fault{llmtest.StallMidStream, llmtest.NoHeaders, llmtest.Drip} {
+	for _, fault := range []modelserver.Fault{modelserver.StallMidStream, modelserver.NoHeaders, modelserver.Drip} {
 		t.Run(fault.String(), func(t *testing.T) {
-			model, srv := newModel(t, llmtest.Script(llmtest.Turn{Fault: fault, Every: 100 * time.Millisecond}),
+			model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: fault, Every: 100 * time.Millisecond}),
 				func(c *llm.Config) { c.Inactivity = time.Minute })
 			a := mustAgent(t, shared, model, agent.WithIterationTimeout(budget))
 			start := time.Now()
@@ -213,12 +213,12 @@ func TestIterationTimeoutOnFrozenPage(t *testing.T) {
 	defer b.Close()
 	url := page(t, `<!doctype html><title>Frozen</title>
 <button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`)
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
-		ref, ok := llmtest.FindRef(req.LastUser(), "button", "Freeze")
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		ref, ok := modelserver.FindRef(req.LastUser(), "button", "Freeze")
 		if !ok {
-			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("fail", map[string]any{"reason": "no button"})}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": "no button"})}}
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
 	}))
 	const budget = 2 * time.Second
 	// The iteration that hangs starts when the previous one was recorded
@@ -251,7 +251,7 @@ func TestIterationTimeoutOnFrozenPage(t *testing.T) {
 // A caller's cancel mid-iteration is CANCELED, not ITERATION_TIMEOUT.
 func TestCallerCancelMidIteration(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.NoHeaders}))
+	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}))
 	a := mustAgent(t, shared, model, agent.WithIterationTimeout(10*time.Second))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -281,7 +281,7 @@ func TestCallerCancelMidIteration(t *testing.T) {
 
 func TestTaskTimeout(t *testing.T) {
 	url := page(t, simplePage)
-	model, _ := newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.NoHeaders}))
+	model, _ := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}))
 	a := mustAgent(t, shared, model, agent.WithIterationTimeout(10*time.Second), agent.WithTaskTimeout(time.Second))
 	start := time.Now()
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
@@ -293,16 +293,16 @@ func TestTaskTimeout(t *testing.T) {
 	}
 }
 
-func clickButtonThenDone(req *llmtest.ChatRequest) llmtest.Turn {
+func clickButtonThenDone(req *modelserver.ChatRequest) modelserver.Turn {
 	obs := req.LastUser()
 	if strings.Contains(obs, "clicked: yes") {
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "clicked"})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "clicked"})}}
 	}
-	ref, ok := llmtest.FindRef(obs, "button", "Press me")
+	ref, ok := modelserver.FindRef(obs, "button", "Press me")
 	if !ok {
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("fail", map[string]any{"reason": "no button"})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": "no button"})}}
 	}
-	return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+	return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
 }
 
 const clickPage = `<!doctype html><title>Click</title><button onclick="document.getElementById('s').textContent='clicked: yes'">Press me</button><p id="s">clicked: no</p>`
@@ -311,10 +311,10 @@ const clickPage = `<!doctype html><title>Click</title><button onclick="document.
 func TestRateLimitThenSuccess(t *testing.T) {
 	url := page(t, clickPage)
 	n := 0
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		n++
 		if n == 1 {
-			return llmtest.Turn{Fault: llmtest.RateLimited, RetryAfter: time.Second}
+			return modelserver.Turn{Fault: modelserver.RateLimited, RetryAfter: time.Second}
 		}
 		return clickButtonThenDone(req)
 	}))
@@ -335,7 +335,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 // 401 is not retried: LLM_ERROR at once.
 func TestUnauthorizedIsLLMErrorAtOnce(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Unauthorized}))
+	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Unauthorized}))
 	a := mustAgent(t, shared, model)
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeLLMError {
@@ -356,14 +356,14 @@ func TestUnauthorizedIsLLMErrorAtOnce(t *testing.T) {
 // the task goes on.
 func TestBadToolCallsAreToolErrors(t *testing.T) {
 	url := page(t, clickPage)
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		switch len(req.Messages) {
 		case 3: // system, task, first observation
-			return llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "fly", Args: `{}`}}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{{Name: "fly", Args: `{}`}}}
 		case 6:
-			return llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "click", Args: `{"ref": `}}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{{Name: "click", Args: `{"ref": `}}}
 		case 9:
-			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": "e9999"})}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": "e9999"})}}
 		}
 		return clickButtonThenDone(req)
 	}))
@@ -390,7 +390,7 @@ func TestBadToolCallsAreToolErrors(t *testing.T) {
 // Text without a tool call gets one reminder, then AGENT_FAILED.
 func TestNoToolCallTwiceFails(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.Script(llmtest.Turn{Text: "hmm"}, llmtest.Turn{Text: "still thinking"}))
+	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Text: "hmm"}, modelserver.Turn{Text: "still thinking"}))
 	a := mustAgent(t, shared, model)
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeAgentFailed || res.Iterations != 2 {
@@ -404,9 +404,9 @@ func TestNoToolCallTwiceFails(t *testing.T) {
 func TestMaxIterations(t *testing.T) {
 	url := page(t, simplePage)
 	n := 0
-	model, _ := newModel(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
+	model, _ := newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		n++ // a different page each time: progress, not repetition
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("goto", map[string]any{"url": fmt.Sprintf("%s?page=%d", url, n)})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("goto", map[string]any{"url": fmt.Sprintf("%s?page=%d", url, n)})}}
 	}))
 	a := mustAgent(t, shared, model, agent.WithMaxIterations(3))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
@@ -417,8 +417,8 @@ func TestMaxIterations(t *testing.T) {
 
 func TestFailTool(t *testing.T) {
 	url := page(t, simplePage)
-	model, _ := newModel(t, llmtest.Script(llmtest.Turn{ToolCalls: []llmtest.Call{
-		llmtest.ToolCall("fail", map[string]any{"reason": "the shop is closed"})}}))
+	model, _ := newModel(t, modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{
+		modelserver.ToolCall("fail", map[string]any{"reason": "the shop is closed"})}}))
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeAgentFailed || !strings.Contains(res.Message, "the shop is closed") {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -429,7 +429,7 @@ func TestStartURLThatDoesNotLoadIsBrowserError(t *testing.T) {
 	s := httptest.NewServer(http.NotFoundHandler())
 	dead := s.URL
 	s.Close()
-	model, srv := newModel(t, llmtest.Script())
+	model, srv := newModel(t, modelserver.Script())
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: dead, Instruction: "x"})
 	if res.Code != agent.CodeBrowserError {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -449,7 +449,7 @@ func TestStartNavigationIsBounded(t *testing.T) {
 	}))
 	defer s.Close()
 	defer close(hang)
-	model, _ := newModel(t, llmtest.Script())
+	model, _ := newModel(t, modelserver.Script())
 	a := mustAgent(t, shared, model, agent.WithStartTimeout(time.Second))
 	start := time.Now()
 	res := a.Run(context.Background(), agent.Task{URL: s.URL, Instruction: "x"})
@@ -462,7 +462,7 @@ func TestStartNavigationIsBounded(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
-	model, _ := newModel(t, llmtest.Script())
+	model, _ := newModel(t, modelserver.Script())
 	for _, o := range []agent.Option{
 		agent.WithIterationTimeout(-time.Second),
 		agent.WithTaskTimeout(-1),

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 const orderPage = `<!doctype html><title>Order</title><h1>Order SO-42</h1><p>Total: 19.50 EUR</p>`
@@ -24,10 +24,10 @@ type order struct {
 // and decoded. The done tool offered carries the schema.
 func TestSchemaAnswerRefusedThenAccepted(t *testing.T) {
 	url := page(t, orderPage)
-	model, srv := newModel(t, llmtest.Script(
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": map[string]any{"number": 42}})}},
+	model, srv := newModel(t, modelserver.Script(
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"number": 42}})}},
 		// The object as a string holding its JSON, as small models send it.
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": `{"number": "SO-42", "total": 19.5}`})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": `{"number": "SO-42", "total": 19.5}`})}},
 	))
 	a := mustAgent(t, shared, model, agent.WithIterationTimeout(20*time.Second))
 	got, res, err := agent.RunAs[order](context.Background(), a, agent.Task{URL: url, Instruction: "read the order"})
@@ -66,9 +66,9 @@ func TestSchemaAnswerRefusedThenAccepted(t *testing.T) {
 func TestSchemaAnswerRetriesAreBounded(t *testing.T) {
 	url := page(t, orderPage)
 	n := 0
-	model, _ := newModel(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
+	model, _ := newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		n++
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": map[string]any{"number": n}})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"number": n}})}}
 	}))
 	a := mustAgent(t, shared, model)
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "read the order", AnswerSchema: json.RawMessage(`{"type":"object","properties":{"number":{"type":"string"}},"required":["number"]}`)})

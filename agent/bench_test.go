@@ -10,7 +10,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // timedBrowser is the real browser with the time spent in Snapshot and Do
@@ -55,16 +55,16 @@ func BenchmarkIteration(b *testing.B) {
 	url := page(b, `<!doctype html><title>Counter</title><button onclick="n.textContent = +n.textContent + 1">Add</button><p id=n>0</p>`)
 	clicks := b.N
 	var asked atomic.Int64
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		obs := req.LastUser()
 		if asked.Add(1) > int64(clicks) {
-			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "counted"})}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "counted"})}}
 		}
-		ref, ok := llmtest.FindRef(obs, "button", "Add")
+		ref, ok := modelserver.FindRef(obs, "button", "Add")
 		if !ok {
-			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("fail", map[string]any{"reason": "no Add button"})}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": "no Add button"})}}
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
 	}))
 	if err != nil {
 		b.Fatal(err)

@@ -15,19 +15,19 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
-func call(name string, args map[string]any) llmtest.Turn {
-	return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall(name, args)}}
+func call(name string, args map[string]any) modelserver.Turn {
+	return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall(name, args)}}
 }
 
-func done(answer string) llmtest.Turn { return call("done", map[string]any{"answer": answer}) }
+func done(answer string) modelserver.Turn { return call("done", map[string]any{"answer": answer}) }
 
 // The model asks a person; the answer comes within the wait.
 func TestAskHumanAnswered(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.LastTool(), `"answered"`) {
 			return done(req.LastTool())
 		}
@@ -63,7 +63,7 @@ func contains(list []string, s string) bool {
 // Without a human channel, ask_human is not offered.
 func TestAskHumanNotOfferedWithoutHuman(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.Script(done("ok")))
+	model, srv := newModel(t, modelserver.Script(done("ok")))
 	mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if names := srv.Requests()[0].Req.ToolNames(); contains(names, "ask_human") {
 		t.Fatalf("ask_human offered without a human: %v", names)
@@ -77,7 +77,7 @@ func TestAskHumanPendingThenDelivered(t *testing.T) {
 	release := make(chan struct{})
 	var pendingAt time.Time
 	var asks atomic.Int32
-	model, _ := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		for _, m := range req.Messages {
 			if strings.Contains(m.Content, "has now answered") {
 				return done(m.Content)
@@ -131,7 +131,7 @@ func TestAskHumanPendingThenDelivered(t *testing.T) {
 // A question still queued when the task ends does not outlive Run.
 func TestAskHumanQueuedQuestionEndsWithTask(t *testing.T) {
 	url := page(t, simplePage)
-	model, _ := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.LastTool(), `"pending"`) {
 			return call("fail", map[string]any{"reason": "no answer"})
 		}
@@ -159,7 +159,7 @@ func TestAskHumanQueuedQuestionEndsWithTask(t *testing.T) {
 func TestErrorBudget(t *testing.T) {
 	url := page(t, simplePage)
 	n := 400
-	model, srv := newModel(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
+	model, srv := newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		n++ // a different wrong ref each time: errors, not repetition
 		return call("click", map[string]any{"ref": "e" + strconv.Itoa(n)})
 	}))
@@ -175,8 +175,8 @@ func TestErrorBudget(t *testing.T) {
 // The same action on an unchanged page: a warning, then AGENT_STUCK.
 func TestRepeatedActionIsStuck(t *testing.T) {
 	url := page(t, `<!doctype html><title>Inert</title><button>Does nothing</button>`)
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
-		ref, _ := llmtest.FindRef(req.LastUser(), "button", "Does nothing")
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		ref, _ := modelserver.FindRef(req.LastUser(), "button", "Does nothing")
 		return call("click", map[string]any{"ref": ref})
 	}))
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
@@ -197,12 +197,12 @@ func TestPagingIsNotStuck(t *testing.T) {
 	url := page(t, `<!doctype html><title>Calendar</title>
 <p id="m">January</p><button onclick="const ms=['January','February','March','April','May','June','July'];
 const m=document.getElementById('m'); m.textContent = ms[ms.indexOf(m.textContent)+1]">Next month</button>`)
-	model, _ := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		obs := req.LastUser()
 		if strings.Contains(obs, "June") {
 			return done("June")
 		}
-		ref, _ := llmtest.FindRef(obs, "button", "Next month")
+		ref, _ := modelserver.FindRef(obs, "button", "Next month")
 		return call("click", map[string]any{"ref": ref})
 	}))
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "go to June"})
@@ -214,7 +214,7 @@ const m=document.getElementById('m'); m.textContent = ms[ms.indexOf(m.textConten
 // A malformed stream goes back to the model as an error, and the task goes on.
 func TestMalformedReplyIsRecoverable(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Malformed}, done("ok")))
+	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Malformed}, done("ok")))
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeSuccess {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -242,7 +242,7 @@ func TestOperationTimeoutIsRetryable(t *testing.T) {
 	}))
 	defer slow.Close()
 	defer close(hang)
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.LastTool(), "OPERATION_TIMEOUT") {
 			return done(req.LastTool())
 		}
@@ -275,7 +275,7 @@ func TestOperationTimeoutIsRetryable(t *testing.T) {
 // told, and the task goes on; at the limit the task ends.
 func TestIterationTimeoutRecoverPolicy(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.NoHeaders}, done("ok")))
+	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}, done("ok")))
 	a := mustAgent(t, shared, model, agent.WithIterationTimeout(time.Second),
 		agent.WithIterationTimeoutPolicy(agent.PolicyRecover, 2))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
@@ -293,8 +293,8 @@ func TestIterationTimeoutRecoverPolicy(t *testing.T) {
 		t.Fatal("the model was not told the step timed out")
 	}
 
-	model2, _ := newModel(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{Fault: llmtest.NoHeaders}
+	model2, _ := newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{Fault: modelserver.NoHeaders}
 	}))
 	start := time.Now()
 	res = mustAgent(t, shared, model2, agent.WithIterationTimeout(500*time.Millisecond),
@@ -308,7 +308,7 @@ func TestIterationTimeoutRecoverPolicy(t *testing.T) {
 }
 
 func TestHumanTimeoutMustBeBelowBounds(t *testing.T) {
-	model, _ := newModel(t, llmtest.Script())
+	model, _ := newModel(t, modelserver.Script())
 	h := agent.HumanFunc(func(context.Context, string) (string, error) { return "", errors.New("x") })
 	if _, err := agent.New(shared, model, agent.WithHuman(h, time.Minute), agent.WithIterationTimeout(30*time.Second)); err == nil {
 		t.Fatal("a human wait longer than the iteration was accepted")
@@ -329,18 +329,18 @@ func TestBatchStopsWhenPageNavigates(t *testing.T) {
 		w.Write([]byte(`<!doctype html><title>First</title><input aria-label="Name"><a href="/next">Go on</a><button>Stay</button>`))
 	}))
 	defer s.Close()
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		obs := req.LastUser()
 		if strings.Contains(obs, "second page") {
 			return done("there")
 		}
-		name, _ := llmtest.FindRef(obs, "textbox", "Name")
-		link, _ := llmtest.FindRef(obs, "link", "Go on")
-		stay, _ := llmtest.FindRef(obs, "button", "Stay")
-		return llmtest.Turn{ToolCalls: []llmtest.Call{
-			llmtest.ToolCall("type", map[string]any{"ref": name, "text": "Ann"}),
-			llmtest.ToolCall("click", map[string]any{"ref": link}),
-			llmtest.ToolCall("click", map[string]any{"ref": stay}),
+		name, _ := modelserver.FindRef(obs, "textbox", "Name")
+		link, _ := modelserver.FindRef(obs, "link", "Go on")
+		stay, _ := modelserver.FindRef(obs, "button", "Stay")
+		return modelserver.Turn{ToolCalls: []modelserver.Call{
+			modelserver.ToolCall("type", map[string]any{"ref": name, "text": "Ann"}),
+			modelserver.ToolCall("click", map[string]any{"ref": link}),
+			modelserver.ToolCall("click", map[string]any{"ref": stay}),
 		}}
 	}))
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: s.URL, Instruction: "go on"})
@@ -370,7 +370,7 @@ func TestBatchStopsWhenPageNavigates(t *testing.T) {
 // as an image in the next request.
 func TestVisionScreenshot(t *testing.T) {
 	url := page(t, simplePage)
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		for _, m := range req.Messages {
 			if m.Images > 0 {
 				return done("saw it")
@@ -396,7 +396,7 @@ func TestVisionScreenshot(t *testing.T) {
 
 // A backstop at or below the longest tool budget is allowed but logged.
 func TestLowOperationTimeoutWarns(t *testing.T) {
-	model, _ := newModel(t, llmtest.Script())
+	model, _ := newModel(t, modelserver.Script())
 	var buf bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if _, err := agent.New(shared, model, agent.WithOperationTimeout(10*time.Second), agent.WithLogger(log)); err != nil {

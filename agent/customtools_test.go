@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // A custom tool called by the scripted model: arguments that break its
@@ -32,10 +32,10 @@ func TestCustomToolCalledByModel(t *testing.T) {
 			return "SKU-9 costs 12.50 EUR", nil
 		},
 	}
-	model, srv := newModel(t, llmtest.Script(
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("lookup_price", map[string]any{"sku": 9})}},
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("lookup_price", map[string]any{"sku": "SKU-9"})}},
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "12.50 EUR"})}},
+	model, srv := newModel(t, modelserver.Script(
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("lookup_price", map[string]any{"sku": 9})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("lookup_price", map[string]any{"sku": "SKU-9"})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "12.50 EUR"})}},
 	))
 	a := mustAgent(t, shared, model, agent.WithTools(price), agent.WithSystemPrompt("Prices are always in EUR."))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "what does SKU-9 cost?"})
@@ -78,9 +78,9 @@ func TestCustomToolBudget(t *testing.T) {
 	defer close(release)
 	stuck := agent.CustomTool{Name: "slow_lookup", Budget: 300 * time.Millisecond,
 		Run: func(context.Context, json.RawMessage) (string, error) { <-release; return "late", nil }}
-	model, srv := newModel(t, llmtest.Script(
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("slow_lookup", map[string]any{})}},
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "gave up on the lookup"})}},
+	model, srv := newModel(t, modelserver.Script(
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("slow_lookup", map[string]any{})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "gave up on the lookup"})}},
 	))
 	a := mustAgent(t, shared, model, agent.WithTools(stuck))
 	start := time.Now()
@@ -101,7 +101,7 @@ func TestCustomToolBudget(t *testing.T) {
 
 func TestCustomToolsRejected(t *testing.T) {
 	run := func(context.Context, json.RawMessage) (string, error) { return "", nil }
-	model, _ := newModel(t, llmtest.Script())
+	model, _ := newModel(t, modelserver.Script())
 	for _, c := range []struct {
 		tool agent.CustomTool
 		want string

@@ -10,18 +10,18 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // exampleSetup serves one page and a scripted model that plays turns; in a
 // program, the page is any site and the model any OpenAI-compatible
 // endpoint (llm.Config{BaseURL: …, Model: …}).
-func exampleSetup(html string, turns ...llmtest.Turn) (url string, model *llm.Client, closeAll func()) {
+func exampleSetup(html string, turns ...modelserver.Turn) (url string, model *llm.Client, closeAll func()) {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, html)
 	}))
-	srv, err := llmtest.Start(llmtest.Script(turns...))
+	srv, err := modelserver.Start(modelserver.Script(turns...))
 	if err != nil {
 		panic(err)
 	}
@@ -41,8 +41,8 @@ func ExampleRunAs() {
 		Total  float64 `json:"total"`
 	}
 	url, model, closeAll := exampleSetup(`<title>Order</title><h1>Order SO-42</h1><p>Total 19.50</p>`,
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": map[string]any{"number": "SO-42"}})}},
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": map[string]any{"number": "SO-42", "total": 19.5}})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"number": "SO-42"}})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"number": "SO-42", "total": 19.5}})}},
 	)
 	defer closeAll()
 
@@ -62,8 +62,8 @@ func ExampleRunAs() {
 // that match its schema; it runs under its own budget.
 func ExampleWithTools() {
 	url, model, closeAll := exampleSetup(`<title>Shop</title><p>Desk lamp, SKU-9</p>`,
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("stock", map[string]any{"sku": "SKU-9"})}},
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "3 desk lamps in stock"})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("stock", map[string]any{"sku": "SKU-9"})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "3 desk lamps in stock"})}},
 	)
 	defer closeAll()
 
@@ -94,7 +94,7 @@ func ExampleWithTools() {
 // The program's own instructions, added to the system message.
 func ExampleWithSystemPrompt() {
 	url, model, closeAll := exampleSetup(`<title>Wiki</title><p>Paris</p>`,
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "PARIS"})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "PARIS"})}},
 	)
 	defer closeAll()
 

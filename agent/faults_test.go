@@ -17,7 +17,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/internal/crash"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // The fault matrix of issue 4: one row per fault, with real Chromium and the
@@ -63,7 +63,7 @@ type faultRow struct {
 
 // told reports whether any request the model server saw has a message
 // containing s.
-func told(srv *llmtest.Server, s string) bool {
+func told(srv *modelserver.Server, s string) bool {
 	for _, rec := range srv.Requests() {
 		for _, m := range rec.Req.Messages {
 			if strings.Contains(m.Content, s) {
@@ -75,7 +75,7 @@ func told(srv *llmtest.Server, s string) bool {
 }
 
 // seen reports whether the request's messages contain s.
-func seen(req *llmtest.ChatRequest, s string) bool {
+func seen(req *modelserver.ChatRequest, s string) bool {
 	for _, m := range req.Messages {
 		if strings.Contains(m.Content, s) {
 			return true
@@ -140,11 +140,11 @@ func hangServer(t *testing.T, html string) string {
 	return s.URL
 }
 
-func modelTimeoutRow(name string, fault llmtest.Fault) faultRow {
+func modelTimeoutRow(name string, fault modelserver.Fault) faultRow {
 	return faultRow{
 		name: name, code: agent.CodeIterationTimeout, min: iterBudget, max: iterBudget + 700*time.Millisecond,
 		run: func(t *testing.T) *agent.Result {
-			model, _ := newModel(t, llmtest.Script(llmtest.Turn{Fault: fault, Every: 100 * time.Millisecond}),
+			model, _ := newModel(t, modelserver.Script(modelserver.Turn{Fault: fault, Every: 100 * time.Millisecond}),
 				func(c *llm.Config) { c.Inactivity = time.Minute })
 			a := mustAgent(t, shared, model, agent.WithIterationTimeout(iterBudget))
 			return runTask(shared, a, context.Background(), agent.Task{URL: page(t, simplePage), Instruction: "press the button"})
@@ -159,17 +159,17 @@ func modelTimeoutRow(name string, fault llmtest.Fault) faultRow {
 
 func TestFaultMatrix(t *testing.T) {
 	rows := []faultRow{
-		modelTimeoutRow("stalled stream", llmtest.StallMidStream),
-		modelTimeoutRow("no headers", llmtest.NoHeaders),
-		modelTimeoutRow("drip", llmtest.Drip),
+		modelTimeoutRow("stalled stream", modelserver.StallMidStream),
+		modelTimeoutRow("no headers", modelserver.NoHeaders),
+		modelTimeoutRow("drip", modelserver.Drip),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				name: "429 storm", code: agent.CodeLLMError, max: 2 * time.Second,
 				run: func(t *testing.T) *agent.Result {
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-						return llmtest.Turn{Fault: llmtest.RateLimited}
+					model, srv = newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+						return modelserver.Turn{Fault: modelserver.RateLimited}
 					}))
 					return runTask(shared, mustAgent(t, shared, model, agent.WithIterationTimeout(iterBudget)),
 						context.Background(), agent.Task{URL: page(t, simplePage), Instruction: "x"})
@@ -187,17 +187,17 @@ func TestFaultMatrix(t *testing.T) {
 		{
 			name: "401", code: agent.CodeLLMError, max: 2 * time.Second,
 			run: func(t *testing.T) *agent.Result {
-				model, _ := newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Unauthorized}))
+				model, _ := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Unauthorized}))
 				return runTask(shared, mustAgent(t, shared, model), context.Background(), agent.Task{URL: page(t, simplePage), Instruction: "x"})
 			},
 		},
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				name: "malformed stream", code: agent.CodeSuccess, max: 2 * time.Second,
 				run: func(t *testing.T) *agent.Result {
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Malformed}, done("ok")))
+					model, srv = newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Malformed}, done("ok")))
 					return runTask(shared, mustAgent(t, shared, model), context.Background(), agent.Task{URL: page(t, simplePage), Instruction: "x"})
 				},
 				check: func(t *testing.T, res *agent.Result) {
@@ -208,12 +208,12 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				name: "unknown tool", code: agent.CodeSuccess, max: 2 * time.Second,
 				run: func(t *testing.T) *agent.Result {
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.Script(llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "fly", Args: `{}`}}}, done("ok")))
+					model, srv = newModel(t, modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{{Name: "fly", Args: `{}`}}}, done("ok")))
 					return runTask(shared, mustAgent(t, shared, model), context.Background(), agent.Task{URL: page(t, simplePage), Instruction: "x"})
 				},
 				check: func(t *testing.T, res *agent.Result) {
@@ -224,14 +224,14 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				name: "bad arguments", code: agent.CodeSuccess, max: 2 * time.Second,
 				run: func(t *testing.T) *agent.Result {
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.Script(
-						llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "click", Args: `{"ref": `}}},
-						llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "scroll", Args: `{"direction": "sideways"}`}}},
+					model, srv = newModel(t, modelserver.Script(
+						modelserver.Turn{ToolCalls: []modelserver.Call{{Name: "click", Args: `{"ref": `}}},
+						modelserver.Turn{ToolCalls: []modelserver.Call{{Name: "scroll", Args: `{"direction": "sideways"}`}}},
 						done("ok")))
 					return runTask(shared, mustAgent(t, shared, model), context.Background(), agent.Task{URL: page(t, simplePage), Instruction: "x"})
 				},
@@ -248,7 +248,7 @@ func TestFaultMatrix(t *testing.T) {
 		{
 			name: "no tool call twice", code: agent.CodeAgentFailed, max: 2 * time.Second,
 			run: func(t *testing.T) *agent.Result {
-				model, _ := newModel(t, llmtest.Script(llmtest.Turn{Text: "hmm"}, llmtest.Turn{Text: "still thinking"}))
+				model, _ := newModel(t, modelserver.Script(modelserver.Turn{Text: "hmm"}, modelserver.Turn{Text: "still thinking"}))
 				return runTask(shared, mustAgent(t, shared, model), context.Background(), agent.Task{URL: page(t, simplePage), Instruction: "x"})
 			},
 		},
@@ -256,15 +256,15 @@ func TestFaultMatrix(t *testing.T) {
 			name: "repeated action", code: agent.CodeAgentStuck, max: 3 * time.Second,
 			run: func(t *testing.T) *agent.Result {
 				url := page(t, `<!doctype html><title>Inert</title><button>Does nothing</button>`)
-				model, _ := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
-					ref, _ := llmtest.FindRef(req.LastUser(), "button", "Does nothing")
+				model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+					ref, _ := modelserver.FindRef(req.LastUser(), "button", "Does nothing")
 					return call("click", map[string]any{"ref": ref})
 				}))
 				return runTask(shared, mustAgent(t, shared, model), context.Background(), agent.Task{URL: url, Instruction: "x"})
 			},
 		},
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				// The click's own input events hang on the frozen
 				// renderer: the backstop abandons it, Recover
@@ -273,14 +273,14 @@ func TestFaultMatrix(t *testing.T) {
 				run: func(t *testing.T) *agent.Result {
 					url := page(t, `<!doctype html><title>Frozen</title><p>alive</p><button onclick="for (;;) {}">Freeze</button>`)
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						if strings.Contains(req.LastTool(), "OPERATION_TIMEOUT") {
 							return call("scroll", map[string]any{"direction": "down"})
 						}
 						if strings.Contains(req.LastTool(), "scrolled") || strings.Contains(req.LastTool(), "could not scroll") {
 							return done("recovered")
 						}
-						ref, _ := llmtest.FindRef(req.LastUser(), "button", "Freeze")
+						ref, _ := modelserver.FindRef(req.LastUser(), "button", "Freeze")
 						return call("click", map[string]any{"ref": ref})
 					}))
 					a := mustAgent(t, shared, model, agent.WithIterationTimeout(3*time.Second), agent.WithOperationTimeout(opBudget))
@@ -297,7 +297,7 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				// A loop started by a timer right after the click (the
 				// click's own wait for the page gives up after its 1 s):
@@ -307,11 +307,11 @@ func TestFaultMatrix(t *testing.T) {
 				run: func(t *testing.T) *agent.Result {
 					url := page(t, `<!doctype html><title>Frozen</title><p>alive</p><button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`)
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						if seen(req, "Your last step timed out") {
 							return done("recovered")
 						}
-						ref, _ := llmtest.FindRef(req.LastUser(), "button", "Freeze")
+						ref, _ := modelserver.FindRef(req.LastUser(), "button", "Freeze")
 						return call("click", map[string]any{"ref": ref})
 					}))
 					a := mustAgent(t, shared, model, agent.WithIterationTimeout(iterBudget),
@@ -329,7 +329,7 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				// The tab's renderer crashes while the model thinks (the
 				// scripted model sends Page.crash to the tab through the
@@ -341,7 +341,7 @@ func TestFaultMatrix(t *testing.T) {
 					url := page(t, `<!doctype html><title>Before</title><p>before the crash</p>`)
 					var once sync.Once
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						if seen(req, "crashed") && strings.Contains(req.LastUser(), "before the crash") {
 							return done("recovered")
 						}
@@ -352,7 +352,7 @@ func TestFaultMatrix(t *testing.T) {
 								t.Logf("crashing the tab: %v", err)
 							}
 						})
-						return llmtest.Turn{Delay: 500 * time.Millisecond, ToolCalls: []llmtest.Call{llmtest.ToolCall("scroll", map[string]any{"direction": "down"})}}
+						return modelserver.Turn{Delay: 500 * time.Millisecond, ToolCalls: []modelserver.Call{modelserver.ToolCall("scroll", map[string]any{"direction": "down"})}}
 					}))
 					// The model's turn includes crashing the tab from another
 					// DevTools client: a longer iteration than the others.
@@ -367,7 +367,7 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				// The browser process is killed while the model thinks:
 				// the next call relaunches it once; the task goes on.
@@ -379,7 +379,7 @@ func TestFaultMatrix(t *testing.T) {
 					url := page(t, simplePage)
 					var kills atomic.Int32
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						if seen(req, "relaunched") {
 							return done("recovered")
 						}
@@ -404,7 +404,7 @@ func TestFaultMatrix(t *testing.T) {
 			run: func(t *testing.T) *agent.Result {
 				b := ownBrowser(t)
 				url := page(t, simplePage)
-				model, _ := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+				model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 					_ = syscall.Kill(b.PID(), syscall.SIGKILL)
 					return call("goto", map[string]any{"url": url})
 				}))
@@ -418,7 +418,7 @@ func TestFaultMatrix(t *testing.T) {
 			},
 		},
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				// goto a page whose document never arrives: the
 				// backstop abandons it, Recover inspects the page, the
@@ -427,7 +427,7 @@ func TestFaultMatrix(t *testing.T) {
 				run: func(t *testing.T) *agent.Result {
 					base := hangServer(t, `<!doctype html><title>Start</title><p>start page</p>`)
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						if strings.Contains(req.LastTool(), "OPERATION_TIMEOUT") && strings.Contains(req.LastUser(), "start page") {
 							return done("back at the start")
 						}
@@ -444,7 +444,7 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				name: "alert, confirm, beforeunload", code: agent.CodeSuccess, max: 4 * time.Second,
 				run: func(t *testing.T) *agent.Result {
@@ -454,7 +454,7 @@ func TestFaultMatrix(t *testing.T) {
 <button onclick="document.title = confirm('sure?') ? 'yes' : 'no'">Confirm</button>`)
 					other := page(t, `<!doctype html><title>Other</title><p>left the page</p>`)
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						obs := req.LastUser()
 						switch {
 						case strings.Contains(obs, "left the page"):
@@ -462,10 +462,10 @@ func TestFaultMatrix(t *testing.T) {
 						case seen(req, `confirm dialog "sure?" was accepted`):
 							return call("goto", map[string]any{"url": other})
 						case seen(req, `alert dialog "hello" was accepted`):
-							ref, _ := llmtest.FindRef(obs, "button", "Confirm")
+							ref, _ := modelserver.FindRef(obs, "button", "Confirm")
 							return call("click", map[string]any{"ref": ref})
 						}
-						ref, _ := llmtest.FindRef(obs, "button", "Alert")
+						ref, _ := modelserver.FindRef(obs, "button", "Alert")
 						return call("click", map[string]any{"ref": ref})
 					}))
 					return runTask(shared, mustAgent(t, shared, model, agent.WithIterationTimeout(iterBudget)),
@@ -479,14 +479,14 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				name: "popup", code: agent.CodeSuccess, max: 4 * time.Second,
 				run: func(t *testing.T) *agent.Result {
 					next := page(t, `<!doctype html><title>Next</title><p>the new tab</p>`)
 					url := page(t, `<!doctype html><title>Opener</title><a href="`+next+`" target="_blank">Open</a>`)
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						last := req.LastTool()
 						switch {
 						case strings.Contains(last, "switched to tab t1"):
@@ -496,7 +496,7 @@ func TestFaultMatrix(t *testing.T) {
 						case strings.Contains(req.LastUser(), "the new tab"):
 							return call("tabs", map[string]any{"op": "list"})
 						}
-						ref, _ := llmtest.FindRef(req.LastUser(), "link", "Open")
+						ref, _ := modelserver.FindRef(req.LastUser(), "link", "Open")
 						return call("click", map[string]any{"ref": ref})
 					}))
 					b := ownBrowser(t)
@@ -511,7 +511,7 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		}(),
 		func() faultRow {
-			var srv *llmtest.Server
+			var srv *modelserver.Server
 			return faultRow{
 				name: "download", code: agent.CodeSuccess, max: 5 * time.Second,
 				run: func(t *testing.T) *agent.Result {
@@ -526,14 +526,14 @@ func TestFaultMatrix(t *testing.T) {
 					}))
 					t.Cleanup(s.Close)
 					var model *llm.Client
-					model, srv = newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+					model, srv = newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 						if seen(req, "downloaded report.csv") {
 							return done("downloaded")
 						}
 						if strings.Contains(req.LastTool(), "clicked") {
 							return call("scroll", map[string]any{"direction": "down"})
 						}
-						ref, _ := llmtest.FindRef(req.LastUser(), "link", "Report")
+						ref, _ := modelserver.FindRef(req.LastUser(), "link", "Report")
 						return call("click", map[string]any{"ref": ref})
 					}))
 					return runTask(shared, mustAgent(t, shared, model, agent.WithIterationTimeout(iterBudget)),
@@ -556,7 +556,7 @@ func TestFaultMatrix(t *testing.T) {
 				// within 500 ms of the cancel.
 				name: "caller cancel", code: agent.CodeCanceled, max: 10 * time.Second,
 				run: func(t *testing.T) *agent.Result {
-					model, srv := newModel(t, llmtest.Script(llmtest.Turn{Fault: llmtest.NoHeaders}))
+					model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}))
 					ctx, cancel := context.WithCancel(context.Background())
 					defer cancel()
 					go func() {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // Three identical clicks in one reply, each raising a counter, are
@@ -14,14 +14,14 @@ import (
 func TestIdenticalClicksThatChangeThePageAreNotStuck(t *testing.T) {
 	url := page(t, `<!doctype html><title>Counter</title>
 <p id="c">Count: 0</p><button onclick="const c=document.getElementById('c'); c.textContent='Count: '+(+c.textContent.slice(7)+1)">Add one</button>`)
-	model, _ := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		obs := req.LastUser()
 		if strings.Contains(obs, "Count: 3") {
 			return done("3")
 		}
-		ref, _ := llmtest.FindRef(obs, "button", "Add one")
-		c := llmtest.ToolCall("click", map[string]any{"ref": ref})
-		return llmtest.Turn{ToolCalls: []llmtest.Call{c, c, c}}
+		ref, _ := modelserver.FindRef(obs, "button", "Add one")
+		c := modelserver.ToolCall("click", map[string]any{"ref": ref})
+		return modelserver.Turn{ToolCalls: []modelserver.Call{c, c, c}}
 	}))
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "raise the count to 3"})
 	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
@@ -39,10 +39,10 @@ func TestIdenticalClicksThatChangeThePageAreNotStuck(t *testing.T) {
 func TestOscillationIsStuck(t *testing.T) {
 	url := page(t, `<!doctype html><title>Toggle</title>
 <p id="s">Closed</p><button onclick="const s=document.getElementById('s'); s.textContent = s.textContent === 'Closed' ? 'Open' : 'Closed'">Toggle</button>`)
-	model, srv := newModel(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
-		ref, _ := llmtest.FindRef(req.LastUser(), "button", "Toggle")
-		c := llmtest.ToolCall("click", map[string]any{"ref": ref})
-		return llmtest.Turn{ToolCalls: []llmtest.Call{c, c}}
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		ref, _ := modelserver.FindRef(req.LastUser(), "button", "Toggle")
+		c := modelserver.ToolCall("click", map[string]any{"ref": ref})
+		return modelserver.Turn{ToolCalls: []modelserver.Call{c, c}}
 	}))
 	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeAgentStuck || res.Iterations > 4 {

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/eval/sites"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/internal/eval/sites"
+	llmtest "github.com/webagent/webagent/modelserver" // renamed from llm/llmtest; the name stays until browser/ settles
 )
 
 // The widget gallery of the eval harness, driven with the action API to

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/eval/sites"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // The demo account. The password is given to the task as a secret, so the
@@ -23,9 +23,9 @@ const (
 // Demo is a running demo: the bank site and the scripted model server, both
 // on 127.0.0.1.
 type Demo struct {
-	Bank    *sites.Bank
+	Bank    *Bank
 	SiteURL string
-	Model   *llmtest.Server
+	Model   *modelserver.Server
 
 	site *http.Server
 	ln   net.Listener
@@ -42,7 +42,7 @@ func StartDemo() (*Demo, error) {
 	d.site = &http.Server{Handler: d.Bank}
 	go func() { _ = d.site.Serve(ln) }()
 	d.SiteURL = "http://" + ln.Addr().String() + "/"
-	d.Model, err = llmtest.Start(BankPolicy())
+	d.Model, err = modelserver.Start(BankPolicy())
 	if err != nil {
 		d.Close()
 		return nil, fmt.Errorf("demo model server: %w", err)
@@ -74,34 +74,34 @@ var moneyRe = regexp.MustCompile(`\$[0-9][0-9,]*\.[0-9]{2}`)
 // BankPolicy is a scripted model for the bank task. Like a real model it
 // sees only the observation it is sent: it finds the controls by role and
 // name in the snapshot and uses their refs.
-func BankPolicy() llmtest.Responder {
-	return llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+func BankPolicy() modelserver.Responder {
+	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		obs := req.LastUser()
 		if !strings.Contains(obs, "Snapshot:") {
-			return llmtest.Turn{Text: "I will look at the page first."}
+			return modelserver.Turn{Text: "I will look at the page first."}
 		}
-		if user, ok := llmtest.FindRef(obs, "textbox", "Username"); ok {
-			pass, ok := llmtest.FindRef(obs, "textbox", "Password")
+		if user, ok := modelserver.FindRef(obs, "textbox", "Username"); ok {
+			pass, ok := modelserver.FindRef(obs, "textbox", "Password")
 			if !ok {
 				return failTurn("the sign-in form has no password field")
 			}
-			signIn, ok := llmtest.FindRef(obs, "button", "Sign in")
+			signIn, ok := modelserver.FindRef(obs, "button", "Sign in")
 			if !ok {
 				return failTurn("the sign-in form has no Sign in button")
 			}
-			return llmtest.Turn{
+			return modelserver.Turn{
 				Text: "Signing in.",
-				ToolCalls: []llmtest.Call{
-					llmtest.ToolCall("type", map[string]any{"ref": user, "text": DemoUser}),
-					llmtest.ToolCall("type", map[string]any{"ref": pass, "text": "<secret>password</secret>"}),
-					llmtest.ToolCall("click", map[string]any{"ref": signIn}),
+				ToolCalls: []modelserver.Call{
+					modelserver.ToolCall("type", map[string]any{"ref": user, "text": DemoUser}),
+					modelserver.ToolCall("type", map[string]any{"ref": pass, "text": "<secret>password</secret>"}),
+					modelserver.ToolCall("click", map[string]any{"ref": signIn}),
 				},
 			}
 		}
 		if strings.Contains(obs, "Everyday checking") {
 			if m := moneyRe.FindString(obs); m != "" {
-				return llmtest.Turn{ToolCalls: []llmtest.Call{
-					llmtest.ToolCall("done", map[string]any{"answer": "The checking account balance is " + m + "."}),
+				return modelserver.Turn{ToolCalls: []modelserver.Call{
+					modelserver.ToolCall("done", map[string]any{"answer": "The checking account balance is " + m + "."}),
 				}}
 			}
 		}
@@ -109,6 +109,6 @@ func BankPolicy() llmtest.Responder {
 	})
 }
 
-func failTurn(reason string) llmtest.Turn {
-	return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("fail", map[string]any{"reason": reason})}}
+func failTurn(reason string) modelserver.Turn {
+	return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": reason})}}
 }

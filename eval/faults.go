@@ -12,11 +12,11 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/report"
-	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/internal/crash"
+	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // The budgets of a fault run: small, so that the whole fault suite takes
@@ -42,9 +42,9 @@ type Fault struct {
 	Bound time.Duration
 	// first is the model's first reply (a fault, or an action on the
 	// fault site); the replies after it call done.
-	first func(obs string) llmtest.Turn
+	first func(obs string) modelserver.Turn
 	// second is the model's second reply, when it is not done.
-	second func(obs string) llmtest.Turn
+	second func(obs string) modelserver.Turn
 	// model configures the llm client (retries).
 	model func(*llm.Config)
 }
@@ -58,19 +58,23 @@ func Faults() []Fault {
 			Name: "stalled-stream", What: "the model's stream stops mid tool call and stays open",
 			Expected: "the stream inactivity window (2s) or the iteration timeout ends the wait; ITERATION_TIMEOUT, or SUCCESS after recovering",
 			Accept:   timeout, Bound: 2*faultIteration + 2*time.Second,
-			first: func(string) llmtest.Turn { return llmtest.Turn{Fault: llmtest.StallMidStream} },
+			first: func(string) modelserver.Turn { return modelserver.Turn{Fault: modelserver.StallMidStream} },
 		},
 		{
 			Name: "drip", What: "the model's stream sends an empty chunk every 100ms, forever",
 			Expected: "the iteration timeout (4s) ends it (a drip defeats the inactivity window); ITERATION_TIMEOUT, or SUCCESS after recovering",
 			Accept:   timeout, Bound: 2*faultIteration + 2*time.Second,
-			first: func(string) llmtest.Turn { return llmtest.Turn{Fault: llmtest.Drip, Every: 100 * time.Millisecond} },
+			first: func(string) modelserver.Turn {
+				return modelserver.Turn{Fault: modelserver.Drip, Every: 100 * time.Millisecond}
+			},
 		},
 		{
 			Name: "rate-limit-storm", What: "every model request is answered 429 with Retry-After: 1",
 			Expected: "2 retries honouring Retry-After, then LLM_ERROR",
 			Accept:   []agent.Code{agent.CodeLLMError}, Bound: 8 * time.Second,
-			first: func(string) llmtest.Turn { return llmtest.Turn{Fault: llmtest.RateLimited, RetryAfter: time.Second} },
+			first: func(string) modelserver.Turn {
+				return modelserver.Turn{Fault: modelserver.RateLimited, RetryAfter: time.Second}
+			},
 			model: func(c *llm.Config) { c.MaxRetries = 2 },
 		},
 		{
@@ -92,8 +96,8 @@ func Faults() []Fault {
 			first: clickTurn("button", "Crash the tab"),
 			// The crash lands while the model "thinks"; the next
 			// iteration meets it.
-			second: func(string) llmtest.Turn {
-				return llmtest.Turn{Delay: 1500 * time.Millisecond, ToolCalls: []llmtest.Call{llmtest.ToolCall("scroll", map[string]any{"direction": "down"})}}
+			second: func(string) modelserver.Turn {
+				return modelserver.Turn{Delay: 1500 * time.Millisecond, ToolCalls: []modelserver.Call{modelserver.ToolCall("scroll", map[string]any{"direction": "down"})}}
 			},
 		},
 		{
@@ -105,13 +109,13 @@ func Faults() []Fault {
 	}
 }
 
-func clickTurn(role, name string) func(obs string) llmtest.Turn {
-	return func(obs string) llmtest.Turn {
-		ref, ok := llmtest.FindRef(obs, role, name)
+func clickTurn(role, name string) func(obs string) modelserver.Turn {
+	return func(obs string) modelserver.Turn {
+		ref, ok := modelserver.FindRef(obs, role, name)
 		if !ok {
 			return failTurn(fmt.Sprintf("no %s %q on the fault page", role, name))
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
 	}
 }
 
@@ -130,13 +134,13 @@ func FaultJobs() []Job {
 
 // faultResponder plays a fault scenario: the scenario's first reply, then
 // done. rate-limit-burst answers its first two requests with 429.
-func faultResponder(f Fault) llmtest.Responder {
+func faultResponder(f Fault) modelserver.Responder {
 	var n atomic.Int64
-	return llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		call := n.Add(1)
 		switch {
 		case f.Name == "rate-limit-burst" && call <= 2:
-			return llmtest.Turn{Fault: llmtest.RateLimited}
+			return modelserver.Turn{Fault: modelserver.RateLimited}
 		case f.Name == "rate-limit-storm":
 			return f.first("")
 		case call == 1 && f.first != nil:
@@ -144,7 +148,7 @@ func faultResponder(f Fault) llmtest.Responder {
 		case call == 2 && f.second != nil:
 			return f.second(req.LastUser())
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "recovered"})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "recovered"})}}
 	})
 }
 
@@ -158,7 +162,7 @@ func runFault(ctx context.Context, env *Env, f Fault) report.Run {
 		return run
 	}
 	defer site.Close()
-	srv, err := llmtest.Start(faultResponder(f))
+	srv, err := modelserver.Start(faultResponder(f))
 	if err != nil {
 		run.Code, run.Message = report.CodeHarnessError, err.Error()
 		return run

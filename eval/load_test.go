@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/internal/eval/suite"
 )
 
 // busyEnv makes the test binary a busy process: it spins on one core

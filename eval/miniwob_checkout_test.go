@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 var (
@@ -20,8 +20,8 @@ var (
 // checkoutPlayer plays MiniWoB++'s click-button and click-link: it reads
 // the utterance from the task and clicks the element of that name in the
 // snapshot, as a model would.
-func checkoutPlayer(calls *atomic.Int64) llmtest.Responder {
-	return llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+func checkoutPlayer(calls *atomic.Int64) modelserver.Responder {
+	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		calls.Add(1)
 		task := ""
 		for _, m := range req.Messages {
@@ -38,16 +38,16 @@ func checkoutPlayer(calls *atomic.Int64) llmtest.Responder {
 		} else {
 			return failTurn("cannot read the instruction: " + task)
 		}
-		ref, ok := llmtest.FindRef(req.LastUser(), role, name)
+		ref, ok := modelserver.FindRef(req.LastUser(), role, name)
 		if !ok && role == "link" {
 			// MiniWoB++'s links are spans with a click handler and
 			// cursor:pointer; the snapshot calls them clickable.
-			ref, ok = llmtest.FindRef(req.LastUser(), "clickable", name)
+			ref, ok = modelserver.FindRef(req.LastUser(), "clickable", name)
 		}
 		if !ok {
 			return failTurn("no " + role + " named " + name)
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
 	})
 }
 
@@ -60,7 +60,7 @@ func TestMiniWoBCheckout(t *testing.T) {
 		t.Skip("WEBAGENT_MINIWOB_DIR is not set")
 	}
 	calls := &atomic.Int64{}
-	srv, err := llmtest.Start(checkoutPlayer(calls))
+	srv, err := modelserver.Start(checkoutPlayer(calls))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 var wantRe = regexp.MustCompile(`Click on the "([A-Za-z]+)" button`)
@@ -19,8 +19,8 @@ var wantRe = regexp.MustCompile(`Click on the "([A-Za-z]+)" button`)
 // clicks the button the utterance names (or, when wrong is set, another
 // one). Asked again, it clicks the START cover if it sees one, which the
 // harness must never let happen: it stops as soon as the episode is done.
-func miniwobPlayer(wrong bool, calls *atomic.Int64) llmtest.Responder {
-	return llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+func miniwobPlayer(wrong bool, calls *atomic.Int64) modelserver.Responder {
+	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		calls.Add(1)
 		obs := req.LastUser()
 		for _, hidden := range []string{"Last reward", "Episodes done", "Query for people"} {
@@ -28,8 +28,8 @@ func miniwobPlayer(wrong bool, calls *atomic.Int64) llmtest.Responder {
 				return failTurn("the observation shows the human display: " + hidden)
 			}
 		}
-		if ref, ok := llmtest.FindRef(obs, "button", "START"); ok {
-			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+		if ref, ok := modelserver.FindRef(obs, "button", "START"); ok {
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
 		}
 		task := ""
 		for _, m := range req.Messages {
@@ -46,18 +46,18 @@ func miniwobPlayer(wrong bool, calls *atomic.Int64) llmtest.Responder {
 		if wrong {
 			name = map[string]string{"Alpha": "Bravo", "Bravo": "Charlie", "Charlie": "Delta", "Delta": "Alpha"}[name]
 		}
-		ref, ok := llmtest.FindRef(obs, "button", name)
+		ref, ok := modelserver.FindRef(obs, "button", name)
 		if !ok {
 			return failTurn("no button " + name)
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]any{"ref": ref})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
 	})
 }
 
 func runMiniWoB(t *testing.T, wrong bool, tasks []string, seeds []int64) (*MiniWoB, []Job, *atomic.Int64, Config) {
 	t.Helper()
 	calls := &atomic.Int64{}
-	srv, err := llmtest.Start(miniwobPlayer(wrong, calls))
+	srv, err := modelserver.Start(miniwobPlayer(wrong, calls))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +146,8 @@ func TestMiniWoBMissingTask(t *testing.T) {
 func TestMiniWoBHonoursMaxIterations(t *testing.T) {
 	skipWithoutChrome(t)
 	_, jobs, _, cfg := runMiniWoB(t, false, []string{"click-test"}, []int64{1})
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("scroll", map[string]any{"direction": "down"})}}
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("scroll", map[string]any{"direction": "down"})}}
 	}))
 	if err != nil {
 		t.Fatal(err)

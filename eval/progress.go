@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/webagent/webagent/eval/report"
 )
 
 // Bar is a progress bar for a terminal: one line redrawn in place, with the
@@ -38,7 +36,7 @@ func (b *Bar) Begin(key string) {
 }
 
 // Done implements Progress.
-func (b *Bar) Done(run report.Run) {
+func (b *Bar) Done(run Run) {
 	delete(b.running, run.Key())
 	delete(b.running, run.Suite+"/"+run.ID)
 	b.done++

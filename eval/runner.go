@@ -18,11 +18,11 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/report"
-	"github.com/webagent/webagent/eval/sites"
-	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // ReferenceModel is the model name reported for the bundled reference
@@ -34,8 +34,8 @@ type Config struct {
 	// Workers is how many runs go on at once; 0 means DefaultWorkers().
 	Workers int
 	// Model is the model measured. nil uses the bundled reference model:
-	// for each task an llmtest server on 127.0.0.1 that plays the task's
-	// reference solution, reached over HTTP by an llm client.
+	// for each task a [modelserver.Server] on 127.0.0.1 that plays the
+	// task's reference solution, reached over HTTP by an llm client.
 	Model agent.Model
 	// ModelName is reported; "reference" when Model is nil.
 	ModelName string
@@ -63,7 +63,7 @@ type Config struct {
 	// none.
 	OutDir string
 	// Trace writes a trace of each task run under OutDir/traces/ (package
-	// trace; tracing.go), linked from the report. Browser.RecordActivity
+	// trace, see startTrace), linked from the report. Browser.RecordActivity
 	// adds the console and network to it.
 	Trace bool
 	// Progress is told about runs as they start and end; nil tells no
@@ -77,7 +77,7 @@ type Config struct {
 // workers' goroutines, one at a time.
 type Progress interface {
 	Begin(key string)
-	Done(run report.Run)
+	Done(run Run)
 }
 
 // DefaultWorkers fits the worker count to the machine: one per CPU, at
@@ -89,7 +89,7 @@ func DefaultWorkers() int {
 // Job is one run the harness makes.
 type Job struct {
 	Suite, ID string
-	// Key identifies the run (see report.Run.Key).
+	// Key identifies the run (see [Run.Key]).
 	Key string
 	// Retry allows one more attempt when the run's browser died.
 	Retry bool
@@ -99,7 +99,7 @@ type Job struct {
 	// Run performs the job with the browser it is given. The error, if
 	// any, is the reason the browser died (browser.ErrCrashed or
 	// ErrDisconnected), which may earn a retry.
-	Run func(ctx context.Context, env *Env) (report.Run, error)
+	Run func(ctx context.Context, env *Env) (Run, error)
 }
 
 // Env is what a Job runs with.
@@ -144,7 +144,7 @@ func NewRunner(cfg Config) *Runner {
 func (r *Runner) Config() Config { return r.cfg }
 
 // TaskJobs returns a job for each task.
-func TaskJobs(tasks []*suite.Task) []Job {
+func TaskJobs(tasks []*Task) []Job {
 	jobs := make([]Job, len(tasks))
 	for i, t := range tasks {
 		jobs[i] = Job{
@@ -159,7 +159,7 @@ func TaskJobs(tasks []*suite.Task) []Job {
 // in progress end as CANCELED, the jobs not started are listed in NotRun
 // and the report is marked Partial; Run returns once every browser, site
 // and model server it started is gone.
-func (r *Runner) Run(ctx context.Context, jobs []Job) *report.Report {
+func (r *Runner) Run(ctx context.Context, jobs []Job) *Report {
 	rep := &report.Report{
 		Version: report.Version, Started: time.Now(), Model: r.cfg.ModelName,
 		Workers: r.cfg.Workers, Planned: len(jobs), Runs: []report.Run{},
@@ -492,10 +492,10 @@ func brokenBrowser(err error) error {
 	return nil
 }
 
-// referenceModel starts an llmtest server answering with p and returns an
-// llm client for it, and a func that stops both.
-func referenceModel(p llmtest.Responder) (agent.Model, func(), error) {
-	srv, err := llmtest.Start(p)
+// referenceModel starts a [modelserver.Server] answering with p and returns
+// an llm client for it, and a func that stops both.
+func referenceModel(p modelserver.Responder) (agent.Model, func(), error) {
+	srv, err := modelserver.Start(p)
 	if err != nil {
 		return nil, nil, err
 	}

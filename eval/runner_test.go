@@ -18,10 +18,10 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/report"
-	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -241,8 +241,8 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 // (TestMain checks processes, profiles and goroutines).
 func TestCancelWritesPartialReport(t *testing.T) {
 	skipWithoutChrome(t)
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{Fault: llmtest.NoHeaders}
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{Fault: modelserver.NoHeaders}
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -433,7 +433,7 @@ func TestLocalChromiumDiesMidTask(t *testing.T) {
 func referenceConfig(t *testing.T, task *suite.Task, hook func()) Config {
 	t.Helper()
 	ref := suite.ReferencePolicy(task, "")
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		hook()
 		return ref.Respond(req)
 	}))

@@ -9,15 +9,15 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 func TestCompleteReassemblesInterleavedToolCalls(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{
+	srv := startServer(t, modelserver.Script(modelserver.Turn{
 		Text: "I will fill the form.",
-		ToolCalls: []llmtest.Call{
-			llmtest.ToolCall("type", map[string]any{"ref": "e7", "text": "ada@example.com", "submit": true}),
-			llmtest.ToolCall("click", map[string]string{"ref": "e12"}),
+		ToolCalls: []modelserver.Call{
+			modelserver.ToolCall("type", map[string]any{"ref": "e7", "text": "ada@example.com", "submit": true}),
+			modelserver.ToolCall("click", map[string]string{"ref": "e12"}),
 		},
 		ChunkSize:  3,
 		Interleave: true,
@@ -74,7 +74,7 @@ func TestCompleteReassemblesInterleavedToolCalls(t *testing.T) {
 			t.Errorf("message %d sent as %+v, from %+v", i, g, m)
 		}
 	}
-	if tc := got.Messages[2].ToolCalls[0]; tc != (llmtest.MessageCall{ID: "call_a", Name: "click", Arguments: `{"ref":"e1"}`}) {
+	if tc := got.Messages[2].ToolCalls[0]; tc != (modelserver.MessageCall{ID: "call_a", Name: "click", Arguments: `{"ref":"e1"}`}) {
 		t.Errorf("assistant tool call sent as %+v", tc)
 	}
 	if len(got.Tools) != 2 || got.Tools[0].Name != "click" || got.Tools[0].Description != clickTool.Description ||
@@ -87,7 +87,7 @@ func TestCompleteReassemblesInterleavedToolCalls(t *testing.T) {
 }
 
 func TestCompleteSendsKey(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Text: "hello"}), llmtest.WithAPIKey("sk-abc"))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Text: "hello"}), modelserver.WithAPIKey("sk-abc"))
 	c := newClient(t, srv, llm.Config{APIKey: "sk-abc"})
 	reply, err := c.Complete(context.Background(), simpleRequest())
 	if err != nil {
@@ -100,9 +100,9 @@ func TestCompleteSendsKey(t *testing.T) {
 
 func TestCompleteLongTextAndUnknownTool(t *testing.T) {
 	long := strings.Repeat("ünïcödé text ", 50)
-	srv := startServer(t, llmtest.Script(llmtest.Turn{
+	srv := startServer(t, modelserver.Script(modelserver.Turn{
 		Text:      long,
-		ToolCalls: []llmtest.Call{{Name: "fly", Args: `{"ref": `}},
+		ToolCalls: []modelserver.Call{{Name: "fly", Args: `{"ref": `}},
 		ChunkSize: 5,
 	}))
 	c := newClient(t, srv, llm.Config{})
@@ -120,7 +120,7 @@ func TestCompleteLongTextAndUnknownTool(t *testing.T) {
 }
 
 func TestCompleteMalformedChunk(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Malformed}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Malformed}))
 	c := newClient(t, srv, llm.Config{})
 	_, err := c.Complete(context.Background(), simpleRequest())
 	if err == nil {
@@ -135,7 +135,7 @@ func TestCompleteMalformedChunk(t *testing.T) {
 }
 
 func TestCompleteInvalidToolSchema(t *testing.T) {
-	srv := startServer(t, llmtest.Script())
+	srv := startServer(t, modelserver.Script())
 	c := newClient(t, srv, llm.Config{})
 	_, err := c.Complete(context.Background(), contract.Request{Tools: []contract.ToolDef{{Name: "bad", Parameters: []byte(`{`)}}})
 	if err == nil || !strings.Contains(err.Error(), `tool "bad"`) {
@@ -147,7 +147,7 @@ func TestCompleteInvalidToolSchema(t *testing.T) {
 }
 
 func TestCompleteCancelledBeforeStart(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Text: "x"}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Text: "x"}))
 	c := newClient(t, srv, llm.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -14,9 +14,9 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/sites"
+	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // The conformance test: each provider dialect is replayed from a real HTTP
@@ -54,11 +54,11 @@ func conformanceBrowser(t *testing.T) *browser.Browser {
 
 // bankPolicy decides the next reply from the observation, as a model
 // would: sign in, then report the balance.
-func bankPolicy(req *llmtest.ChatRequest) reply {
+func bankPolicy(req *modelserver.ChatRequest) reply {
 	obs := req.LastUser()
-	if user, ok := llmtest.FindRef(obs, "textbox", "Username"); ok {
-		pass, _ := llmtest.FindRef(obs, "textbox", "Password")
-		signIn, _ := llmtest.FindRef(obs, "button", "Sign in")
+	if user, ok := modelserver.FindRef(obs, "textbox", "Username"); ok {
+		pass, _ := modelserver.FindRef(obs, "textbox", "Password")
+		signIn, _ := modelserver.FindRef(obs, "button", "Sign in")
 		return reply{
 			text:      "Signing in.",
 			reasoning: "The page shows a sign-in form; I fill both fields and press Sign in.",
@@ -80,7 +80,7 @@ type conformanceCase struct {
 	name    string
 	dialect dialect
 	// respond overrides the dialect: the raw turn for request n.
-	respond func(t *testing.T, req *llmtest.ChatRequest, n int) llmtest.Turn
+	respond func(t *testing.T, req *modelserver.ChatRequest, n int) modelserver.Turn
 	cfg     func(*llm.Config)
 	// For a failing provider: the code, a part of the provider's message,
 	// and the kind.
@@ -88,7 +88,7 @@ type conformanceCase struct {
 	says     string
 	kind     llm.Kind
 	maxReqs  int // at most this many requests (0: no check)
-	check    func(t *testing.T, res *agent.Result, srv *llmtest.Server)
+	check    func(t *testing.T, res *agent.Result, srv *modelserver.Server)
 	notWants []string // must not appear in the result message
 }
 
@@ -155,7 +155,7 @@ func runConformance(t *testing.T, b *browser.Browser, tc conformanceCase) {
 
 	var mu sync.Mutex
 	n := 0
-	srv := startServer(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	srv := startServer(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		mu.Lock()
 		i := n
 		n++
@@ -163,7 +163,7 @@ func runConformance(t *testing.T, b *browser.Browser, tc conformanceCase) {
 		if tc.respond != nil {
 			return tc.respond(t, req, i)
 		}
-		return llmtest.Turn{Raw: tc.dialect.render(bankPolicy(req), i)}
+		return modelserver.Turn{Raw: tc.dialect.render(bankPolicy(req), i)}
 	}))
 	cfg := llm.Config{BaseURL: srv.BaseURL(), Model: "m", RetryBaseDelay: 20 * time.Millisecond, MaxRetryDelay: 100 * time.Millisecond,
 		Inactivity: 10 * time.Second}
@@ -259,13 +259,13 @@ func runConformance(t *testing.T, b *browser.Browser, tc conformanceCase) {
 	t.Logf("%s: %s in %d iterations, %d requests, %d ms: %s", tc.name, res.Code, res.Iterations, len(srv.Requests()), res.DurationMS, res.Message)
 }
 
-func reasoningKept(t *testing.T, res *agent.Result, _ *llmtest.Server) {
+func reasoningKept(t *testing.T, res *agent.Result, _ *modelserver.Server) {
 	if len(res.Steps) == 0 || !strings.Contains(res.Steps[0].Reasoning, "sign-in form") {
 		t.Errorf("reasoning not kept in the step: %+v", res.Steps)
 	}
 }
 
-func temperatureZeroSent(t *testing.T, _ *agent.Result, srv *llmtest.Server) {
+func temperatureZeroSent(t *testing.T, _ *agent.Result, srv *modelserver.Server) {
 	for _, r := range srv.Requests() {
 		if r.Req.Temperature == nil || *r.Req.Temperature != 0 {
 			t.Errorf("temperature sent as %v, want 0: %s", r.Req.Temperature, clipRaw(r.Req.Raw))
@@ -273,7 +273,7 @@ func temperatureZeroSent(t *testing.T, _ *agent.Result, srv *llmtest.Server) {
 	}
 }
 
-func promptModeUsed(t *testing.T, _ *agent.Result, srv *llmtest.Server) {
+func promptModeUsed(t *testing.T, _ *agent.Result, srv *modelserver.Server) {
 	reqs := srv.Requests()
 	if len(reqs) < 3 || len(reqs[0].Req.Tools) == 0 {
 		t.Fatalf("%d requests; the first should offer tools", len(reqs))
@@ -294,29 +294,29 @@ func clipRaw(b []byte) string {
 
 // llamaCppOldError: llama.cpp before late 2025 reports an error as an SSE
 // "error:" field, then [DONE].
-func llamaCppOldError(_ *testing.T, _ *llmtest.ChatRequest, _ int) llmtest.Turn {
-	return llmtest.Turn{Raw: []byte(`error: {"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":4096}` +
+func llamaCppOldError(_ *testing.T, _ *modelserver.ChatRequest, _ int) modelserver.Turn {
+	return modelserver.Turn{Raw: []byte(`error: {"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":4096}` +
 		"\n\ndata: [DONE]\n\n")}
 }
 
 // keepAliveThenError: a keep-alive comment, then an error chunk.
-func keepAliveThenError(_ *testing.T, _ *llmtest.ChatRequest, _ int) llmtest.Turn {
-	return llmtest.Turn{Raw: []byte(": keep-alive\n\n" +
+func keepAliveThenError(_ *testing.T, _ *modelserver.ChatRequest, _ int) modelserver.Turn {
+	return modelserver.Turn{Raw: []byte(": keep-alive\n\n" +
 		`data: {"error":{"message":"Rate limit exceeded: free-models-per-day","code":429,"metadata":{"headers":{"X-RateLimit-Limit":"50"}}}}` + "\n\n")}
 }
 
 // openrouterMidstream: for the first failures requests, half a tool call,
 // then an error object in an ordinary chunk with finish_reason "error".
-func openrouterMidstream(failures int) func(*testing.T, *llmtest.ChatRequest, int) llmtest.Turn {
+func openrouterMidstream(failures int) func(*testing.T, *modelserver.ChatRequest, int) modelserver.Turn {
 	d := dialect{comment: ": OPENROUTER PROCESSING"}
-	return func(_ *testing.T, req *llmtest.ChatRequest, n int) llmtest.Turn {
+	return func(_ *testing.T, req *modelserver.ChatRequest, n int) modelserver.Turn {
 		if n >= failures {
-			return llmtest.Turn{Raw: d.render(bankPolicy(req), n)}
+			return modelserver.Turn{Raw: d.render(bankPolicy(req), n)}
 		}
 		r := bankPolicy(req)
 		call := r.calls[0]
 		half := call.args[:6]
-		return llmtest.Turn{Raw: []byte(": OPENROUTER PROCESSING\n\n" +
+		return modelserver.Turn{Raw: []byte(": OPENROUTER PROCESSING\n\n" +
 			`data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}` + "\n\n" +
 			fmt.Sprintf(`data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_x","type":"function","function":{"name":%q,"arguments":%q}}]},"finish_reason":null}]}`, call.name, half) + "\n\n" +
 			`data: {"id":"gen-1","object":"chat.completion.chunk","error":{"code":502,"message":"Upstream error from Anthropic: Overloaded"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}` + "\n\n" +
@@ -326,16 +326,16 @@ func openrouterMidstream(failures int) func(*testing.T, *llmtest.ChatRequest, in
 
 // deepseekRefusesReasoning answers 400 as DeepSeek does when a request
 // sends reasoning_content back.
-func deepseekRefusesReasoning(_ *testing.T, req *llmtest.ChatRequest, n int) llmtest.Turn {
+func deepseekRefusesReasoning(_ *testing.T, req *modelserver.ChatRequest, n int) modelserver.Turn {
 	if strings.Contains(string(req.Raw), "reasoning_content") || strings.Contains(string(req.Raw), "sign-in form; I fill") {
-		return llmtest.Turn{Status: 400, Raw: []byte(`{"error":{"message":"The reasoning_content is an intermediate result for display purposes only and will not be included in the context for inference. Please remove the reasoning_content from your input messages.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`)}
+		return modelserver.Turn{Status: 400, Raw: []byte(`{"error":{"message":"The reasoning_content is an intermediate result for display purposes only and will not be included in the context for inference. Please remove the reasoning_content from your input messages.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`)}
 	}
-	return llmtest.Turn{Raw: dialect{reasoningField: "reasoning_content", contentNull: true}.render(bankPolicy(req), n)}
+	return modelserver.Turn{Raw: dialect{reasoningField: "reasoning_content", contentNull: true}.render(bankPolicy(req), n)}
 }
 
 // geminiChecksSignatures answers 400 as Gemini 3 does when a function call
 // of the history comes back without its thought signature.
-func geminiChecksSignatures(t *testing.T, req *llmtest.ChatRequest, n int) llmtest.Turn {
+func geminiChecksSignatures(t *testing.T, req *modelserver.ChatRequest, n int) modelserver.Turn {
 	var body struct {
 		Messages []struct {
 			Role      string `json:"role"`
@@ -356,23 +356,23 @@ func geminiChecksSignatures(t *testing.T, req *llmtest.ChatRequest, n int) llmte
 		for _, c := range m.ToolCalls {
 			var req, i int
 			if _, err := fmt.Sscanf(c.ID, "call_%d_%d", &req, &i); err != nil || c.ExtraContent.Google.ThoughtSignature != signatureOf(req, i) {
-				return llmtest.Turn{Status: 400, Raw: []byte(`[{"error":{"code":400,"message":"Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.","status":"INVALID_ARGUMENT"}}]`)}
+				return modelserver.Turn{Status: 400, Raw: []byte(`[{"error":{"code":400,"message":"Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.","status":"INVALID_ARGUMENT"}}]`)}
 			}
 		}
 	}
-	return llmtest.Turn{Raw: dialect{signature: true, wholeArgs: true, noIndex: true, finish: "stop"}.render(bankPolicy(req), n)}
+	return modelserver.Turn{Raw: dialect{signature: true, wholeArgs: true, noIndex: true, finish: "stop"}.render(bankPolicy(req), n)}
 }
 
 // refusesTools answers as llama.cpp without --jinja does to a request with
 // tools; without tools it is a model that writes <tool_call> tags.
-func refusesTools(_ *testing.T, req *llmtest.ChatRequest, n int) llmtest.Turn {
+func refusesTools(_ *testing.T, req *modelserver.ChatRequest, n int) modelserver.Turn {
 	if len(req.Tools) > 0 {
-		return llmtest.Turn{Status: http.StatusBadRequest, Raw: []byte(`{"error":{"code":400,"message":"tools param requires --jinja flag","type":"invalid_request_error"}}`)}
+		return modelserver.Turn{Status: http.StatusBadRequest, Raw: []byte(`{"error":{"code":400,"message":"tools param requires --jinja flag","type":"invalid_request_error"}}`)}
 	}
-	return llmtest.Turn{Raw: dialect{textCalls: "tags", usage: "none"}.render(bankPolicy(req), n)}
+	return modelserver.Turn{Raw: dialect{textCalls: "tags", usage: "none"}.render(bankPolicy(req), n)}
 }
 
 // contextTooLarge is OpenAI's answer to a conversation over the context.
-func contextTooLarge(_ *testing.T, _ *llmtest.ChatRequest, _ int) llmtest.Turn {
-	return llmtest.Turn{Status: http.StatusBadRequest, Raw: []byte(`{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`)}
+func contextTooLarge(_ *testing.T, _ *modelserver.ChatRequest, _ int) modelserver.Turn {
+	return modelserver.Turn{Status: http.StatusBadRequest, Raw: []byte(`{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`)}
 }

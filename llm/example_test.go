@@ -7,15 +7,15 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // Example talks to the local test server, which stands in for OpenAI or
 // Ollama, and prints the tool call the model asked for.
 func Example() {
-	srv, err := llmtest.Start(llmtest.Script(llmtest.Turn{
+	srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{
 		Text:      "Opening the sign-in form.",
-		ToolCalls: []llmtest.Call{llmtest.ToolCall("click", map[string]string{"ref": "e3"})},
+		ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]string{"ref": "e3"})},
 	}))
 	if err != nil {
 		fmt.Println(err)

@@ -10,15 +10,15 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // slack is what a loaded two-core machine may add to a bound.
 const slack = 400 * time.Millisecond
 
-func startServer(t *testing.T, r llmtest.Responder, opts ...llmtest.Option) *llmtest.Server {
+func startServer(t *testing.T, r modelserver.Responder, opts ...modelserver.Option) *modelserver.Server {
 	t.Helper()
-	srv, err := llmtest.Start(r, opts...)
+	srv, err := modelserver.Start(r, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func startServer(t *testing.T, r llmtest.Responder, opts ...llmtest.Option) *llm
 
 // newClient returns a client of srv; cfg's BaseURL and Model are filled in
 // when empty.
-func newClient(t *testing.T, srv *llmtest.Server, cfg llm.Config) *llm.Client {
+func newClient(t *testing.T, srv *modelserver.Server, cfg llm.Config) *llm.Client {
 	t.Helper()
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = srv.BaseURL()
@@ -58,7 +58,7 @@ func simpleRequest() contract.Request {
 }
 
 // waitGone waits for the server to see the client of rec go away.
-func waitGone(t *testing.T, rec *llmtest.Recorded, within time.Duration) {
+func waitGone(t *testing.T, rec *modelserver.Recorded, within time.Duration) {
 	t.Helper()
 	timer := time.NewTimer(within)
 	defer timer.Stop()

@@ -8,24 +8,24 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 func TestPing(t *testing.T) {
 	t.Run("ok", func(t *testing.T) {
-		srv := startServer(t, llmtest.Script(), llmtest.WithAPIKey("k"))
+		srv := startServer(t, modelserver.Script(), modelserver.WithAPIKey("k"))
 		if err := newClient(t, srv, llm.Config{APIKey: "k"}).Ping(context.Background()); err != nil {
 			t.Errorf("Ping = %v", err)
 		}
 	})
 	t.Run("no model list", func(t *testing.T) {
-		srv := startServer(t, llmtest.Script(), llmtest.WithoutModels())
+		srv := startServer(t, modelserver.Script(), modelserver.WithoutModels())
 		if err := newClient(t, srv, llm.Config{}).Ping(context.Background()); err != nil {
 			t.Errorf("Ping = %v", err)
 		}
 	})
 	t.Run("unauthorized", func(t *testing.T) {
-		srv := startServer(t, llmtest.Script(), llmtest.WithAPIKey("right"))
+		srv := startServer(t, modelserver.Script(), modelserver.WithAPIKey("right"))
 		err := newClient(t, srv, llm.Config{APIKey: "wrong"}).Ping(context.Background())
 		if !errors.Is(err, llm.ErrUnauthorized) || !strings.Contains(err.Error(), "401") {
 			t.Errorf("Ping = %v, want ErrUnauthorized", err)
@@ -53,7 +53,7 @@ func TestPing(t *testing.T) {
 		t.Logf("error: %v", err)
 	})
 	t.Run("deadline", func(t *testing.T) {
-		srv := startServer(t, llmtest.Script())
+		srv := startServer(t, modelserver.Script())
 		c := newClient(t, srv, llm.Config{})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()

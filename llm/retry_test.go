@@ -11,16 +11,16 @@ import (
 	"log/slog"
 
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // fast retries keep the tests short where the delay itself is not tested.
 var fast = llm.Config{RetryBaseDelay: 5 * time.Millisecond, MaxRetryDelay: 50 * time.Millisecond}
 
 func TestRetryAfterIsHonoured(t *testing.T) {
-	srv := startServer(t, llmtest.Script(
-		llmtest.Turn{Fault: llmtest.RateLimited, RetryAfter: time.Second},
-		llmtest.Turn{Text: "ok"},
+	srv := startServer(t, modelserver.Script(
+		modelserver.Turn{Fault: modelserver.RateLimited, RetryAfter: time.Second},
+		modelserver.Turn{Text: "ok"},
 	))
 	c := newClient(t, srv, llm.Config{RetryBaseDelay: time.Millisecond})
 	start := time.Now()
@@ -42,14 +42,14 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 }
 
 func TestRetriedFailuresThenSuccess(t *testing.T) {
-	for _, fault := range []llmtest.Turn{
-		{Fault: llmtest.ServerError},
-		{Fault: llmtest.ServerError, Status: 503},
-		{Fault: llmtest.Reset},
-		{Fault: llmtest.RateLimited},
+	for _, fault := range []modelserver.Turn{
+		{Fault: modelserver.ServerError},
+		{Fault: modelserver.ServerError, Status: 503},
+		{Fault: modelserver.Reset},
+		{Fault: modelserver.RateLimited},
 	} {
 		t.Run(fault.Fault.String(), func(t *testing.T) {
-			srv := startServer(t, llmtest.Script(fault, llmtest.Turn{Text: "ok", ToolCalls: []llmtest.Call{{Name: "back", Args: "{}"}}}))
+			srv := startServer(t, modelserver.Script(fault, modelserver.Turn{Text: "ok", ToolCalls: []modelserver.Call{{Name: "back", Args: "{}"}}}))
 			c := newClient(t, srv, fast)
 			start := time.Now()
 			reply, err := c.Complete(ctxWithTimeout(t, 10*time.Second), simpleRequest())
@@ -73,7 +73,7 @@ func TestRetriedFailuresThenSuccess(t *testing.T) {
 
 func TestUnauthorizedFailsAtOnce(t *testing.T) {
 	for _, status := range []int{401, 403} {
-		srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Unauthorized, Status: status}))
+		srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Unauthorized, Status: status}))
 		c := newClient(t, srv, llm.Config{APIKey: "sk-wrong"})
 		start := time.Now()
 		_, err := c.Complete(ctxWithTimeout(t, 10*time.Second), simpleRequest())
@@ -97,8 +97,8 @@ func TestUnauthorizedFailsAtOnce(t *testing.T) {
 
 func TestBadRequestNotRetried(t *testing.T) {
 	for _, status := range []int{400, 404} {
-		srv := startServer(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-			return llmtest.Turn{Status: status, Text: "model 'nope' not found"}
+		srv := startServer(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+			return modelserver.Turn{Status: status, Text: "model 'nope' not found"}
 		}))
 		c := newClient(t, srv, fast)
 		_, err := c.Complete(context.Background(), simpleRequest())
@@ -116,8 +116,8 @@ func TestBadRequestNotRetried(t *testing.T) {
 }
 
 func TestRateLimitedForever(t *testing.T) {
-	srv := startServer(t, llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{Fault: llmtest.RateLimited}
+	srv := startServer(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{Fault: modelserver.RateLimited}
 	}))
 	cfg := fast
 	cfg.MaxRetries = 2
@@ -139,7 +139,7 @@ func TestRateLimitedForever(t *testing.T) {
 }
 
 func TestServerErrorForever(t *testing.T) {
-	srv := startServer(t, llmtest.Script()) // answers 500 "the script ran out"
+	srv := startServer(t, modelserver.Script()) // answers 500 "the script ran out"
 	c := newClient(t, srv, fast)
 	_, err := c.Complete(context.Background(), simpleRequest())
 	var e *llm.Error
@@ -152,7 +152,7 @@ func TestServerErrorForever(t *testing.T) {
 }
 
 func TestRetriesDisabled(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.ServerError}, llmtest.Turn{Text: "ok"}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.ServerError}, modelserver.Turn{Text: "ok"}))
 	cfg := fast
 	cfg.MaxRetries = -1
 	c := newClient(t, srv, cfg)
@@ -167,7 +167,7 @@ func TestRetriesDisabled(t *testing.T) {
 // TestRetrySleepEndsWithContext cancels the call while it waits out a long
 // Retry-After.
 func TestRetrySleepEndsWithContext(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.RateLimited, RetryAfter: 20 * time.Second}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.RateLimited, RetryAfter: 20 * time.Second}))
 	sink := newLogSink("retrying")
 	c := newClient(t, srv, llm.Config{Logger: slog.New(slog.NewJSONHandler(sink, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -204,7 +204,7 @@ func TestRetrySleepEndsWithContext(t *testing.T) {
 }
 
 func TestMaxRetryDelayCapsRetryAfter(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.RateLimited, RetryAfter: time.Hour}, llmtest.Turn{Text: "ok"}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.RateLimited, RetryAfter: time.Hour}, modelserver.Turn{Text: "ok"}))
 	c := newClient(t, srv, llm.Config{MaxRetryDelay: 100 * time.Millisecond})
 	start := time.Now()
 	if _, err := c.Complete(ctxWithTimeout(t, 10*time.Second), simpleRequest()); err != nil {
@@ -246,12 +246,12 @@ func closedPort(t *testing.T) string {
 // echoes the key, with debug logging on.
 func TestKeyNeverLogged(t *testing.T) {
 	const key = "sk-test-SECRET-0123456789"
-	srv := startServer(t, llmtest.Script(
-		llmtest.Turn{Fault: llmtest.ServerError, Text: "upstream failed for key " + key},
-		llmtest.Turn{Fault: llmtest.Reset},
-		llmtest.Turn{Text: "ok"},
-		llmtest.Turn{Status: 400, Text: "bad request from " + key},
-	), llmtest.WithAPIKey(key))
+	srv := startServer(t, modelserver.Script(
+		modelserver.Turn{Fault: modelserver.ServerError, Text: "upstream failed for key " + key},
+		modelserver.Turn{Fault: modelserver.Reset},
+		modelserver.Turn{Text: "ok"},
+		modelserver.Turn{Status: 400, Text: "bad request from " + key},
+	), modelserver.WithAPIKey(key))
 	sink := newLogSink("")
 	cfg := fast
 	cfg.APIKey = key

@@ -10,14 +10,14 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // rawClient returns a client of a server that answers every request with
 // the turns given, in order.
-func rawClient(t *testing.T, cfg llm.Config, turns ...llmtest.Turn) (*llm.Client, *llmtest.Server) {
+func rawClient(t *testing.T, cfg llm.Config, turns ...modelserver.Turn) (*llm.Client, *modelserver.Server) {
 	t.Helper()
-	srv := startServer(t, llmtest.Script(turns...))
+	srv := startServer(t, modelserver.Script(turns...))
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = -1
 	}
@@ -64,7 +64,7 @@ func TestStreamEdgeCases(t *testing.T) {
 		{name: "garbage", body: "data: {not json\n\n", malform: true, contains: "{not json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, srv := rawClient(t, llm.Config{}, llmtest.Turn{Raw: []byte(tc.body), ChunkSize: 11})
+			c, srv := rawClient(t, llm.Config{}, modelserver.Turn{Raw: []byte(tc.body), ChunkSize: 11})
 			reply, err := c.Complete(ctxWithTimeout(t, 5*time.Second), simpleRequest())
 			switch {
 			case tc.kind != "":
@@ -102,7 +102,7 @@ func TestCallsInTextOnlyForOfferedTools(t *testing.T) {
 		"```json\n{\"name\": \"fly\", \"arguments\": {}}\n```",
 		`[1, 2, 3]`,
 	} {
-		c, _ := rawClient(t, llm.Config{}, llmtest.Turn{Text: text})
+		c, _ := rawClient(t, llm.Config{}, modelserver.Turn{Text: text})
 		reply, err := c.Complete(context.Background(), simpleRequest())
 		if err != nil {
 			t.Fatal(err)
@@ -111,7 +111,7 @@ func TestCallsInTextOnlyForOfferedTools(t *testing.T) {
 			t.Errorf("%q read as %+v", text, reply)
 		}
 	}
-	c, _ := rawClient(t, llm.Config{}, llmtest.Turn{Text: `Sure. {"name": "click", "parameters": {"ref": "e4"}} and {"x": 1}`})
+	c, _ := rawClient(t, llm.Config{}, modelserver.Turn{Text: `Sure. {"name": "click", "parameters": {"ref": "e4"}} and {"x": 1}`})
 	reply, err := c.Complete(context.Background(), simpleRequest())
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestCallsInTextOnlyForOfferedTools(t *testing.T) {
 // results are written as text.
 func TestPromptModeRequest(t *testing.T) {
 	c, srv := rawClient(t, llm.Config{ToolMode: llm.ToolModePrompt},
-		llmtest.Turn{Text: "<tool_call>{\"name\": \"click\", \"arguments\": {\"ref\": \"e9\"}}</tool_call>"})
+		modelserver.Turn{Text: "<tool_call>{\"name\": \"click\", \"arguments\": {\"ref\": \"e9\"}}</tool_call>"})
 	req := contract.Request{
 		Messages: []contract.Message{
 			{Role: contract.RoleSystem, Content: "You drive a browser."},
@@ -164,7 +164,7 @@ func TestPromptModeRequest(t *testing.T) {
 func TestParametersSentExactly(t *testing.T) {
 	zero, zeroI := float32(0), 0
 	max := 256
-	c, srv := rawClient(t, llm.Config{Temperature: &zero, TopP: &zero, Seed: &zeroI, MaxTokens: &max}, llmtest.Turn{Text: "ok"})
+	c, srv := rawClient(t, llm.Config{Temperature: &zero, TopP: &zero, Seed: &zeroI, MaxTokens: &max}, modelserver.Turn{Text: "ok"})
 	if _, err := c.Complete(context.Background(), simpleRequest()); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestParametersSentExactly(t *testing.T) {
 			t.Errorf("%s sent as %v, want %v", k, body[k], want)
 		}
 	}
-	c, srv = rawClient(t, llm.Config{}, llmtest.Turn{Text: "ok"})
+	c, srv = rawClient(t, llm.Config{}, modelserver.Turn{Text: "ok"})
 	if _, err := c.Complete(context.Background(), simpleRequest()); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestUnfixable5xxNotRetried(t *testing.T) {
 		`{"error":{"code":500,"message":"the request exceeds the available context size, try increasing it","type":"server_error"}}`: llm.KindContextTooLarge,
 		`{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`:                                 llm.KindToolsUnsupported,
 	} {
-		srv := startServer(t, llmtest.Script(llmtest.Turn{Status: 500, Raw: []byte(body)}, llmtest.Turn{Status: 500, Raw: []byte(body)}))
+		srv := startServer(t, modelserver.Script(modelserver.Turn{Status: 500, Raw: []byte(body)}, modelserver.Turn{Status: 500, Raw: []byte(body)}))
 		c := newClient(t, srv, llm.Config{ToolMode: llm.ToolModeNative, RetryBaseDelay: time.Second})
 		start := time.Now()
 		_, err := c.Complete(ctxWithTimeout(t, 10*time.Second), simpleRequest())

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -17,9 +17,9 @@ import (
 // connection is closed.
 func TestDeadlineEndsStalledCall(t *testing.T) {
 	const deadline = 500 * time.Millisecond
-	for _, fault := range []llmtest.Fault{llmtest.StallMidStream, llmtest.NoHeaders} {
+	for _, fault := range []modelserver.Fault{modelserver.StallMidStream, modelserver.NoHeaders} {
 		t.Run(fault.String(), func(t *testing.T) {
-			srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: fault}))
+			srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: fault}))
 			c := newClient(t, srv, llm.Config{Inactivity: llm.DefaultInactivity})
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			defer cancel()
@@ -47,7 +47,7 @@ func TestDripEndedByDeadline(t *testing.T) {
 		window   = 300 * time.Millisecond
 		deadline = time.Second
 	)
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Drip, Every: 100 * time.Millisecond}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Drip, Every: 100 * time.Millisecond}))
 	c := newClient(t, srv, llm.Config{Inactivity: window})
 	safety := ctxWithTimeout(t, 3*time.Second)
 	ctx, cancel := context.WithTimeout(safety, deadline)
@@ -69,14 +69,14 @@ func TestDripEndedByDeadline(t *testing.T) {
 func TestInactivityEndsSilentStream(t *testing.T) {
 	const window = 300 * time.Millisecond
 	for _, tt := range []struct {
-		fault llmtest.Fault
+		fault modelserver.Fault
 		says  string
 	}{
-		{llmtest.StallMidStream, "stream went silent"},
-		{llmtest.NoHeaders, "no response within"},
+		{modelserver.StallMidStream, "stream went silent"},
+		{modelserver.NoHeaders, "no response within"},
 	} {
 		t.Run(tt.fault.String(), func(t *testing.T) {
-			srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: tt.fault}))
+			srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: tt.fault}))
 			c := newClient(t, srv, llm.Config{Inactivity: window})
 			safety := ctxWithTimeout(t, 3*time.Second)
 			start := time.Now()
@@ -108,7 +108,7 @@ func TestInactivityEndsSilentStream(t *testing.T) {
 // stream longer than the window completes.
 func TestSlowHealthyStream(t *testing.T) {
 	const window = 300 * time.Millisecond
-	srv := startServer(t, llmtest.Script(llmtest.Turn{
+	srv := startServer(t, modelserver.Script(modelserver.Turn{
 		Text:      "twelve pieces of text, slowly",
 		ChunkSize: 3,
 		Every:     80 * time.Millisecond,
@@ -130,7 +130,7 @@ func TestSlowHealthyStream(t *testing.T) {
 // TestInactivityDoesNotCountBackoff: a Retry-After longer than the window
 // is not silence.
 func TestInactivityDoesNotCountBackoff(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.RateLimited, RetryAfter: time.Second}, llmtest.Turn{Text: "ok"}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.RateLimited, RetryAfter: time.Second}, modelserver.Turn{Text: "ok"}))
 	c := newClient(t, srv, llm.Config{Inactivity: 300 * time.Millisecond})
 	if _, err := c.Complete(ctxWithTimeout(t, 5*time.Second), simpleRequest()); err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestInactivityDoesNotCountBackoff(t *testing.T) {
 
 // TestCancelMidStream: the caller's cancel ends a dripping stream at once.
 func TestCancelMidStream(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.Drip, Every: 50 * time.Millisecond}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Drip, Every: 50 * time.Millisecond}))
 	c := newClient(t, srv, llm.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -171,7 +171,7 @@ func TestCancelMidStream(t *testing.T) {
 // TestCauseIsKept: a deadline set with a cause (the agent's iteration
 // watchdog) is reported with that cause.
 func TestCauseIsKept(t *testing.T) {
-	srv := startServer(t, llmtest.Script(llmtest.Turn{Fault: llmtest.NoHeaders}))
+	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}))
 	c := newClient(t, srv, llm.Config{})
 	_, err := watchdog.Run(context.Background(), "iteration 1", 200*time.Millisecond,
 		func(ctx context.Context) (struct{}, error) {
@@ -190,9 +190,9 @@ func TestCauseIsKept(t *testing.T) {
 // TestKeepAliveComments: SSE comment lines neither trip the library's
 // empty-message limit (300) nor count as silence.
 func TestKeepAliveComments(t *testing.T) {
-	srv := startServer(t, llmtest.Script(
-		llmtest.Turn{Text: "after many keep-alives", KeepAlive: 1000},
-		llmtest.Turn{Text: "after slow keep-alives", KeepAlive: 7, Every: 100 * time.Millisecond},
+	srv := startServer(t, modelserver.Script(
+		modelserver.Turn{Text: "after many keep-alives", KeepAlive: 1000},
+		modelserver.Turn{Text: "after slow keep-alives", KeepAlive: 7, Every: 100 * time.Millisecond},
 	))
 	c := newClient(t, srv, llm.Config{Inactivity: 300 * time.Millisecond})
 	for _, want := range []string{"after many keep-alives", "after slow keep-alives"} {

@@ -17,8 +17,8 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
 	"github.com/webagent/webagent/mcpserver"
+	"github.com/webagent/webagent/modelserver"
 )
 
 func TestMain(m *testing.M) {
@@ -42,9 +42,9 @@ func site(t *testing.T) string {
 
 // newServer is a Server over the scripted model, allowed to open pages on
 // 127.0.0.1.
-func newServer(t *testing.T, r llmtest.Responder) (*mcpserver.Server, *llmtest.Server) {
+func newServer(t *testing.T, r modelserver.Responder) (*mcpserver.Server, *modelserver.Server) {
 	t.Helper()
-	model, err := llmtest.Start(r)
+	model, err := modelserver.Start(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +127,8 @@ func TestTools(t *testing.T) {
 	url := site(t)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
-			s, _ := newServer(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
-				return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": "the counter shows 0"})}}
+			s, _ := newServer(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+				return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "the counter shows 0"})}}
 			}))
 			progress := make(chan string, 10)
 			opts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
@@ -163,7 +163,7 @@ func TestTools(t *testing.T) {
 			}
 
 			_, out := call(t, cs, "browser_navigate", map[string]any{"url": url})
-			ref, ok := llmtest.FindRef(out, "button", "Count")
+			ref, ok := modelserver.FindRef(out, "button", "Count")
 			if !strings.Contains(out, "navigated to "+url) || !ok {
 				t.Fatalf("navigate: %s", out)
 			}
@@ -185,7 +185,7 @@ func TestTools(t *testing.T) {
 			}
 
 			_, out = call(t, cs, "browser_snapshot", map[string]any{})
-			freeze, ok := llmtest.FindRef(out, "button", "Freeze")
+			freeze, ok := modelserver.FindRef(out, "button", "Freeze")
 			if !ok {
 				t.Fatalf("snapshot: %s", out)
 			}
@@ -230,8 +230,8 @@ func TestTools(t *testing.T) {
 // dropped, no progress comes after, and the session's next call works.
 func TestRunTaskCancel(t *testing.T) {
 	url := site(t)
-	s, model := newServer(t, llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{Delay: 30 * time.Second, Text: "too late"}
+	s, model := newServer(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{Delay: 30 * time.Second, Text: "too late"}
 	}))
 	var mu sync.Mutex
 	var progress []string
@@ -277,7 +277,7 @@ func TestRunTaskCancel(t *testing.T) {
 // A line that is not JSON-RPC gets a JSON-RPC error, and the session goes
 // on.
 func TestMalformedLines(t *testing.T) {
-	s, _ := newServer(t, llmtest.Script())
+	s, _ := newServer(t, modelserver.Script())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
@@ -333,7 +333,7 @@ func TestSecrets(t *testing.T) {
 		<-served
 	}()
 	_, out := call(t, cs, "browser_navigate", map[string]any{"url": srv.URL})
-	field, ok := llmtest.FindRef(out, "textbox", "Password")
+	field, ok := modelserver.FindRef(out, "textbox", "Password")
 	if !ok {
 		t.Fatalf("navigate: %s", out)
 	}

@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/outline"
+	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/trace"
 )
 

@@ -17,17 +17,17 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
-	"github.com/webagent/webagent/outline"
+	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/replay"
 	"github.com/webagent/webagent/trace"
 )
 
 // policy is the scripted model: it reads each observation, as a real model
 // would, and signs in, opens the savings account and reads its balance.
-func policy() llmtest.Responder {
-	return llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+func policy() modelserver.Responder {
+	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		obs := req.LastUser()
 		lines := outline.Parse(obs)
 		ref := func(t outline.Target) string {
@@ -37,22 +37,22 @@ func policy() llmtest.Responder {
 			}
 			return r
 		}
-		call := llmtest.ToolCall
+		call := modelserver.ToolCall
 		switch {
 		case strings.Contains(obs, "Savings balance"):
-			return llmtest.Turn{ToolCalls: []llmtest.Call{call("done", map[string]any{"answer": "Savings: $42.00"})}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{call("done", map[string]any{"answer": "Savings: $42.00"})}}
 		case strings.Contains(obs, "Your accounts"):
-			return llmtest.Turn{Text: "Opening savings.", ToolCalls: []llmtest.Call{
+			return modelserver.Turn{Text: "Opening savings.", ToolCalls: []modelserver.Call{
 				call("click", map[string]any{"ref": ref(outline.Target{Role: "button", Name: "Open", Scope: "Savings"})}),
 			}}
 		case strings.Contains(obs, `textbox "Username"`):
-			return llmtest.Turn{Text: "Signing in.", ToolCalls: []llmtest.Call{
+			return modelserver.Turn{Text: "Signing in.", ToolCalls: []modelserver.Call{
 				call("type", map[string]any{"ref": ref(outline.Target{Role: "textbox", Name: "Username"}), "text": "ann"}),
 				call("type", map[string]any{"ref": ref(outline.Target{Role: "textbox", Name: "Password"}), "text": "<secret>pw</secret>"}),
 				call("click", map[string]any{"ref": ref(outline.Target{Role: "button", Name: "Sign in"})}),
 			}}
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{call("fail", map[string]any{"reason": "unexpected page"})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{call("fail", map[string]any{"reason": "unexpected page"})}}
 	})
 }
 
@@ -71,7 +71,7 @@ func launch(t *testing.T, ctx context.Context, opts browser.Options) *browser.Br
 // record runs the task with a trace and returns the trace's folder.
 func record(t *testing.T, ctx context.Context, start string) string {
 	t.Helper()
-	model, err := llmtest.Start(policy())
+	model, err := modelserver.Start(policy())
 	if err != nil {
 		t.Fatal(err)
 	}

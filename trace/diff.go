@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/outline"
+	"github.com/webagent/webagent/internal/outline"
 )
 
 // Diff is where two traces of the same task part ways.

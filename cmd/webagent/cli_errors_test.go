@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // runEnv runs the binary like run, with extra environment variables and
@@ -110,7 +110,7 @@ func TestBrowserConfigErrors(t *testing.T) {
 // The model preflight tells apart a missing key, a refused key and a base
 // URL without /v1, and gives one hint fitting the server meant.
 func TestModelPreflightErrors(t *testing.T) {
-	keyed, err := llmtest.Start(llmtest.Script(), llmtest.WithAPIKey("good-key"))
+	keyed, err := modelserver.Start(modelserver.Script(), modelserver.WithAPIKey("good-key"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // Every misstep on the command line: exit 2 and one line that says what
 // is wrong and how to fix it.
 func TestCommandLineMissteps(t *testing.T) {
-	srv, err := llmtest.Start(llmtest.Script())
+	srv, err := modelserver.Start(modelserver.Script())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestTaskFromFileAndStdin(t *testing.T) {
 		{"task-file dash", "stdin via --task-file\n", "stdin via --task-file", []string{"--task-file", "-"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			srv, err := llmtest.Start(llmtest.Script(llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]string{"answer": "hello"})}}))
+			srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": "hello"})}}))
 			if err != nil {
 				t.Fatal(err)
 			}

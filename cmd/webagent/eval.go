@@ -6,11 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,8 +18,9 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/eval/report"
-	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/llm"
 )
 
 type evalOpts struct {
@@ -99,233 +99,228 @@ Flags:
 	return fs, o
 }
 
+// cmdEval runs the task suites (or the fault suite, or MiniWoB++ tasks)
+// and writes the report.
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) > 0 && args[0] == "compare" {
 		return cmdCompare(args[1:], stdout)
 	}
-	if len(args) > 0 && closest(args[0], []string{"compare"}) != "" {
-		if _, err := os.Stat(args[0]); err != nil {
-			return exitUsage, usagef("%q is neither a task file nor a command of eval; did you mean 'webagent eval compare OLD NEW'?", args[0])
-		}
+	if err := checkCompareTypo(args); err != nil {
+		return exitUsage, err
 	}
 	fs, o := evalFlags()
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return exitUsage, err
 	}
-	if err := o.common.validate(); err != nil {
+	if err := o.validate(pos); err != nil {
 		return exitUsage, err
 	}
+	log := o.logger(stderr)
+
+	// The model: the reference model unless one is configured.
+	var model agent.Model
+	modelName := eval.ReferenceModel
+	client, err := o.measuredModel(ctx, log)
+	if err != nil {
+		return startExit(ctx), err
+	}
+	if client != nil {
+		defer client.CloseIdleConnections()
+		model, modelName = client, client.Model()
+	}
+	jobs, closeJobs, err := o.jobs(pos, model != nil)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeJobs()
+	if o.faults {
+		modelName = "scripted (faults)"
+	}
+	if err := o.checkBrowsers(ctx, log, stderr); err != nil {
+		return startExit(ctx), err
+	}
+	out, err := o.outDir()
+	if err != nil {
+		return exitUsage, err
+	}
+	bar := eval.NewBar(stderr, len(jobs), isTerminal(stderr))
+	runner := eval.NewRunner(eval.Config{
+		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
+		Browser:  o.browserOptions(log, o.traces),
+		Options:  o.loopOptions(o.maxIterationsFor(fs)),
+		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
+	})
+	fmt.Fprintf(stderr, "eval: %d runs, %d workers, model %s, writing %s\n", len(jobs), runner.Config().Workers, modelName, out)
+	rep := runner.Run(ctx, jobs)
+	bar.Finish()
+	return o.writeReport(ctx, rep, out, stdout, stderr)
+}
+
+// checkCompareTypo refuses a first argument that is no file but looks like
+// a misspelt compare.
+func checkCompareTypo(args []string) error {
+	if len(args) == 0 || closest(args[0], []string{"compare"}) == "" {
+		return nil
+	}
+	if _, err := os.Stat(args[0]); err != nil {
+		return usagef("%q is neither a task file nor a command of eval; did you mean 'webagent eval compare OLD NEW'?", args[0])
+	}
+	return nil
+}
+
+// validate checks eval's flags; files are the task files given.
+func (o *evalOpts) validate(files []string) error {
+	if err := o.common.validate(); err != nil {
+		return err
+	}
 	if o.workers < 1 {
-		return exitUsage, usagef("--workers is %d; it must be at least 1", o.workers)
+		return usagef("--workers is %d; it must be at least 1", o.workers)
 	}
 	for _, u := range o.cdpURLs {
-		pu, err := url.Parse(u)
-		if err != nil || (pu.Scheme != "ws" && pu.Scheme != "wss" && pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-			return exitUsage, usagef("--cdp-url %q is not a DevTools address; use e.g. http://127.0.0.1:9222", u)
+		if !isDevToolsURL(u) {
+			return usagef("--cdp-url %q is not a DevTools address; use e.g. http://127.0.0.1:9222", u)
 		}
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(o.siteHost, "0"))
 	if err != nil {
-		return exitUsage, usagef("--site-host %q: cannot serve on it: %v", o.siteHost, err)
+		return usagef("--site-host %q: cannot serve on it: %v", o.siteHost, err)
 	}
 	ln.Close()
 	if err := o.modelFlags.validate(); err != nil {
-		return exitUsage, err
+		return err
 	}
 	modes := 0
-	for _, on := range []bool{o.faults, o.miniwob != "", len(pos) > 0} {
+	for _, on := range []bool{o.faults, o.miniwob != "", len(files) > 0} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return exitUsage, usagef("--faults, --miniwob and task files are separate runs; give one of them")
+		return usagef("--faults, --miniwob and task files are separate runs; give one of them")
 	}
-	log := o.logger(stderr)
+	return nil
+}
 
-	// The model: the reference model unless one is configured.
+// measuredModel returns the client of the model to measure, or nil for the
+// reference model: when none is configured, and for the fault suite, whose
+// models are scripted.
+func (o *evalOpts) measuredModel(ctx context.Context, log *slog.Logger) (*llm.Client, error) {
 	cfg := o.modelFlags.config(log)
-	var model agent.Model
-	modelName := eval.ReferenceModel
-	if !o.faults && (cfg.Model != "" || o.baseURL != "" || os.Getenv("OPENAI_BASE_URL") != "") {
-		client, err := newModel(ctx, cfg)
-		if err != nil {
-			if ctx.Err() != nil {
-				return exitInterrupted, err
-			}
-			return exitUsage, err
-		}
-		defer client.CloseIdleConnections()
-		model, modelName = client, client.Model()
+	if o.faults || (cfg.Model == "" && o.baseURL == "" && os.Getenv("OPENAI_BASE_URL") == "") {
+		return nil, nil
 	}
+	return newModel(ctx, cfg)
+}
 
-	var jobs []eval.Job
+// startExit is the exit status of a check before the runs that failed:
+// interrupted when ctx ended, else a usage error.
+func startExit(ctx context.Context) int {
+	if ctx.Err() != nil {
+		return exitInterrupted
+	}
+	return exitUsage
+}
+
+// jobs returns the runs the flags and the task files ask for, and a func
+// that releases what they need. haveModel says whether a model is
+// measured (or the reference model plays).
+func (o *evalOpts) jobs(files []string, haveModel bool) ([]eval.Job, func(), error) {
 	switch {
 	case o.faults:
-		jobs = eval.FaultJobs()
-		modelName = "scripted (faults)"
+		return eval.FaultJobs(), func() {}, nil
 	case o.miniwob != "":
-		if model == nil {
-			return exitUsage, usagef("--miniwob needs a model (--model, --base-url): the reference model cannot play MiniWoB++ tasks")
-		}
-		seeds, err := parseSeeds(o.seeds)
-		if err != nil {
-			return exitUsage, err
-		}
-		names := []string(o.miniwobTasks)
-		if len(names) == 0 {
-			names = eval.DefaultMiniWoBTasks
-		}
-		mw, err := eval.NewMiniWoB(o.miniwob, o.siteHost)
-		if err != nil {
-			return exitUsage, usagef("--miniwob: %v", err)
-		}
-		defer mw.Close()
-		if jobs, err = mw.Jobs(names, seeds); err != nil {
-			return exitUsage, usagef("--miniwob-tasks: %v", err)
-		}
+		return o.miniwobJobs(haveModel)
 	default:
-		tasks, err := loadTasks(pos)
-		if err != nil {
-			return exitUsage, err
-		}
-		if tasks, err = filterTasks(tasks, o.suites, o.tasks); err != nil {
-			return exitUsage, err
-		}
-		if model == nil {
-			for _, t := range tasks {
-				if t.Reference == nil {
-					return exitUsage, usagef("%s:%d: task %q has no reference solution, which the bundled reference model plays; measure a model on it with --model", t.File, t.Line, t.ID)
-				}
+		jobs, err := taskJobs(files, o.suites, o.tasks, haveModel)
+		return jobs, func() {}, err
+	}
+}
+
+// miniwobJobs serves the --miniwob checkout and returns a job per task and
+// seed, and the func that stops the server.
+func (o *evalOpts) miniwobJobs(haveModel bool) ([]eval.Job, func(), error) {
+	if !haveModel {
+		return nil, nil, usagef("--miniwob needs a model (--model, --base-url): the reference model cannot play MiniWoB++ tasks")
+	}
+	seeds, err := parseSeeds(o.seeds)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := []string(o.miniwobTasks)
+	if len(names) == 0 {
+		names = eval.DefaultMiniWoBTasks
+	}
+	mw, err := eval.NewMiniWoB(o.miniwob, o.siteHost)
+	if err != nil {
+		return nil, nil, usagef("--miniwob: %v", err)
+	}
+	jobs, err := mw.Jobs(names, seeds)
+	if err != nil {
+		mw.Close()
+		return nil, nil, usagef("--miniwob-tasks: %v", err)
+	}
+	return jobs, mw.Close, nil
+}
+
+// taskJobs loads the task files (the built-in suites when there are none),
+// keeps the --suite and --task ones, and returns a job for each. Without a
+// model, every task needs a reference solution.
+func taskJobs(files, suites, ids []string, haveModel bool) ([]eval.Job, error) {
+	tasks, err := loadTasks(files)
+	if err != nil {
+		return nil, err
+	}
+	if tasks, err = selectTasks(tasks, suites, ids); err != nil {
+		return nil, err
+	}
+	if !haveModel {
+		for _, t := range tasks {
+			if t.Reference == nil {
+				return nil, usagef("%s:%d: task %q has no reference solution, which the bundled reference model plays; measure a model on it with --model", t.File, t.Line, t.ID)
 			}
 		}
-		jobs = eval.TaskJobs(tasks)
 	}
-
-	// MiniWoB++ episodes have their own default bound, unless
-	// --max-iterations is given.
-	maxIterations := o.maxIterations
-	if o.miniwob != "" && !flagSet(fs, "max-iterations") {
-		maxIterations = eval.MiniWoBMaxIterations
-	}
-
-	check := func() error { return checkLocalBrowser(ctx, o.chrome) }
-	if len(o.cdpURLs) > 0 {
-		check = func() error { return checkRemoteBrowsers(ctx, o.cdpURLs, log, stderr) }
-	}
-	if err := check(); err != nil { // evalpreflight.go
-		if ctx.Err() != nil {
-			return exitInterrupted, err
-		}
-		return exitUsage, err
-	}
-	out := o.out
-	if out == "" {
-		out = filepath.Join("eval-out", time.Now().Format("20060102-150405"))
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return exitUsage, usagef("--out %s: %v", out, err)
-	}
-	tty := false
-	if f, ok := stderr.(*os.File); ok {
-		tty = isatty.IsTerminal(f.Fd())
-	}
-	bar := eval.NewBar(stderr, len(jobs), tty)
-	runner := eval.NewRunner(eval.Config{
-		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
-		Browser:  o.browserOptions(log, o.traces),
-		Options:  o.loopOptions(maxIterations), // run.go
-		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
-	})
-
-	fmt.Fprintf(stderr, "eval: %d runs, %d workers, model %s, writing %s\n", len(jobs), runner.Config().Workers, modelName, out)
-	rep := runner.Run(ctx, jobs)
-	bar.Finish()
-	if err := rep.WriteAll(out); err != nil {
-		return exitFailed, fmt.Errorf("writing the report: %w", err)
-	}
-	if o.json {
-		data, _ := os.ReadFile(filepath.Join(out, "report.json"))
-		_, _ = stdout.Write(data)
-	}
-	fmt.Fprintf(stderr, "%d of %d passed in %.1fs; report: %s\n", rep.Passed(), len(rep.Runs), float64(rep.DurationMS)/1000, filepath.Join(out, "report.html"))
-	switch {
-	case ctx.Err() != nil:
-		fmt.Fprintf(stderr, "interrupted: partial report, %d of %d runs made\n", len(rep.Runs), rep.Planned)
-		return exitInterrupted, nil
-	case rep.Passed() == len(rep.Runs) && len(rep.Runs) > 0:
-		return exitOK, nil
-	default:
-		return exitFailed, nil
-	}
+	return eval.TaskJobs(tasks), nil
 }
 
 // loadTasks loads the task files, or the built-in suites when none is
 // given. A bad file is a usage error naming the file and line.
-func loadTasks(paths []string) ([]*suite.Task, error) {
-	if len(paths) == 0 {
+func loadTasks(files []string) ([]*suite.Task, error) {
+	if len(files) == 0 {
 		tasks, err := suite.Builtin()
 		if err != nil {
 			return nil, fmt.Errorf("the built-in suites: %w", err)
 		}
 		return tasks, nil
 	}
-	var all []*suite.Task
-	seen := map[string]string{}
-	for _, p := range paths {
-		tasks, err := suite.Load(p)
-		if err != nil {
-			var es suite.Errors
-			if errors.As(err, &es) {
-				return nil, usagef("bad task file:\n%v", es)
-			}
-			return nil, usagef("%v", err)
-		}
-		for _, t := range tasks {
-			if prev, ok := seen[t.ID]; ok {
-				return nil, usagef("%s:%d: task %q is also defined in %s", t.File, t.Line, t.ID, prev)
-			}
-			seen[t.ID] = fmt.Sprintf("%s:%d", t.File, t.Line)
-		}
-		all = append(all, tasks...)
+	tasks, err := suite.LoadFiles(files)
+	var es suite.Errors
+	switch {
+	case errors.As(err, &es):
+		return nil, usagef("bad task file:\n%v", es)
+	case err != nil:
+		return nil, usagef("%v", err)
 	}
-	return all, nil
+	return tasks, nil
 }
 
-func filterTasks(tasks []*suite.Task, suites, ids []string) ([]*suite.Task, error) {
-	var out []*suite.Task
-	known := map[string]bool{}
-	knownIDs := map[string]bool{}
-	for _, t := range tasks {
-		known[t.Suite] = true
-		knownIDs[t.ID] = true
-		if (len(suites) == 0 || slices.Contains(suites, t.Suite)) && (len(ids) == 0 || slices.Contains(ids, t.ID)) {
-			out = append(out, t)
-		}
-	}
-	for _, s := range suites {
-		if !known[s] {
-			var names []string
-			for n := range known {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			return nil, usagef("--suite %q: no such suite; the suites are %s", s, strings.Join(names, ", "))
-		}
-	}
-	for _, id := range ids {
-		if !knownIDs[id] {
-			return nil, usagef("--task %q: no such task", id)
-		}
-	}
-	if len(out) == 0 {
+// selectTasks keeps the tasks of --suite and --task; a suite or task that
+// does not exist, or a choice that leaves no task, is a usage error.
+func selectTasks(tasks []*suite.Task, suites, ids []string) ([]*suite.Task, error) {
+	selected, badSuites, badIDs := suite.Select(tasks, suites, ids)
+	switch {
+	case len(badSuites) > 0:
+		return nil, usagef("--suite %q: no such suite; the suites are %s", badSuites[0], strings.Join(suite.Suites(tasks), ", "))
+	case len(badIDs) > 0:
+		return nil, usagef("--task %q: no such task", badIDs[0])
+	case len(selected) == 0:
 		return nil, usagef("no task matches --suite %s --task %s", strings.Join(suites, ","), strings.Join(ids, ","))
 	}
-	return out, nil
+	return selected, nil
 }
 
-// parseSeeds reads "1,2,5" and ranges "1-10"; default 1-3.
+// parseSeeds reads --seeds: "1,2,5" and ranges "1-10"; default 1-3.
 func parseSeeds(list []string) ([]int64, error) {
 	if len(list) == 0 {
 		return []int64{1, 2, 3}, nil
@@ -348,6 +343,65 @@ func parseSeeds(list []string) ([]int64, error) {
 		}
 	}
 	return seeds, nil
+}
+
+// maxIterationsFor is the bound on a run's iterations: --max-iterations,
+// or for MiniWoB++ episodes their own default unless the flag is given.
+func (o *evalOpts) maxIterationsFor(fs *flag.FlagSet) int {
+	if o.miniwob != "" && !flagSet(fs, "max-iterations") {
+		return eval.MiniWoBMaxIterations
+	}
+	return o.maxIterations
+}
+
+// checkBrowsers checks the browsers the runs will use before any run:
+// the local Chromium, or each remote one of --cdp-url.
+func (o *evalOpts) checkBrowsers(ctx context.Context, log *slog.Logger, stderr io.Writer) error {
+	if len(o.cdpURLs) > 0 {
+		return checkRemoteBrowsers(ctx, o.cdpURLs, log, stderr)
+	}
+	return checkLocalBrowser(ctx, o.chrome)
+}
+
+// outDir creates the output folder: --out, or eval-out/<timestamp>.
+func (o *evalOpts) outDir() (string, error) {
+	out := o.out
+	if out == "" {
+		out = filepath.Join("eval-out", time.Now().Format("20060102-150405"))
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", usagef("--out %s: %v", out, err)
+	}
+	return out, nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+// writeReport writes the report into out, prints its summary (and with
+// --json, report.json on stdout) and returns the exit status: 0 when every
+// run passed, 130 when interrupted, else 1.
+func (o *evalOpts) writeReport(ctx context.Context, rep *eval.Report, out string, stdout, stderr io.Writer) (int, error) {
+	if err := rep.WriteAll(out); err != nil {
+		return exitFailed, fmt.Errorf("writing the report: %w", err)
+	}
+	if o.json {
+		data, _ := os.ReadFile(filepath.Join(out, "report.json"))
+		_, _ = stdout.Write(data)
+	}
+	fmt.Fprintf(stderr, "%d of %d passed in %.1fs; report: %s\n", rep.Passed(), len(rep.Runs), float64(rep.DurationMS)/1000, filepath.Join(out, "report.html"))
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "interrupted: partial report, %d of %d runs made\n", len(rep.Runs), rep.Planned)
+		return exitInterrupted, nil
+	case rep.Passed() == len(rep.Runs) && len(rep.Runs) > 0:
+		return exitOK, nil
+	default:
+		return exitFailed, nil
+	}
 }
 
 func cmdCompare(args []string, stdout io.Writer) (int, error) {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/eval/report"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // noEvalChromeLeft checks that no Chromium profile of the eval harness is
@@ -165,8 +165,8 @@ func TestEvalCompare(t *testing.T) {
 // SIGINT in the middle of a run: the running tasks end as CANCELED, the
 // partial report is written, exit 130, and no Chromium is left.
 func TestEvalInterrupt(t *testing.T) {
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{Fault: llmtest.NoHeaders}
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{Fault: modelserver.NoHeaders}
 	}))
 	if err != nil {
 		t.Fatal(err)

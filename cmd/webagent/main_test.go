@@ -18,7 +18,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 var bin string
@@ -138,7 +138,7 @@ func run(t *testing.T, args ...string) (int, *proc) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	llm, err := llmtest.Start(llmtest.Script())
+	llm, err := modelserver.Start(modelserver.Script())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestUsageErrors(t *testing.T) {
 
 func TestUnauthorizedKeyIsUsageError(t *testing.T) {
 	// The server accepts only another key.
-	llm, err := llmtest.Start(llmtest.Script(), llmtest.WithAPIKey("good-key"))
+	llm, err := modelserver.Start(modelserver.Script(), modelserver.WithAPIKey("good-key"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,14 +257,14 @@ func TestDemoHuman(t *testing.T) {
 	}
 }
 
-func hangingSetup(t *testing.T) (site string, srv *llmtest.Server) {
+func hangingSetup(t *testing.T) (site string, srv *modelserver.Server) {
 	t.Helper()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>T</title><button>Go</button>`)
 	}))
 	t.Cleanup(s.Close)
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(*llmtest.ChatRequest) llmtest.Turn {
-		return llmtest.Turn{Fault: llmtest.NoHeaders}
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{Fault: modelserver.NoHeaders}
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -402,7 +402,7 @@ func TestModelFlagsReachServer(t *testing.T) {
 		fmt.Fprint(w, `<!doctype html><title>T</title><p>Hello</p>`)
 	}))
 	defer s.Close()
-	srv, err := llmtest.Start(llmtest.Script(llmtest.Turn{Text: `<tool_call>{"name": "done", "arguments": {"answer": "hi"}}</tool_call>`}))
+	srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{Text: `<tool_call>{"name": "done", "arguments": {"answer": "hi"}}</tool_call>`}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // An MCP client starts `webagent mcp` on stdio, opens a page and clicks on
@@ -43,7 +43,7 @@ func TestMCPStdio(t *testing.T) {
 		return res.Content[0].(*mcp.TextContent).Text
 	}
 	out := text("browser_navigate", map[string]any{"url": page.URL})
-	ref, ok := llmtest.FindRef(out, "button", "Press")
+	ref, ok := modelserver.FindRef(out, "button", "Press")
 	if !ok {
 		t.Fatalf("navigate: %s", out)
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/llm"
 )
 
@@ -81,37 +81,51 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.cpuThrottle, "cpu-throttle", 0, fmt.Sprintf("slow every page and frame down N times (CDP CPU throttling), to reproduce a slow or busy machine; 1 to %d, 0 for none", browser.MaxCPUThrottle))
 }
 
+// validate checks the common flags, in the order of their groups: the
+// first problem is the one reported.
 func (c *common) validate() error {
-	if err := c.nav.validate(); err != nil {
-		return err
+	checks := []func() error{
+		c.nav.validate,
+		c.trace.validate,
+		c.browser.validate,
+		func() error { return c.session.validate(c.cdpURL) },
+		c.validateLoopBounds,
+		c.validateFolders,
+		c.validatePageBounds,
+		c.validateHumanTimeout,
+		c.validateCDPURL,
+		c.validateLogLevel,
 	}
-	if err := c.trace.validate(); err != nil {
-		return err
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
 	}
-	if err := c.browser.validate(); err != nil {
-		return err
-	}
-	if err := c.session.validate(c.cdpURL); err != nil {
-		return err
-	}
-	if c.maxIterations < 1 {
+	return nil
+}
+
+// validateLoopBounds checks the loop's limits and timeouts.
+func (c *common) validateLoopBounds() error {
+	switch {
+	case c.maxIterations < 1:
 		return usagef("--max-iterations is %d; it must be at least 1", c.maxIterations)
-	}
-	if c.iterationTimeout < 0 {
+	case c.iterationTimeout < 0:
 		return usagef("--iteration-timeout is %s; use a positive duration such as 2m, or 0 to disable it", c.iterationTimeout)
-	}
-	if c.taskTimeout < 0 {
+	case c.taskTimeout < 0:
 		return usagef("--task-timeout is %s; use a positive duration such as 10m, or 0 for none", c.taskTimeout)
-	}
-	if c.operationTimeout < 0 {
+	case c.operationTimeout < 0:
 		return usagef("--operation-timeout is %s; use a positive duration such as 2m, or 0 to disable the backstop", c.operationTimeout)
-	}
-	if c.timeoutPolicy != string(agent.PolicyFatal) && c.timeoutPolicy != string(agent.PolicyRecover) {
+	case c.timeoutPolicy != string(agent.PolicyFatal) && c.timeoutPolicy != string(agent.PolicyRecover):
 		return usagef("--iteration-timeout-policy %q is not fatal or recover", c.timeoutPolicy)
-	}
-	if c.maxTimeouts < 1 {
+	case c.maxTimeouts < 1:
 		return usagef("--max-iteration-timeouts is %d; it must be at least 1", c.maxTimeouts)
 	}
+	return nil
+}
+
+// validateFolders checks that --upload-dir and --download-dir, when given,
+// are existing folders.
+func (c *common) validateFolders() error {
 	for _, d := range []struct{ flag, path string }{{"--upload-dir", c.uploadDir}, {"--download-dir", c.downloadDir}} {
 		if d.path == "" {
 			continue
@@ -120,28 +134,56 @@ func (c *common) validate() error {
 			return usagef("%s %q is not a folder; create it first or pass an existing one", d.flag, d.path)
 		}
 	}
-	if c.snapshotTokens < 1 {
+	return nil
+}
+
+// validatePageBounds checks the snapshot budget, the CPU throttling and
+// the load timeout.
+func (c *common) validatePageBounds() error {
+	switch {
+	case c.snapshotTokens < 1:
 		return usagef("--snapshot-tokens is %d; it must be positive (the default is %d)", c.snapshotTokens, browser.DefaultSnapshotTokens)
-	}
-	if c.cpuThrottle != 0 && !(c.cpuThrottle >= 1 && c.cpuThrottle <= browser.MaxCPUThrottle) {
+	case c.cpuThrottle != 0 && !(c.cpuThrottle >= 1 && c.cpuThrottle <= browser.MaxCPUThrottle):
 		return usagef("--cpu-throttle is %g; use a factor from 1 (none) to %d, e.g. 6 for a busy machine, or 0 for none", c.cpuThrottle, browser.MaxCPUThrottle)
-	}
-	if c.loadTimeout <= 0 {
+	case c.loadTimeout <= 0:
 		return usagef("--load-timeout is %s; use a positive duration such as 10s", c.loadTimeout)
 	}
+	return nil
+}
+
+func (c *common) validateHumanTimeout() error {
 	if c.humanTimeout <= 0 {
 		return usagef("--human-timeout is %s; use a positive duration such as 1m", c.humanTimeout)
 	}
-	if c.cdpURL != "" {
-		u, err := url.Parse(c.cdpURL)
-		if err != nil || (u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usagef("--cdp-url %q is not a DevTools address; use e.g. http://127.0.0.1:9222 or ws://127.0.0.1:9222/devtools/browser/ID", c.cdpURL)
-		}
+	return nil
+}
+
+func (c *common) validateCDPURL() error {
+	if c.cdpURL != "" && !isDevToolsURL(c.cdpURL) {
+		return usagef("--cdp-url %q is not a DevTools address; use e.g. http://127.0.0.1:9222 or ws://127.0.0.1:9222/devtools/browser/ID", c.cdpURL)
 	}
+	return nil
+}
+
+func (c *common) validateLogLevel() error {
 	if _, err := zerolog.ParseLevel(c.logLevel); err != nil || c.logLevel == "" {
 		return usagef("--log-level %q is not one of debug, info, warn, error, disabled", c.logLevel)
 	}
 	return nil
+}
+
+// isDevToolsURL reports whether s can be a browser's DevTools address: an
+// absolute ws, wss, http or https URL.
+func isDevToolsURL(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	switch u.Scheme {
+	case "ws", "wss", "http", "https":
+		return true
+	}
+	return false
 }
 
 // logger is the CLI's logger: zerolog's console writer on stderr, handed

@@ -11,20 +11,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // reporter is a scripted model that reads "report: …" off the page and
 // answers it with done.
-func reporter(t *testing.T) *llmtest.Server {
+func reporter(t *testing.T) *modelserver.Server {
 	t.Helper()
 	re := regexp.MustCompile(`report: ([^<\n]+)`)
-	srv, err := llmtest.Start(llmtest.ResponderFunc(func(req *llmtest.ChatRequest) llmtest.Turn {
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		m := re.FindStringSubmatch(req.LastUser())
 		if m == nil {
-			return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("fail", map[string]any{"reason": "no report on the page"})}}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": "no report on the page"})}}
 		}
-		return llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": strings.TrimSpace(m[1])})}}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": strings.TrimSpace(m[1])})}}
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -74,9 +74,9 @@ func TestBrowserSettingsFromConfigAndFlags(t *testing.T) {
 // A schema's answer: refused once, then accepted; --json shows the object.
 func TestSchemaAnswerOnTheCommandLine(t *testing.T) {
 	url := servePage(t, `<title>o</title><h1>Order SO-7</h1>`)
-	srv, err := llmtest.Start(llmtest.Script(
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": map[string]any{"order": 7}})}},
-		llmtest.Turn{ToolCalls: []llmtest.Call{llmtest.ToolCall("done", map[string]any{"answer": map[string]any{"order": "SO-7"}})}},
+	srv, err := modelserver.Start(modelserver.Script(
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"order": 7}})}},
+		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"order": "SO-7"}})}},
 	))
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package llmtest
+package modelserver
 
 // Wire forms of the responses.
 type (

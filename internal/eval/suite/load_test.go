@@ -266,3 +266,29 @@ func TestLoadPath(t *testing.T) {
 		t.Fatal("Load of a missing file succeeded")
 	}
 }
+
+func TestLoadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, id string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		body := "tasks:\n  - id: " + id + "\n    site: wiki\n    instruction: x\n    checks: [{answer_contains: x}]\n"
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b, again := write("a.yaml", "a"), write("b.yaml", "b"), write("again.yaml", "a")
+
+	tasks, err := LoadFiles([]string{b, a})
+	if err != nil || len(tasks) != 2 || tasks[0].ID != "b" || tasks[1].ID != "a" {
+		t.Fatalf("LoadFiles(b, a) = %v, %v; want b then a", tasks, err)
+	}
+	_, err = LoadFiles([]string{a, again})
+	if want := again + `:2: task "a" is also defined in ` + a + ":2"; err == nil || err.Error() != want {
+		t.Fatalf("LoadFiles with an ID twice: %v; want %s", err, want)
+	}
+	if _, err := LoadFiles([]string{a, filepath.Join(dir, "missing.yaml")}); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Fatalf("LoadFiles with a missing file: %v", err)
+	}
+}

@@ -216,73 +216,120 @@ var (
 	bookingLast  = time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)
 )
 
+// book takes the booking form: it confirms the booking, or shows the form
+// again with a message at each field that is wrong.
 func (b *BookingSite) book(w http.ResponseWriter, r *http.Request) {
-	f := map[string]string{}
-	for _, k := range []string{"name", "email", "date", "nights", "guests", "room", "breakfast", "requests", "terms"} {
-		f[k] = strings.TrimSpace(r.FormValue(k))
-	}
-	errs := map[string]string{}
-	if f["name"] == "" {
-		errs["name"] = "Enter the guest's full name."
-	}
-	if !emailRe.MatchString(f["email"]) {
-		errs["email"] = "Enter a valid email address, like name@example.com."
-	}
-	arrival, err := time.Parse("2006-01-02", f["date"])
-	switch {
-	case err != nil:
-		errs["date"] = "Enter the arrival date as YYYY-MM-DD."
-	case arrival.Before(bookingFirst) || arrival.After(bookingLast):
-		errs["date"] = "We take bookings for arrival dates from 2026-03-01 to 2026-12-31."
-	}
-	nights, err := strconv.Atoi(f["nights"])
-	if err != nil || nights < 1 || nights > 14 {
-		errs["nights"] = "Choose from 1 to 14 nights."
-	}
-	guests, err := strconv.Atoi(f["guests"])
-	if err != nil || guests < 1 || guests > 6 {
-		errs["guests"] = "Choose from 1 to 6 guests."
-	}
-	var room *roomType
-	for i := range bookingRooms {
-		if bookingRooms[i].Value == f["room"] {
-			room = &bookingRooms[i]
-		}
-	}
-	if room == nil {
-		errs["room"] = "Choose a room type."
-	} else if errs["guests"] == "" && guests > room.Sleeps {
-		errs["guests"] = fmt.Sprintf("A %s room sleeps at most %d guests.", room.Label, room.Sleeps)
-	}
-	if room != nil && room.Value == "suite" && errs["date"] == "" && errs["nights"] == "" {
-		for i := 0; i < nights; i++ {
-			if n := arrival.AddDate(0, 0, i).Format("2006-01-02"); suiteBookedNights[n] {
-				errs["room"] = fmt.Sprintf("The Suite is fully booked on the night of %s. Choose another room or date.", n)
-				break
-			}
-		}
-	}
-	if f["terms"] == "" {
-		errs["terms"] = "You must accept the booking terms."
-	}
+	q := readBookingRequest(r)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(errs) > 0 {
-		render(w, http.StatusUnprocessableEntity, bookingTmpl, "form", b.formData(f, errs))
+	if len(q.errs) > 0 {
+		render(w, http.StatusUnprocessableEntity, bookingTmpl, "form", b.formData(q.fields, q.errs))
 		return
 	}
-	bk := Booking{
-		Ref: fmt.Sprintf("BK-%d", b.next), Name: f["name"], Email: f["email"], Date: f["date"], Nights: nights,
-		Guests: guests, Room: room.Value, Breakfast: f["breakfast"] != "", Requests: f["requests"], Status: "confirmed",
-	}
-	bk.TotalCents = nights * room.NightCents
-	if bk.Breakfast {
-		bk.TotalCents += nights * guests * bookingBreakfastCents
-	}
+	bk := q.booking(fmt.Sprintf("BK-%d", b.next))
 	b.next++
 	b.bookings = append(b.bookings, bk)
 	b.flash = "Booking confirmed."
 	http.Redirect(w, r, "/bookings/"+bk.Ref, http.StatusSeeOther)
+}
+
+// bookingRequest is a submitted booking form, read and checked.
+type bookingRequest struct {
+	fields  map[string]string // the form's fields, trimmed
+	arrival time.Time
+	nights  int
+	guests  int
+	room    *roomType
+	errs    map[string]string // a message by field; empty when the booking can be made
+}
+
+// readBookingRequest reads the booking form of r and checks every field.
+func readBookingRequest(r *http.Request) *bookingRequest {
+	q := &bookingRequest{fields: map[string]string{}, errs: map[string]string{}}
+	for _, k := range []string{"name", "email", "date", "nights", "guests", "room", "breakfast", "requests", "terms"} {
+		q.fields[k] = strings.TrimSpace(r.FormValue(k))
+	}
+	if q.fields["name"] == "" {
+		q.errs["name"] = "Enter the guest's full name."
+	}
+	if !emailRe.MatchString(q.fields["email"]) {
+		q.errs["email"] = "Enter a valid email address, like name@example.com."
+	}
+	q.readStay()
+	q.readRoom()
+	if q.fields["terms"] == "" {
+		q.errs["terms"] = "You must accept the booking terms."
+	}
+	return q
+}
+
+// readStay reads the arrival date, the nights and the guests.
+func (q *bookingRequest) readStay() {
+	var err error
+	q.arrival, err = time.Parse("2006-01-02", q.fields["date"])
+	switch {
+	case err != nil:
+		q.errs["date"] = "Enter the arrival date as YYYY-MM-DD."
+	case q.arrival.Before(bookingFirst) || q.arrival.After(bookingLast):
+		q.errs["date"] = "We take bookings for arrival dates from 2026-03-01 to 2026-12-31."
+	}
+	q.nights, err = strconv.Atoi(q.fields["nights"])
+	if err != nil || q.nights < 1 || q.nights > 14 {
+		q.errs["nights"] = "Choose from 1 to 14 nights."
+	}
+	q.guests, err = strconv.Atoi(q.fields["guests"])
+	if err != nil || q.guests < 1 || q.guests > 6 {
+		q.errs["guests"] = "Choose from 1 to 6 guests."
+	}
+}
+
+// readRoom reads the room type and checks that it sleeps the guests and,
+// for the Suite, that it is free on every night of the stay. It runs after
+// readStay.
+func (q *bookingRequest) readRoom() {
+	for i := range bookingRooms {
+		if bookingRooms[i].Value == q.fields["room"] {
+			q.room = &bookingRooms[i]
+		}
+	}
+	if q.room == nil {
+		q.errs["room"] = "Choose a room type."
+		return
+	}
+	if q.errs["guests"] == "" && q.guests > q.room.Sleeps {
+		q.errs["guests"] = fmt.Sprintf("A %s room sleeps at most %d guests.", q.room.Label, q.room.Sleeps)
+	}
+	if q.room.Value == "suite" && q.errs["date"] == "" && q.errs["nights"] == "" {
+		if n, booked := suiteBookedNight(q.arrival, q.nights); booked {
+			q.errs["room"] = fmt.Sprintf("The Suite is fully booked on the night of %s. Choose another room or date.", n)
+		}
+	}
+}
+
+// suiteBookedNight returns the first night of a stay on which the Suite is
+// fully booked, as YYYY-MM-DD.
+func suiteBookedNight(arrival time.Time, nights int) (string, bool) {
+	for i := 0; i < nights; i++ {
+		if n := arrival.AddDate(0, 0, i).Format("2006-01-02"); suiteBookedNights[n] {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// booking is the confirmed booking of a request without errors, with its
+// total.
+func (q *bookingRequest) booking(ref string) Booking {
+	f := q.fields
+	bk := Booking{
+		Ref: ref, Name: f["name"], Email: f["email"], Date: f["date"], Nights: q.nights,
+		Guests: q.guests, Room: q.room.Value, Breakfast: f["breakfast"] != "", Requests: f["requests"], Status: "confirmed",
+	}
+	bk.TotalCents = q.nights * q.room.NightCents
+	if bk.Breakfast {
+		bk.TotalCents += q.nights * q.guests * bookingBreakfastCents
+	}
+	return bk
 }
 
 func (b *BookingSite) list(w http.ResponseWriter, r *http.Request) {

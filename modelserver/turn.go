@@ -1,4 +1,4 @@
-package llmtest
+package modelserver
 
 import (
 	"encoding/json"
@@ -85,7 +85,7 @@ func ToolCall(name string, args any) Call {
 	}
 	b, err := json.Marshal(args)
 	if err != nil {
-		panic(fmt.Sprintf("llmtest.ToolCall(%q): %v", name, err))
+		panic(fmt.Sprintf("modelserver.ToolCall(%q): %v", name, err))
 	}
 	return Call{Name: name, Args: string(b)}
 }
@@ -164,7 +164,7 @@ func (s *script) Respond(*ChatRequest) Turn {
 	if s.next >= len(s.turns) {
 		return Turn{
 			Fault: ServerError,
-			Text:  fmt.Sprintf("llmtest: the script ran out: all %d turns were used", len(s.turns)),
+			Text:  fmt.Sprintf("modelserver: the script ran out: all %d turns were used", len(s.turns)),
 		}
 	}
 	t := s.turns[s.next]

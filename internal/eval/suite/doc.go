@@ -132,7 +132,7 @@
 //
 // # The reference model
 //
-// ReferencePolicy turns a task's reference into an llmtest.Responder that
+// ReferencePolicy turns a task's reference into a modelserver.Responder that
 // stands in for the language model: it finds its place from the markers of
 // its own earlier replies, resolves names to refs in the latest snapshot,
 // and calls fail with the turn, line and reason when a name is not on the

@@ -1,4 +1,4 @@
-package llmtest
+package modelserver
 
 import (
 	"encoding/json"
@@ -69,7 +69,7 @@ func (x *exchange) write(b []byte) bool {
 func (x *exchange) event(v any) bool {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("llmtest: marshal chunk: %v", err)) // our own types always marshal
+		panic(fmt.Sprintf("modelserver: marshal chunk: %v", err)) // our own types always marshal
 	}
 	return x.write([]byte("data: " + string(b) + "\n\n"))
 }
@@ -84,7 +84,7 @@ func (x *exchange) startSSE() bool {
 }
 
 func (x *exchange) serve(t Turn) {
-	x.id = fmt.Sprintf("chatcmpl-llmtest-%d", x.rec.Index)
+	x.id = fmt.Sprintf("chatcmpl-modelserver-%d", x.rec.Index)
 	if t.Delay > 0 && !x.wait(t.Delay) {
 		return
 	}
@@ -97,7 +97,7 @@ func (x *exchange) serve(t Turn) {
 		return
 	case RateLimited:
 		writeError(x.w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
-			orDefault(t.Text, "llmtest: rate limit reached, slow down"), t.RetryAfter)
+			orDefault(t.Text, "modelserver: rate limit reached, slow down"), t.RetryAfter)
 		return
 	case Unauthorized:
 		writeError(x.w, statusOr(t.Status, http.StatusUnauthorized), "invalid_request_error", "invalid_api_key",
@@ -105,7 +105,7 @@ func (x *exchange) serve(t Turn) {
 		return
 	case ServerError:
 		writeError(x.w, statusOr(t.Status, http.StatusInternalServerError), "server_error", "",
-			orDefault(t.Text, "llmtest: injected server error"), 0)
+			orDefault(t.Text, "modelserver: injected server error"), 0)
 		return
 	case None:
 		if t.Raw != nil {
@@ -162,7 +162,7 @@ func (x *exchange) raw(t Turn) {
 func (x *exchange) reset() {
 	conn, _, err := http.NewResponseController(x.w).Hijack()
 	if err != nil {
-		writeError(x.w, http.StatusInternalServerError, "server_error", "", "llmtest: cannot hijack to reset: "+err.Error(), 0)
+		writeError(x.w, http.StatusInternalServerError, "server_error", "", "modelserver: cannot hijack to reset: "+err.Error(), 0)
 		return
 	}
 	if tc, ok := conn.(*net.TCPConn); ok {
@@ -173,49 +173,89 @@ func (x *exchange) reset() {
 
 // stream answers a streaming request, injecting the turn's fault if any.
 func (x *exchange) stream(t Turn) {
-	if !x.startSSE() {
+	if !x.startSSE() || !x.keepAlive(t) {
 		return
-	}
-	for i := range t.KeepAlive {
-		if i > 0 && t.Every > 0 && !x.wait(t.Every) {
-			return
-		}
-		if !x.write([]byte(": keep-alive\n\n")) {
-			return
-		}
 	}
 	switch t.Fault {
 	case Malformed:
-		if x.event(x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)) {
-			x.write([]byte("data: {not json\n\n"))
-		}
-		return
+		x.streamMalformed()
 	case Drip:
-		every := t.Every
-		if every <= 0 {
-			every = defaultDripEvery
-		}
-		for x.wait(every) && x.event(x.chunk(delta{}, nil)) {
-		}
-		return
+		x.streamDrip(t)
 	case StallMidStream:
-		c := Call{Name: "click", Args: `{"ref":"e1"}`}
-		if len(t.ToolCalls) > 0 {
-			c = t.ToolCalls[0]
+		x.streamStall(t)
+	default:
+		x.streamReply(t)
+	}
+}
+
+// keepAlive sends the turn's SSE comment lines, Every apart. It returns
+// false when the client went away or the server is closing.
+func (x *exchange) keepAlive(t Turn) bool {
+	for i := range t.KeepAlive {
+		if i > 0 && t.Every > 0 && !x.wait(t.Every) {
+			return false
 		}
-		var first string
-		if pieces := split(c.Args, chunkSize(t)); len(pieces) > 0 {
-			first = pieces[0]
+		if !x.write([]byte(": keep-alive\n\n")) {
+			return false
 		}
-		if !x.event(x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)) ||
-			!x.event(x.chunk(delta{ToolCalls: []deltaCall{{Index: 0, ID: x.callID(), Type: "function",
-				Function: deltaFunc{Name: c.Name, Arguments: first}}}}, nil)) {
-			return
-		}
-		x.wait(0)
+	}
+	return true
+}
+
+// streamMalformed sends a first chunk, then one that is not JSON.
+func (x *exchange) streamMalformed() {
+	if x.event(x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)) {
+		x.write([]byte("data: {not json\n\n"))
+	}
+}
+
+// streamDrip sends a chunk with an empty delta every dripEvery, until the
+// client goes away or the server closes.
+func (x *exchange) streamDrip(t Turn) {
+	every := dripEvery(t)
+	for x.wait(every) && x.event(x.chunk(delta{}, nil)) {
+	}
+}
+
+// streamStall sends a first chunk and the start of a tool call (the turn's
+// first, or a click), then blocks until the client goes away or the server
+// closes.
+func (x *exchange) streamStall(t Turn) {
+	c := Call{Name: "click", Args: `{"ref":"e1"}`}
+	if len(t.ToolCalls) > 0 {
+		c = t.ToolCalls[0]
+	}
+	var first string
+	if pieces := split(c.Args, chunkSize(t)); len(pieces) > 0 {
+		first = pieces[0]
+	}
+	if !x.event(x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)) ||
+		!x.event(x.chunk(delta{ToolCalls: []deltaCall{{Index: 0, ID: x.callID(), Type: "function",
+			Function: deltaFunc{Name: c.Name, Arguments: first}}}}, nil)) {
 		return
 	}
+	x.wait(0)
+}
 
+// streamReply sends the turn's reply as chunks, Every apart, then [DONE].
+func (x *exchange) streamReply(t Turn) {
+	for i, ev := range x.replyChunks(t) {
+		if i > 0 && t.Every > 0 && !x.wait(t.Every) {
+			return
+		}
+		if !x.event(ev) {
+			return
+		}
+	}
+	if x.write([]byte("data: [DONE]\n\n")) {
+		x.rec.finish(false)
+	}
+}
+
+// replyChunks returns the chunks of a turn's reply: the role, the text in
+// pieces, the tool calls, the finish reason and, when the request asked
+// for it, the usage.
+func (x *exchange) replyChunks(t Turn) []any {
 	events := []any{x.chunk(delta{Role: "assistant", Content: ptr("")}, nil)}
 	for _, piece := range split(t.Text, chunkSize(t)) {
 		events = append(events, x.chunk(delta{Content: ptr(piece)}, nil))
@@ -227,17 +267,15 @@ func (x *exchange) stream(t Turn) {
 		events = append(events, chunk{ID: x.id, Object: "chat.completion.chunk", Created: x.rec.Start.Unix(),
 			Model: x.rec.Req.Model, Choices: []chunkChoice{}, Usage: &u})
 	}
-	for i, ev := range events {
-		if i > 0 && t.Every > 0 && !x.wait(t.Every) {
-			return
-		}
-		if !x.event(ev) {
-			return
-		}
+	return events
+}
+
+// dripEvery is the pause between a Drip turn's chunks.
+func dripEvery(t Turn) time.Duration {
+	if t.Every <= 0 {
+		return defaultDripEvery
 	}
-	if x.write([]byte("data: [DONE]\n\n")) {
-		x.rec.finish(false)
-	}
+	return t.Every
 }
 
 // callChunks returns the chunks of the turn's tool calls: for each call a
@@ -293,10 +331,7 @@ func (x *exchange) plain(t Turn) {
 				x.wait(0)
 			}
 		case Drip:
-			every := t.Every
-			if every <= 0 {
-				every = defaultDripEvery
-			}
+			every := dripEvery(t)
 			for x.flush() && x.wait(every) && x.write([]byte(" ")) {
 			}
 		}
@@ -312,7 +347,7 @@ func (x *exchange) plain(t Turn) {
 		Choices: []completionChoice{{Message: msg, FinishReason: finishReason(t)}}, Usage: u}
 	b, err := json.Marshal(resp)
 	if err != nil {
-		panic(fmt.Sprintf("llmtest: marshal completion: %v", err))
+		panic(fmt.Sprintf("modelserver: marshal completion: %v", err))
 	}
 	x.w.Header().Set("Content-Type", "application/json")
 	if x.write(b) {

@@ -3,7 +3,7 @@ package outline_test
 import (
 	"fmt"
 
-	"github.com/webagent/webagent/outline"
+	"github.com/webagent/webagent/internal/outline"
 )
 
 func ExampleResolve() {

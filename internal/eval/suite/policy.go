@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webagent/webagent/llm/llmtest"
-	"github.com/webagent/webagent/outline"
+	"github.com/webagent/webagent/internal/outline"
+	"github.com/webagent/webagent/modelserver"
 )
 
-// ReferencePolicy returns a scripted model for the llmtest server that plays
+// ReferencePolicy returns a scripted model for a [modelserver.Server] that plays
 // the task's reference solution. siteBase is the root URL the task's site
 // is served at (relative goto steps are resolved against it; for a task
 // with a url and no site it may be "", and the task's URL is used).
@@ -23,7 +23,7 @@ import (
 // turn and line went wrong, when a name cannot be resolved, an expect does
 // not hold, an until text never appears, or a tool call of its previous
 // reply came back with an "error:" result.
-func ReferencePolicy(t *Task, siteBase string) llmtest.Responder {
+func ReferencePolicy(t *Task, siteBase string) modelserver.Responder {
 	base := siteBase
 	if base == "" {
 		base = t.URL
@@ -41,7 +41,7 @@ const markerPrefix = "Reference turn "
 var markerRe = regexp.MustCompile(`^Reference turn ([0-9]+) of [0-9]+`)
 
 // Respond decides the next reply from the conversation so far.
-func (p *policy) Respond(req *llmtest.ChatRequest) llmtest.Turn {
+func (p *policy) Respond(req *modelserver.ChatRequest) modelserver.Turn {
 	if p.task.Reference == nil || len(p.task.Reference.Turns) == 0 {
 		return failTurn(fmt.Sprintf("task %s has no reference solution", p.task.ID))
 	}
@@ -88,7 +88,7 @@ func (p *policy) Respond(req *llmtest.ChatRequest) llmtest.Turn {
 				}
 			}
 		}
-		return llmtest.Turn{Text: fmt.Sprintf("%s%d of %d (line %d): %s", markerPrefix, next, len(turns), tr.Line, tr.Source), ToolCalls: calls}
+		return modelserver.Turn{Text: fmt.Sprintf("%s%d of %d (line %d): %s", markerPrefix, next, len(turns), tr.Line, tr.Source), ToolCalls: calls}
 	}
 	return failTurn(fmt.Sprintf("reference policy: the reference of task %s ended without done", p.task.ID))
 }
@@ -98,8 +98,8 @@ func (p *policy) where(n int, t Turn) string {
 }
 
 // calls turns a reference line into tool calls on the current page.
-func (p *policy) calls(t Turn, obs string, lines []outline.Line) ([]llmtest.Call, error) {
-	var calls []llmtest.Call
+func (p *policy) calls(t Turn, obs string, lines []outline.Line) ([]modelserver.Call, error) {
+	var calls []modelserver.Call
 	for _, s := range t.Steps {
 		spec := verbs[s.Verb]
 		if spec.tool == "" {
@@ -133,7 +133,7 @@ func (p *policy) calls(t Turn, obs string, lines []outline.Line) ([]llmtest.Call
 		if err != nil {
 			return nil, err
 		}
-		calls = append(calls, llmtest.Call{Name: spec.tool, Args: string(b)})
+		calls = append(calls, modelserver.Call{Name: spec.tool, Args: string(b)})
 	}
 	return calls, nil
 }
@@ -152,7 +152,7 @@ func checkExpect(s Step, obs string) error {
 
 // progress finds the last reply the policy sent: its turn number (0 when
 // none), how many replies in a row were that turn, and its message index.
-func progress(req *llmtest.ChatRequest) (last, repeats, at int) {
+func progress(req *modelserver.ChatRequest) (last, repeats, at int) {
 	at = -1
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
@@ -176,7 +176,7 @@ func progress(req *llmtest.ChatRequest) (last, repeats, at int) {
 }
 
 // latestObservation returns the last observation message the agent sent.
-func latestObservation(req *llmtest.ChatRequest) (string, bool) {
+func latestObservation(req *modelserver.ChatRequest) (string, bool) {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		if m.Role == "user" && strings.HasPrefix(m.Content, "Observation") {
@@ -194,7 +194,7 @@ func snapshotOf(obs string) string {
 	return obs
 }
 
-func failTurn(reason string) llmtest.Turn {
+func failTurn(reason string) modelserver.Turn {
 	b, _ := json.Marshal(map[string]string{"reason": reason})
-	return llmtest.Turn{Text: "I cannot follow the reference solution.", ToolCalls: []llmtest.Call{{Name: "fail", Args: string(b)}}}
+	return modelserver.Turn{Text: "I cannot follow the reference solution.", ToolCalls: []modelserver.Call{{Name: "fail", Args: string(b)}}}
 }

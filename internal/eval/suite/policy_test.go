@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // taskWith parses a shop task with the given reference lines.
@@ -26,44 +26,44 @@ func taskWith(t *testing.T, ref string) *Task {
 // convo is a conversation as the agent builds it.
 type convo struct {
 	t    *testing.T
-	p    llmtest.Responder
-	msgs []llmtest.Message
+	p    modelserver.Responder
+	msgs []modelserver.Message
 	step int
 }
 
-func newConvo(t *testing.T, p llmtest.Responder) *convo {
-	return &convo{t: t, p: p, msgs: []llmtest.Message{{Role: "system", Content: "You are a web agent."}, {Role: "user", Content: "Task: x"}}}
+func newConvo(t *testing.T, p modelserver.Responder) *convo {
+	return &convo{t: t, p: p, msgs: []modelserver.Message{{Role: "system", Content: "You are a web agent."}, {Role: "user", Content: "Task: x"}}}
 }
 
 // observe sends an observation of the snapshot and returns the reply,
 // which is appended with a tool result per call (results[i], or "ok").
-func (c *convo) observe(snapshot string, results ...string) llmtest.Turn {
+func (c *convo) observe(snapshot string, results ...string) modelserver.Turn {
 	c.t.Helper()
 	c.step++
-	c.msgs = append(c.msgs, llmtest.Message{Role: "user", Content: fmt.Sprintf("Observation, step %d of 30.\nURL: http://127.0.0.1:9/\nTitle: T\nSnapshot:\n%s", c.step, snapshot)})
-	req := &llmtest.ChatRequest{Messages: append([]llmtest.Message(nil), c.msgs...)}
+	c.msgs = append(c.msgs, modelserver.Message{Role: "user", Content: fmt.Sprintf("Observation, step %d of 30.\nURL: http://127.0.0.1:9/\nTitle: T\nSnapshot:\n%s", c.step, snapshot)})
+	req := &modelserver.ChatRequest{Messages: append([]modelserver.Message(nil), c.msgs...)}
 	turn := c.p.Respond(req)
-	again := c.p.Respond(&llmtest.ChatRequest{Messages: append([]llmtest.Message(nil), c.msgs...)})
+	again := c.p.Respond(&modelserver.ChatRequest{Messages: append([]modelserver.Message(nil), c.msgs...)})
 	if fmt.Sprint(again) != fmt.Sprint(turn) {
 		c.t.Fatalf("the same request got two answers:\n%v\n%v", turn, again)
 	}
-	var calls []llmtest.MessageCall
+	var calls []modelserver.MessageCall
 	for i, tc := range turn.ToolCalls {
-		calls = append(calls, llmtest.MessageCall{ID: fmt.Sprint("call_", c.step, i), Name: tc.Name, Arguments: tc.Args})
+		calls = append(calls, modelserver.MessageCall{ID: fmt.Sprint("call_", c.step, i), Name: tc.Name, Arguments: tc.Args})
 	}
-	c.msgs = append(c.msgs, llmtest.Message{Role: "assistant", Content: turn.Text, ToolCalls: calls})
+	c.msgs = append(c.msgs, modelserver.Message{Role: "assistant", Content: turn.Text, ToolCalls: calls})
 	for i, mc := range calls {
 		res := "ok"
 		if i < len(results) {
 			res = results[i]
 		}
-		c.msgs = append(c.msgs, llmtest.Message{Role: "tool", ToolCallID: mc.ID, Content: res})
+		c.msgs = append(c.msgs, modelserver.Message{Role: "tool", ToolCallID: mc.ID, Content: res})
 	}
 	return turn
 }
 
 // calls renders a turn's calls as `name{json}` strings.
-func calls(turn llmtest.Turn) string {
+func calls(turn modelserver.Turn) string {
 	var s []string
 	for _, c := range turn.ToolCalls {
 		var m map[string]any
@@ -110,7 +110,7 @@ done "Subtotal {{/Subtotal: ([$][0-9.]+)/}}"`)
 
 func TestPolicyFailures(t *testing.T) {
 	ref := "click \"Add to cart\" in \"Blue mug\"\nexpect \"Thank you\"\ndone \"{{/BK-[0-9]+/}}\""
-	fail := func(turn llmtest.Turn) string {
+	fail := func(turn modelserver.Turn) string {
 		t.Helper()
 		if len(turn.ToolCalls) != 1 || turn.ToolCalls[0].Name != "fail" {
 			t.Fatalf("want a fail call, got %+v", turn)
@@ -158,9 +158,9 @@ func TestPolicyFailures(t *testing.T) {
 	})
 	t.Run("tool not offered", func(t *testing.T) {
 		p := ReferencePolicy(taskWith(t, ref), "")
-		req := &llmtest.ChatRequest{
-			Messages: []llmtest.Message{{Role: "user", Content: "Observation, step 1 of 3.\nSnapshot:\n" + shopSnapshot}},
-			Tools:    []llmtest.Tool{{Name: "goto"}, {Name: "done"}},
+		req := &modelserver.ChatRequest{
+			Messages: []modelserver.Message{{Role: "user", Content: "Observation, step 1 of 3.\nSnapshot:\n" + shopSnapshot}},
+			Tools:    []modelserver.Tool{{Name: "goto"}, {Name: "done"}},
 		}
 		if got := fail(p.Respond(req)); !strings.Contains(got, "the agent offers no click tool (it offers goto, done)") {
 			t.Fatalf("reason: %s", got)
@@ -168,13 +168,13 @@ func TestPolicyFailures(t *testing.T) {
 	})
 	t.Run("no observation", func(t *testing.T) {
 		p := ReferencePolicy(taskWith(t, ref), "")
-		if got := fail(p.Respond(&llmtest.ChatRequest{Messages: []llmtest.Message{{Role: "user", Content: "Task: x"}}})); !strings.Contains(got, "no page observation") {
+		if got := fail(p.Respond(&modelserver.ChatRequest{Messages: []modelserver.Message{{Role: "user", Content: "Task: x"}}})); !strings.Contains(got, "no page observation") {
 			t.Fatalf("reason: %s", got)
 		}
 	})
 	t.Run("no reference", func(t *testing.T) {
 		p := ReferencePolicy(&Task{ID: "bare"}, "")
-		if got := fail(p.Respond(&llmtest.ChatRequest{})); got != "task bare has no reference solution" {
+		if got := fail(p.Respond(&modelserver.ChatRequest{})); got != "task bare has no reference solution" {
 			t.Fatalf("reason: %s", got)
 		}
 	})

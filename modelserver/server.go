@@ -1,4 +1,4 @@
-package llmtest
+package modelserver
 
 import (
 	"context"
@@ -53,11 +53,11 @@ func WithoutModels() Option { return func(o *options) { o.noModels = true } }
 // Close.
 func Start(r Responder, opts ...Option) (*Server, error) {
 	if r == nil {
-		return nil, errors.New("llmtest: Start needs a Responder")
+		return nil, errors.New("modelserver: Start needs a Responder")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("llmtest: listen on loopback: %w", err)
+		return nil, fmt.Errorf("modelserver: listen on loopback: %w", err)
 	}
 	s := &Server{
 		responder: r,
@@ -125,11 +125,11 @@ func (s *Server) WaitRequest(ctx context.Context, n int) (*Recorded, error) {
 		got, closed, arrived := len(s.reqs), s.closed, s.arrived
 		s.mu.Unlock()
 		if closed {
-			return nil, fmt.Errorf("llmtest: server closed after %d requests; request %d never arrived", got, n)
+			return nil, fmt.Errorf("modelserver: server closed after %d requests; request %d never arrived", got, n)
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("llmtest: waiting for request %d (%d arrived): %w", n, got, ctx.Err())
+			return nil, fmt.Errorf("modelserver: waiting for request %d (%d arrived): %w", n, got, ctx.Err())
 		case <-arrived:
 		case <-s.closing:
 		}
@@ -174,7 +174,7 @@ func (s *Server) authorized(r *http.Request) bool {
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if !s.enter() {
-		writeError(w, http.StatusServiceUnavailable, "server_error", "", "llmtest: server is closing", 0)
+		writeError(w, http.StatusServiceUnavailable, "server_error", "", "modelserver: server is closing", 0)
 		return
 	}
 	defer s.handlers.Done()
@@ -192,7 +192,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	case !s.authorized(r):
 		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "invalid api key", 0)
 	case derr != nil:
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "llmtest: "+derr.Error(), 0)
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "modelserver: "+derr.Error(), 0)
 	default:
 		x.serve(s.responder.Respond(req))
 	}
@@ -203,10 +203,10 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	case !s.authorized(r):
 		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "invalid api key", 0)
 	case s.opts.noModels:
-		writeError(w, http.StatusNotFound, "invalid_request_error", "", "llmtest: no model list here", 0)
+		writeError(w, http.StatusNotFound, "invalid_request_error", "", "modelserver: no model list here", 0)
 	default:
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"llmtest","object":"model","created":0,"owned_by":"llmtest"}]}`)
+		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"modelserver","object":"model","created":0,"owned_by":"webagent"}]}`)
 	}
 }
 

@@ -1,6 +1,6 @@
-package llmtest
+package modelserver
 
-import "github.com/webagent/webagent/outline"
+import "github.com/webagent/webagent/internal/outline"
 
 // FindRef returns the ref of the first element of a page snapshot whose role
 // is role and whose accessible name is exactly name. The snapshot grammar is

@@ -11,10 +11,10 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/eval/sites"
-	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/llm"
-	"github.com/webagent/webagent/llm/llmtest"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // e2eTasks are the built-in tasks the end-to-end test runs by default: a
@@ -39,7 +39,7 @@ func (p snapPage) Eval(context.Context, string) (any, error) {
 
 // TestReferenceEndToEnd runs built-in tasks through the real stack: the
 // task's site on 127.0.0.1, the agent loop, Chromium, the llm client, and
-// the llmtest server answering with the task's reference solution. Every
+// the model server (package modelserver) answering with the task's reference solution. Every
 // task must end with SUCCESS and pass its checks.
 func TestReferenceEndToEnd(t *testing.T) {
 	if testing.Short() {
@@ -97,7 +97,7 @@ func runReference(t *testing.T, b *browser.Browser, tk *suite.Task) {
 	}
 	srv := httptest.NewServer(site)
 	defer srv.Close()
-	model, err := llmtest.Start(suite.ReferencePolicy(tk, srv.URL))
+	model, err := modelserver.Start(suite.ReferencePolicy(tk, srv.URL))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // Snapshots as package browser writes them for the built-in sites, and one
-// that nests rows and cells as other snapshotters do. Package eval/suite's
+// that nests rows and cells as other snapshotters do. Package suite's
 // tests read them too.
 var shopSnapshot, cartSnapshot, nestedSnapshot = read("shop.txt"), read("cart.txt"), read("nested.txt")
 

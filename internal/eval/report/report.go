@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/internal/eval/suite"
 )
 
 // Version is the format version written in report.json.

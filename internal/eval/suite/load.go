@@ -20,7 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/eval/sites"
+	"github.com/webagent/webagent/internal/eval/sites"
 )
 
 // Error is one problem in a task file.
@@ -67,7 +67,7 @@ func (es Errors) Error() string {
 var builtinFS embed.FS
 
 // Builtin returns the built-in tasks, which run on the sites of package
-// eval/sites and all have reference solutions.
+// sites and all have reference solutions.
 func Builtin() ([]*Task, error) {
 	return LoadFS(builtinFS, "tasks")
 }
@@ -96,6 +96,28 @@ func Load(p string) ([]*Task, error) {
 		}
 	}
 	return tasks, err
+}
+
+// LoadFiles loads task files and directories (each as [Load] does), in the
+// order given. A task ID defined in two of them is an error naming both
+// places; within one directory it is an [Error] like any other.
+func LoadFiles(paths []string) ([]*Task, error) {
+	var all []*Task
+	seen := map[string]string{} // task ID -> file:line
+	for _, p := range paths {
+		tasks, err := Load(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tasks {
+			if prev, ok := seen[t.ID]; ok {
+				return nil, fmt.Errorf("%s:%d: task %q is also defined in %s", t.File, t.Line, t.ID, prev)
+			}
+			seen[t.ID] = fmt.Sprintf("%s:%d", t.File, t.Line)
+		}
+		all = append(all, tasks...)
+	}
+	return all, nil
 }
 
 // LoadFS loads every *.yaml and *.yml file under dir in fsys, in path order.
@@ -303,6 +325,8 @@ var idRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 var taskFields = []string{"id", "site", "path", "url", "instruction", "tags", "limits", "secrets", "allowed_domains", "blocked_domains", "checks", "reference", "schema", "storage_state"}
 
+// task reads one task of a file, starting from the file's defaults. It
+// returns nil when the task has a problem; the problems are in l.errs.
 func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 	l.taskID = ""
 	if n.Kind != yaml.MappingNode {
@@ -313,6 +337,37 @@ func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 	t := &Task{Suite: defaults.Suite, File: l.file, Line: n.Line, Site: defaults.Site, Limits: defaults.Limits,
 		Tags: append([]string(nil), defaults.Tags...)}
 	// The ID first, so that every later message names the task.
+	l.taskID = l.taskIdentity(n, index, t)
+	var tn taskNodes
+	for _, kv := range l.fields(n, "", taskFields) {
+		l.taskField(kv[0].Value, kv[1], t, &tn)
+	}
+	l.requireTaskFields(n, tn.hasChecks)
+	l.taskStart(n, t, tn)
+	l.taskChecks(t, tn.checks)
+	if tn.reference != nil {
+		t.Reference = l.reference(tn.reference)
+	}
+	l.taskID = ""
+	if len(l.errs) > before {
+		return nil
+	}
+	return t
+}
+
+// taskNodes are the nodes of a task's fields that are read after the
+// others: where the task starts, its checks and its reference.
+type taskNodes struct {
+	site, url, path *yaml.Node
+	checks          []*yaml.Node
+	hasChecks       bool
+	reference       *yaml.Node
+}
+
+// taskIdentity reads the task's id into t.ID and returns the name the
+// task's messages use: its id, or "#N" for the file's N-th task when it
+// has none.
+func (l *loader) taskIdentity(n *yaml.Node, index int, t *Task) string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == "id" {
 			v := n.Content[i+1]
@@ -322,88 +377,108 @@ func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 			}
 		}
 	}
-	if t.ID == "" {
-		if !hasKey(n, "id") {
-			l.errorf(n, "id", "missing: every task needs an id")
-		}
-		l.taskID = fmt.Sprintf("#%d", index+1)
-	} else {
-		l.taskID = t.ID
+	if t.ID != "" {
+		return t.ID
 	}
-	var refNode, siteNode, urlNode, pathNode *yaml.Node
-	var checkNodes []*yaml.Node
-	hasChecks := false
-	for _, kv := range l.fields(n, "", taskFields) {
-		k, v := kv[0], kv[1]
-		switch k.Value {
-		case "site":
-			t.Site, siteNode = l.site(v, "site"), v
-		case "path":
-			t.Path, pathNode = l.str(v, "path", true), v
-		case "url":
-			t.URL, urlNode = l.str(v, "url", true), v
-		case "instruction":
-			t.Instruction = strings.TrimSpace(l.str(v, "instruction", true))
-		case "tags":
-			t.Tags = append(t.Tags, l.strList(v, "tags")...)
-		case "limits":
-			t.Limits = l.limits(v, "limits", t.Limits)
-		case "secrets":
-			t.Secrets = l.secrets(v)
-		case "allowed_domains":
-			t.AllowedDomains = l.domains(v, "allowed_domains")
-		case "blocked_domains":
-			t.BlockedDomains = l.domains(v, "blocked_domains")
-		case "checks":
-			hasChecks = true
-			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-				l.errorf(v, "checks", "must be a non-empty list of checks")
-				continue
-			}
-			checkNodes = v.Content
-		case "reference":
-			refNode = v
-		case "schema":
-			t.Schema = l.schema(v)
-		case "storage_state":
-			if p := l.str(v, "storage_state", true); p != "" {
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(filepath.Dir(l.file), p)
-				}
-				t.StorageState = p
-			}
-		}
+	if !hasKey(n, "id") {
+		l.errorf(n, "id", "missing: every task needs an id")
 	}
+	return fmt.Sprintf("#%d", index+1)
+}
+
+// taskField reads the task's field key, whose value is v, into t, or keeps
+// its node in tn for later.
+func (l *loader) taskField(key string, v *yaml.Node, t *Task, tn *taskNodes) {
+	switch key {
+	case "site":
+		t.Site, tn.site = l.site(v, "site"), v
+	case "path":
+		t.Path, tn.path = l.str(v, "path", true), v
+	case "url":
+		t.URL, tn.url = l.str(v, "url", true), v
+	case "instruction":
+		t.Instruction = strings.TrimSpace(l.str(v, "instruction", true))
+	case "tags":
+		t.Tags = append(t.Tags, l.strList(v, "tags")...)
+	case "limits":
+		t.Limits = l.limits(v, "limits", t.Limits)
+	case "secrets":
+		t.Secrets = l.secrets(v)
+	case "allowed_domains":
+		t.AllowedDomains = l.domains(v, "allowed_domains")
+	case "blocked_domains":
+		t.BlockedDomains = l.domains(v, "blocked_domains")
+	case "checks":
+		tn.hasChecks, tn.checks = true, l.checkList(v)
+	case "reference":
+		tn.reference = v
+	case "schema":
+		t.Schema = l.schema(v)
+	case "storage_state":
+		t.StorageState = l.storageState(v)
+	}
+}
+
+// checkList returns the nodes of a task's checks, a non-empty list.
+func (l *loader) checkList(v *yaml.Node) []*yaml.Node {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		l.errorf(v, "checks", "must be a non-empty list of checks")
+		return nil
+	}
+	return v.Content
+}
+
+// storageState reads the path of a storage-state file; a relative path is
+// relative to the task file.
+func (l *loader) storageState(v *yaml.Node) string {
+	p := l.str(v, "storage_state", true)
+	if p != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(l.file), p)
+	}
+	return p
+}
+
+// requireTaskFields reports a task without an instruction or checks.
+func (l *loader) requireTaskFields(n *yaml.Node, hasChecks bool) {
 	if !hasKey(n, "instruction") {
 		l.errorf(n, "instruction", "missing: every task needs an instruction")
 	}
 	if !hasChecks {
 		l.errorf(n, "checks", "missing: every task needs at least one check")
 	}
+}
+
+// taskStart settles where the task starts: a site and a path on it
+// (default /), or an absolute url, which overrides the file's site.
+func (l *loader) taskStart(n *yaml.Node, t *Task, tn taskNodes) {
 	switch {
-	case t.URL != "" && siteNode != nil:
-		l.errorf(urlNode, "url", "a task has either a site or a url, not both")
+	case t.URL != "" && tn.site != nil:
+		l.errorf(tn.url, "url", "a task has either a site or a url, not both")
 	case t.URL != "" && t.Site != "":
 		t.Site = "" // the task's url overrides the file's site
-	case t.URL == "" && t.Site == "" && urlNode == nil && siteNode == nil:
+	case t.URL == "" && t.Site == "" && tn.url == nil && tn.site == nil:
 		l.errorf(n, "site", "missing: a task needs a site (a built-in site name) or a url")
 	}
 	if t.URL != "" {
 		if u, err := url.Parse(t.URL); err != nil || !u.IsAbs() {
-			l.errorf(urlNode, "url", "%q is not an absolute URL", t.URL)
+			l.errorf(tn.url, "url", "%q is not an absolute URL", t.URL)
 		}
-		if pathNode != nil {
-			l.errorf(pathNode, "path", "path goes with site; put the whole address in url")
+		if tn.path != nil {
+			l.errorf(tn.path, "path", "path goes with site; put the whole address in url")
 		}
 	}
 	if t.Site != "" {
 		if t.Path == "" {
 			t.Path = "/"
 		} else if !strings.HasPrefix(t.Path, "/") {
-			l.errorf(pathNode, "path", "%q must start with /", t.Path)
+			l.errorf(tn.path, "path", "%q must start with /", t.Path)
 		}
 	}
-	for i, c := range checkNodes {
+}
+
+// taskChecks reads the task's checks into t.Checks.
+func (l *loader) taskChecks(t *Task, nodes []*yaml.Node) {
+	for i, c := range nodes {
 		if ch, ok := l.check(c, fmt.Sprintf("checks[%d]", i)); ok {
 			if ch.Kind == KindState && t.Site == "" {
 				l.errorf(c, fmt.Sprintf("checks[%d]", i), "state checks need a site")
@@ -411,14 +486,6 @@ func (l *loader) task(n *yaml.Node, index int, defaults Task) *Task {
 			t.Checks = append(t.Checks, ch)
 		}
 	}
-	if refNode != nil {
-		t.Reference = l.reference(refNode)
-	}
-	l.taskID = ""
-	if len(l.errs) > before {
-		return nil
-	}
-	return t
 }
 
 // Field readers. Each reports its own problems and returns a zero value on
