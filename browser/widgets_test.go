@@ -11,7 +11,7 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/sites"
-	llmtest "github.com/webagent/webagent/modelserver" // renamed from llm/llmtest; the name stays until browser/ settles
+	"github.com/webagent/webagent/modelserver"
 )
 
 // The widget gallery of the eval harness, driven with the action API to
@@ -30,7 +30,7 @@ func gallery(t *testing.T) (*sites.Widgets, string) {
 // ref returns the ref of the element with the role and exact name.
 func ref(t *testing.T, s contract.Snapshot, role, name string) string {
 	t.Helper()
-	r, ok := llmtest.FindRef(s.Text, role, name)
+	r, ok := modelserver.FindRef(s.Text, role, name)
 	if !ok {
 		t.Fatalf("no %s %q in the snapshot of %s:\n%s", role, name, s.URL, s.Text)
 	}
@@ -41,7 +41,7 @@ func ref(t *testing.T, s contract.Snapshot, role, name string) string {
 // contains substr.
 func refContains(t *testing.T, s contract.Snapshot, role, substr string) string {
 	t.Helper()
-	r, ok := llmtest.FindRefContains(s.Text, role, substr)
+	r, ok := modelserver.FindRefContains(s.Text, role, substr)
 	if !ok {
 		t.Fatalf("no %s with %q in its name in the snapshot of %s:\n%s", role, substr, s.URL, s.Text)
 	}
@@ -96,7 +96,7 @@ func TestWidgetAccordion(t *testing.T) {
 func TestWidgetHoverMenu(t *testing.T) {
 	g, base := gallery(t)
 	s := open(t, shared, base+"/menu")
-	if _, ok := llmtest.FindRef(s.Text, "link", "Laptops"); ok {
+	if _, ok := modelserver.FindRef(s.Text, "link", "Laptops"); ok {
 		t.Fatalf("the closed menu's links show:\n%s", s.Text)
 	}
 	out := do(t, shared, contract.Action{Name: contract.ActHover, Ref: ref(t, s, "button", "Products")})
@@ -232,7 +232,7 @@ func TestWidgetInfiniteFeed(t *testing.T) {
 	}
 	// The Like button under the post's heading.
 	_, after, _ := strings.Cut(s.Text, want)
-	r, ok := llmtest.FindRef(after, "button", "Like")
+	r, ok := modelserver.FindRef(after, "button", "Like")
 	if !ok {
 		t.Fatalf("no Like button after %q:\n%s", want, s.Text)
 	}
