@@ -2,9 +2,8 @@ package agent
 
 import (
 	"fmt"
-	"time"
-
 	"log/slog"
+	"time"
 
 	"github.com/webagent/webagent/watchdog"
 )

@@ -3,11 +3,10 @@ package browser
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"log/slog"
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"

@@ -5,10 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"os"
-
-	"log/slog"
 
 	"github.com/chromedp/chromedp/remote"
 

@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
+	"go.uber.org/goleak"
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-
 	"path"
 	"path/filepath"
 	"strings"

@@ -7,11 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sync/atomic"
 	"time"
-
-	"log/slog"
 
 	"github.com/webagent/webagent/contract"
 )

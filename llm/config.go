@@ -3,13 +3,12 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"time"
-
-	"log/slog"
 )
 
 // Defaults of Config.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
-	"log/slog"
 )
 
 // retryDoer is the openai.HTTPDoer of a Client. It sends a request again

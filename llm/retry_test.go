@@ -3,12 +3,11 @@ package llm_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"strings"
 	"testing"
 	"time"
-
-	"log/slog"
 
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"

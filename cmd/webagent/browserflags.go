@@ -2,10 +2,9 @@ package main
 
 import (
 	"flag"
+	"log/slog"
 	"os"
 	"strings"
-
-	"log/slog"
 
 	"github.com/webagent/webagent/browser"
 )

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
-
 	"log/slog"
+	"time"
 
 	"github.com/webagent/webagent/browser"
 )

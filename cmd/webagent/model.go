@@ -5,14 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"math"
 	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
-
-	"log/slog"
 
 	"github.com/webagent/webagent/internal/neterr"
 	"github.com/webagent/webagent/llm"

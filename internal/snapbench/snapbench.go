@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -27,8 +28,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"log/slog"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
