@@ -47,7 +47,7 @@ type Task struct {
 	// observers or results.
 	Secrets map[string]string
 	// AnswerSchema, a JSON Schema, makes the answer structured: done's
-	// answer must match it (answer.go), and Result.Object holds it.
+	// answer must match it, and [Result.Object] holds it.
 	AnswerSchema json.RawMessage
 }
 
@@ -92,7 +92,7 @@ type run struct {
 	a       *Agent
 	task    Task
 	sec     *secrets
-	fence   fence // marks page text as data (fence.go)
+	fence   fence // marks page text as data
 	tools   *toolset
 	asks    *asks
 	msgs    []Message
@@ -109,7 +109,7 @@ type run struct {
 	timeouts    int    // iterations that timed out (recover policy)
 	phase       string // where the last timed-out iteration was
 	repeats     map[string]repeat
-	answer      *answerSchema // Task.AnswerSchema (answer.go)
+	answer      *answerSchema // Task.AnswerSchema, compiled
 	refused     int           // answers refused by the schema
 }
 
@@ -386,7 +386,7 @@ func (r *run) record(s Step) {
 	if r.a.cfg.observer != nil {
 		r.a.cfg.observer.OnStep(s)
 	}
-	r.traceStep(s) // tracer.go
+	r.traceStep(s)
 }
 
 // iterOut is what one iteration produced; the loop applies it only if the
@@ -528,7 +528,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
 	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
-	r.traceSnapshot(ctx, iter) // tracer.go
+	r.traceSnapshot(ctx, iter)
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen = snap.Text
@@ -537,7 +537,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	t1 := time.Now()
 	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
 	reply, err := r.a.model.Complete(ctx, req)
-	r.traceModel(iter, obs, req, reply, err, t1) // tracer.go
+	r.traceModel(iter, obs, req, reply, err, t1)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
