@@ -1,10 +1,11 @@
 // Package agent runs a web task to its end: observe the page, ask the model,
 // act, repeat, until the model calls done or fail, or a bound ends the task.
 //
-// The loop depends on two small interfaces it defines itself, Browser and
-// Model; package browser (Chromium over CDP) and package llm (any
-// OpenAI-compatible endpoint) implement them, and an embedder can supply
-// either.
+// The loop depends on two small interfaces, [Browser] and [Model], defined
+// in package contract with the types they speak and kept here as aliases
+// (agent.Model is [contract.Model]); package browser (Chromium over CDP)
+// and package llm (any OpenAI-compatible endpoint) implement them, and an
+// embedder can supply either.
 //
 // # Bounds
 //

@@ -14,8 +14,8 @@ import (
 )
 
 // Example serves webagent's tools to an MCP client of the official Go SDK
-// over an in-memory transport (a program would use Serve over stdio, or
-// Handler over HTTP). The client opens a page with browser_navigate and
+// over an in-memory transport (a program would use ServeIO on stdin and
+// stdout, or Handler over HTTP). The client opens a page with browser_navigate and
 // clicks a button by the ref of the snapshot it got back; each answer is
 // the outcome and the new snapshot. The session's browser, started at its
 // first call, is closed when the client goes away.

@@ -52,7 +52,7 @@ const (
 	DefaultShotTimeout  = 5 * time.Second
 )
 
-// Writer writes a trace as the run goes. It implements agent.Tracer; its
+// Writer writes a trace as the run goes. It implements [agent.Tracer]; its
 // methods are safe for concurrent use (an abandoned iteration may still
 // report its model call). End must be called once the run is over: it
 // waits for the screenshots under way.
