@@ -1,10 +1,11 @@
 // Package agent runs a web task to its end: observe the page, ask the model,
 // act, repeat, until the model calls done or fail, or a bound ends the task.
 //
-// The loop depends on two small interfaces it defines itself, Browser and
-// Model; package browser (Chromium over CDP) and package llm (any
-// OpenAI-compatible endpoint) implement them, and an embedder can supply
-// either.
+// The loop depends on two small interfaces, [Browser] and [Model], defined
+// in package contract with the types they speak and kept here as aliases
+// (agent.Model is [contract.Model]); package browser (Chromium over CDP)
+// and package llm (any OpenAI-compatible endpoint) implement them, and an
+// embedder can supply either.
 //
 // # Bounds
 //
@@ -47,7 +48,7 @@ type Task struct {
 	// observers or results.
 	Secrets map[string]string
 	// AnswerSchema, a JSON Schema, makes the answer structured: done's
-	// answer must match it (answer.go), and Result.Object holds it.
+	// answer must match it, and [Result.Object] holds it.
 	AnswerSchema json.RawMessage
 }
 
@@ -92,7 +93,7 @@ type run struct {
 	a       *Agent
 	task    Task
 	sec     *secrets
-	fence   fence // marks page text as data (fence.go)
+	fence   fence // marks page text as data
 	tools   *toolset
 	asks    *asks
 	msgs    []Message
@@ -109,7 +110,7 @@ type run struct {
 	timeouts    int    // iterations that timed out (recover policy)
 	phase       string // where the last timed-out iteration was
 	repeats     map[string]repeat
-	answer      *answerSchema // Task.AnswerSchema (answer.go)
+	answer      *answerSchema // Task.AnswerSchema, compiled
 	refused     int           // answers refused by the schema
 }
 
@@ -386,7 +387,7 @@ func (r *run) record(s Step) {
 	if r.a.cfg.observer != nil {
 		r.a.cfg.observer.OnStep(s)
 	}
-	r.traceStep(s) // tracer.go
+	r.traceStep(s)
 }
 
 // iterOut is what one iteration produced; the loop applies it only if the
@@ -528,7 +529,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
 	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
-	r.traceSnapshot(ctx, iter) // tracer.go
+	r.traceSnapshot(ctx, iter)
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen = snap.Text
@@ -537,7 +538,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	t1 := time.Now()
 	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
 	reply, err := r.a.model.Complete(ctx, req)
-	r.traceModel(iter, obs, req, reply, err, t1) // tracer.go
+	r.traceModel(iter, obs, req, reply, err, t1)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}

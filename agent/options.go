@@ -59,9 +59,9 @@ type config struct {
 	observer         Observer
 	tracer           Tracer
 	nav              NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
-	custom           []CustomTool     // WithTools (customtools.go)
+	custom           []CustomTool     // WithTools
 	customTools      []*tool          // custom, checked by validate
-	extraPrompt      string           // WithSystemPrompt (extend.go)
+	extraPrompt      string           // WithSystemPrompt
 }
 
 func defaults() config {
@@ -106,7 +106,7 @@ func (c *config) validate() error {
 		return fmt.Errorf("agent: max iteration timeouts is %d; it must be at least 1", c.maxTimeouts)
 	}
 	var err error
-	if c.customTools, err = c.buildCustomTools(); err != nil { // customtools.go
+	if c.customTools, err = c.buildCustomTools(); err != nil {
 		return err
 	}
 	if c.maxConsecutive < 1 || c.maxErrors < 1 {

@@ -45,8 +45,8 @@ type tool struct {
 	local bool
 	// params, when set, is the tool's JSON Schema as offered, in place of
 	// props; decode then checks a call's raw arguments (call.raw) instead
-	// of their decoding into args (done with an answer schema, custom
-	// tools: answer.go, customtools.go).
+	// of their decoding into args (done with an answer schema,
+	// answerSchema.doneTool, and custom tools, config.buildCustomTools).
 	params json.RawMessage
 	decode func(raw json.RawMessage) (json.RawMessage, error)
 }
@@ -231,7 +231,7 @@ func browserAction(ctx context.Context, r *run, c call, out *iterOut) (Outcome, 
 	if a.Name == ActWaitFor {
 		a.Seen = out.seen
 	}
-	filled, err := r.sec.fillAction(a) // secrets.go
+	filled, err := r.sec.fillAction(a)
 	if err != nil {
 		return Outcome{}, err
 	}

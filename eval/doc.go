@@ -3,6 +3,9 @@
 // model server, checks the outcome (answer, URL, page, the site's
 // server-side state) and writes reports ([Report]).
 //
+// A [Runner] ([NewRunner]) runs jobs ([Job]), made by [TaskJobs],
+// [FaultJobs] or [MiniWoB.Jobs], and returns their [Report].
+//
 // Without a model it uses the reference model, an OpenAI-compatible server
 // on loopback that follows each task's reference solution, so the whole
 // stack is exercised offline. It also runs the fault suite ([Faults]),

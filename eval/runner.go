@@ -61,9 +61,10 @@ type Config struct {
 	// OutDir receives the final screenshots, under shots/. Empty takes
 	// none.
 	OutDir string
-	// Trace writes a trace of each task run under OutDir/traces/ (package
-	// trace, see startTrace), linked from the report. Browser.RecordActivity
-	// adds the console and network to it.
+	// Trace writes a trace of each task run under OutDir/traces/ (a
+	// [trace.Writer] as the run's tracer), linked from the report; without
+	// OutDir it writes none. Browser.RecordActivity adds the console and
+	// network to it.
 	Trace bool
 	// Progress is told about runs as they start and end; nil tells no
 	// one.
@@ -403,7 +404,7 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 		model = m
 	}
 	opts := append(append([]agent.Option{agent.WithLogger(cfg.Logger)}, cfg.Options...), t.AgentOptions()...)
-	tw := startTrace(env, t.Suite+"/"+t.ID, t.AgentTask(siteBase)) // tracing.go
+	tw := startTrace(env, t.Suite+"/"+t.ID, t.AgentTask(siteBase))
 	if tw != nil {
 		opts = append(opts, agent.WithTracer(tw))
 	}

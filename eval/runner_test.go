@@ -159,7 +159,7 @@ func TestRunWritesReports(t *testing.T) {
 	}
 	checkHTMLReport(t, filepath.Join(cfg.OutDir, "report.html"), 4)
 	// The runs, replayed from their traces without a model on fresh
-	// sites, pass (or fail) their checks again (replay_test.go).
+	// sites, pass (or fail) their checks again.
 	replayChecked(t, cfg.OutDir, tasks, rep)
 }
 

@@ -18,12 +18,12 @@ import (
 // Client talks to an OpenAI-compatible chat-completions endpoint. It
 // implements contract.Model and is safe for concurrent use.
 //
-// Requests are go-openai's request type (see wireRequest) sent through the
-// retrying HTTPDoer; the stream is read by this package's own SSE reader
-// (sse.go, stream.go), because go-openai's decoder loses what some servers
-// send: "error:" fields, error objects in chunks, comments glued to the
-// next chunk, arguments sent as objects, null IDs, reasoning text and
-// Gemini's thought signatures.
+// Requests are go-openai's request type (see wireRequest) sent through a
+// retrying openai.HTTPDoer (retryDoer); the stream is read by this
+// package's own SSE reader (sseReader, readStream), because go-openai's
+// decoder loses what some servers send: "error:" fields, error objects in
+// chunks, comments glued to the next chunk, arguments sent as objects,
+// null IDs, reasoning text and Gemini's thought signatures.
 type Client struct {
 	cfg    Config
 	doer   *retryDoer

@@ -1,5 +1,5 @@
-// Package llm implements agent.Model over any OpenAI-compatible
-// chat-completions endpoint: OpenAI itself, or a local server such as
+// Package llm implements [contract.Model] (agent.Model is an alias of it)
+// over any OpenAI-compatible chat-completions endpoint: OpenAI itself, or a local server such as
 // Ollama (http://localhost:11434/v1), vLLM (:8000/v1) or llama.cpp's server
 // (:8080/v1). A request without an API key sends no Authorization header.
 //

@@ -47,7 +47,7 @@ type wireFuncSent struct {
 
 // buildRequest maps an agent request to the request body. With prompt
 // set, the tools are described in the system message and calls and
-// results are written as text (see promptmode.go).
+// results are written as text (see promptMessages).
 func (c *Client) buildRequest(req contract.Request, prompt bool) (*wireRequest, error) {
 	tools := make([]openai.Tool, 0, len(req.Tools))
 	for _, t := range req.Tools {

@@ -10,15 +10,21 @@
 //     the model the server was configured with; it reports each step as a
 //     progress notification and honours the client's cancellation.
 //
+// [New] makes a [Server] from a [Config]. [Server.ServeIO] runs one session
+// on stdin and stdout, for an MCP client that starts the server;
+// [Server.Serve] runs one over any transport of the MCP Go SDK, and
+// [Server.Handler] serves sessions over streamable HTTP.
+//
 // Each MCP session has its own browser, started at its first tool call and
 // closed when the session ends (stdin closed, the HTTP session deleted or
 // timed out, the server closed): no Chromium outlives its session.
 //
-// Where pages may be opened is the server's NavigationPolicy, enforced in
-// the browser for every navigation: only http and https, the allowed and
-// blocked domains, and no private address (loopback, LAN, metadata) unless
-// allowed. A page is untrusted data: its text reaches the client as tool
-// output, never as instructions of the server.
+// Where pages may be opened is the server's NavigationPolicy
+// ([Config].Policy), enforced in the browser for every navigation: only
+// http and https, the allowed and blocked domains, and no private address
+// (loopback, LAN, metadata) unless allowed. A page is untrusted data: its
+// text reaches the client as tool output, never as instructions of the
+// server.
 package mcpserver
 
 import (
@@ -65,8 +71,8 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Server is an MCP server of webagent's tools. Serve runs it over one
-// connection (stdio); Handler serves streamable HTTP sessions.
+// Server is an MCP server of webagent's tools. Serve and ServeIO run it
+// over one connection (stdio); Handler serves streamable HTTP sessions.
 type Server struct {
 	cfg  Config
 	mcp  *mcp.Server

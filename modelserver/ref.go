@@ -3,8 +3,9 @@ package modelserver
 import "github.com/webagent/webagent/internal/outline"
 
 // FindRef returns the ref of the first element of a page snapshot whose role
-// is role and whose accessible name is exactly name. The snapshot grammar is
-// package outline's.
+// is role and whose accessible name is exactly name. Elements are the
+// snapshot's lines of the form `ROLE "NAME" ... [ref=ID]`, as package
+// browser writes them.
 func FindRef(snapshot, role, name string) (ref string, ok bool) {
 	return outline.FindRef(snapshot, role, name)
 }

@@ -4,7 +4,7 @@
 // Each recorded action names elements by the refs of the snapshot the model
 // saw then. Replay reads that snapshot to learn what each element was (its
 // role, its name, the text it stood near, which of several equal ones it
-// was) and finds it again in a fresh snapshot with package outline, so it
+// was) and finds that element again in a fresh snapshot of the page, so it
 // does not depend on refs, which change from one page load to the next.
 // Secrets, recorded as <secret>NAME</secret> placeholders, are supplied
 // again by the caller. A step that cannot be replayed stops the replay with

@@ -52,7 +52,7 @@ const (
 	DefaultShotTimeout  = 5 * time.Second
 )
 
-// Writer writes a trace as the run goes. It implements agent.Tracer; its
+// Writer writes a trace as the run goes. It implements [agent.Tracer]; its
 // methods are safe for concurrent use (an abandoned iteration may still
 // report its model call). End must be called once the run is over: it
 // waits for the screenshots under way.
@@ -210,13 +210,13 @@ func (w *Writer) capture(ctx context.Context) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return boundJPEG(shot, w.opts.JPEGQuality) // shot.go
+		return boundJPEG(shot, w.opts.JPEGQuality)
 	}
 	png, err := w.opts.Shots.Screenshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return toJPEG(png, w.opts.MaxShotWidth, w.opts.JPEGQuality) // shot.go
+	return toJPEG(png, w.opts.MaxShotWidth, w.opts.JPEGQuality)
 }
 
 // End takes the last step's screenshot, records how the run ended, writes
@@ -246,12 +246,12 @@ func (w *Writer) End(ctx context.Context, res *agent.Result) error {
 	har := w.har
 	w.mu.Unlock()
 	if w.opts.HAR {
-		err = errors.Join(err, writeHAR(filepath.Join(w.dir, HARFile), har, w.mask)) // har.go
+		err = errors.Join(err, writeHAR(filepath.Join(w.dir, HARFile), har, w.mask))
 	}
 	if err != nil {
 		return fmt.Errorf("trace %s: %w", w.dir, err)
 	}
-	return WriteViewer(w.dir) // viewer.go
+	return WriteViewer(w.dir)
 }
 
 // write appends one event, masked. The caller holds mu.

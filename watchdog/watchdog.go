@@ -1,13 +1,15 @@
 // Package watchdog bounds work in time.
 //
-// Run executes a function under the caller's context combined with a budget
-// and returns when the function returns or when the budget or the caller's
-// context ends, whichever comes first, even if the function ignores its
-// context. The race is the guarantee; cancelling the derived context is the
+// [Run] executes a function under the caller's context combined with a
+// budget and returns when the function returns or when the budget or the
+// caller's context ends, whichever comes first, even if the function
+// ignores its context ([Do] is Run for work that returns only an error).
+// The race is the guarantee; cancelling the derived context is the
 // clean-up. A late result of abandoned work is dropped.
 //
-// Inactivity is a separate timer for streams: it cancels a context when
-// nothing has arrived for a window, and is reset by every chunk.
+// [Inactivity] is a separate timer for streams: it cancels a context when
+// nothing has arrived for a window, with an *IdleError as the cause, and is
+// reset by every chunk.
 //
 // A panic in the work is re-raised on the caller's goroutine, as
 // net/http.TimeoutHandler does, wrapped in a *PanicError that keeps the

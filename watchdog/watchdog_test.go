@@ -241,19 +241,6 @@ func TestInactivityStop(t *testing.T) {
 	}
 }
 
-func ExampleRun() {
-	// The work ignores its context; the watchdog still returns on time.
-	block := make(chan struct{})
-	defer close(block)
-	_, err := watchdog.Run(context.Background(), "iteration 1", 10*time.Millisecond, func(context.Context) (string, error) {
-		<-block
-		return "too late", nil
-	})
-	var te *watchdog.TimeoutError
-	fmt.Println(errors.As(err, &te), te.Budget, err)
-	// Output: true 10ms iteration 1 timed out after 10ms
-}
-
 // A panic in the work reaches the caller's goroutine, where it can be
 // recovered, with the work's stack; the process does not crash.
 func TestPanicReRaisedOnCaller(t *testing.T) {

@@ -42,7 +42,7 @@ them carry a ref), one row a page, then a summary line starting with #.
 
 Flags:
 `, snapbench.Header, snapbench.Tokenizer)
-		printFlags(fs) // cliflags.go
+		printFlags(fs)
 	}
 	return fs, o
 }
@@ -85,7 +85,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		if ctx.Err() != nil {
 			return exitInterrupted, fmt.Errorf("interrupted")
 		}
-		if isBrowserConfigError(err) { // browsererr.go
+		if isBrowserConfigError(err) {
 			return exitUsage, usagef("%v", err)
 		}
 		return exitFailed, err

@@ -18,7 +18,7 @@ func demoFlags() (*flag.FlagSet, *common) {
 		fmt.Fprintf(fs.Output(), "Usage: webagent demo [flags]\n\n"+
 			"Runs a built-in task offline: sign in to a local bank site and report the balance,\n"+
 			"driven by the bundled OpenAI-compatible model server over HTTP and a real Chromium.\n\nFlags:\n")
-		printFlags(fs) // cliflags.go
+		printFlags(fs)
 	}
 	return fs, c
 }

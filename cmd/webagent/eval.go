@@ -94,7 +94,7 @@ interrupted (the partial report is still written).
 
 Flags:
 `)
-		printFlags(fs) // cliflags.go
+		printFlags(fs)
 	}
 	return fs, o
 }
@@ -413,7 +413,7 @@ func cmdCompare(args []string, stdout io.Writer) (int, error) {
 			"Lists regressions (passed before, failed now), improvements, and changes in time and tokens.\n"+
 			"Exit status 1 when there is a regression.\n"+
 			"Given two traces of the same task, prints the first step where they differ (exit status 1 when they do).\n\nFlags:\n")
-		printFlags(fs) // cliflags.go
+		printFlags(fs)
 	}
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
@@ -423,7 +423,7 @@ func cmdCompare(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("compare takes two reports: webagent eval compare OLD/report.json NEW/report.json")
 	}
 	if isTrace(pos[0]) && isTrace(pos[1]) {
-		return compareTraces(pos[0], pos[1], stdout) // tracecmd.go
+		return compareTraces(pos[0], pos[1], stdout)
 	}
 	var reps [2]*report.Report
 	for i, p := range pos {

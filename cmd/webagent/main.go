@@ -84,15 +84,15 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	case "eval":
 		code, err = cmdEval(ctx, args[1:], stdout, stderr)
 	case "show-trace":
-		code, err = cmdShowTrace(ctx, args[1:], stdout, stderr) // tracecmd.go
+		code, err = cmdShowTrace(ctx, args[1:], stdout, stderr)
 	case "replay":
-		code, err = cmdReplay(ctx, args[1:], stdout, stderr) // tracecmd.go
+		code, err = cmdReplay(ctx, args[1:], stdout, stderr)
 	case "mcp":
-		code, err = cmdMCP(ctx, args[1:], os.Stdin, stdout, stderr) // mcp.go
+		code, err = cmdMCP(ctx, args[1:], os.Stdin, stdout, stderr)
 	case "version", "--version", "-version":
-		code, err = cmdVersion(args[1:], stdout) // version.go
+		code, err = cmdVersion(args[1:], stdout)
 	case "completion":
-		code, err = cmdCompletion(args[1:], stdout) // completion.go
+		code, err = cmdCompletion(args[1:], stdout)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			code, err = help(args[1], stdout)

@@ -40,7 +40,7 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 			"Serves the Model Context Protocol: the browser tools (browser_navigate, browser_snapshot,\n"+
 			"browser_click, ...) with webagent's snapshot and per-tool bounds, and run_task, the whole agent\n"+
 			"loop as one tool. Each session has its own Chromium, closed when the session ends.\n\nFlags:\n")
-		printFlags(fs) // cliflags.go
+		printFlags(fs)
 	}
 	return fs, o
 }
@@ -83,14 +83,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exitUsage, err
 		}
 	}
-	bopts := o.browserOptions(log) // run.go
+	bopts := o.browserOptions(log) // common.browserOptions
 	bopts.Isolated = o.cdpURL != ""
 	srv := mcpserver.New(mcpserver.Config{
 		Browser:          bopts,
 		Policy:           agent.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
 		Secrets:          secrets,
 		Model:            model,
-		AgentOptions:     o.loopOptions(o.maxIterations), // run.go
+		AgentOptions:     o.loopOptions(o.maxIterations), // common.loopOptions
 		OperationTimeout: o.operationTimeout,
 		Version:          mcpVersion(),
 		Logger:           log,

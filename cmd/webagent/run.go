@@ -45,10 +45,10 @@ type common struct {
 	vision           bool
 	// human answers ask_human; set only when stdin is a terminal.
 	human   agent.Human
-	nav     navFlags     // navflags.go
-	trace   traceFlags   // tracecmd.go
-	browser browserFlags // browserflags.go
-	session sessionFlags // sessionflags.go; registered by run only
+	nav     navFlags
+	trace   traceFlags
+	browser browserFlags
+	session sessionFlags // registered by run only
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -199,9 +199,9 @@ type runOpts struct {
 	url string
 	modelFlags
 	secrets secretFlag
-	// taskFile holds the task; "-" is stdin (taskinput.go).
+	// taskFile holds the task; "-" is stdin (taskText).
 	taskFile string
-	// schemaFile holds the answer's JSON Schema (schemaflag.go).
+	// schemaFile holds the answer's JSON Schema (readSchema).
 	schemaFile string
 }
 
@@ -218,7 +218,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
-		printFlags(fs) // cliflags.go
+		printFlags(fs)
 	}
 	return fs, o
 }
@@ -254,9 +254,9 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 		return nil, err
 	}
 	if err != nil {
-		return nil, usagef("%s (see 'webagent help %s')", flagError(fs, err), fs.Name()) // cliflags.go
+		return nil, usagef("%s (see 'webagent help %s')", flagError(fs, err), fs.Name())
 	}
-	if err := applyConfig(fs); err != nil { // configfile.go
+	if err := applyConfig(fs); err != nil {
 		return nil, err
 	}
 	return pos, nil
@@ -291,7 +291,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
-	task, err := taskText(pos, o.taskFile, os.Stdin) // taskinput.go
+	task, err := taskText(pos, o.taskFile, os.Stdin)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -307,7 +307,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := o.modelFlags.validate(); err != nil {
 		return exitUsage, err
 	}
-	schema, err := readSchema(o.schemaFile) // schemaflag.go
+	schema, err := readSchema(o.schemaFile)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -318,7 +318,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
-	if err := checkSecretRefs(task, secrets, stderr); err != nil { // taskinput.go
+	if err := checkSecretRefs(task, secrets, stderr); err != nil {
 		return exitUsage, err
 	}
 	// The logs (the browser's too: the URLs it reads) never show a secret,
@@ -329,7 +329,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	log := o.logger(stderr)
 
 	cfg := o.modelFlags.config(log)
-	o.trace.model = modelInfo(cfg) // tracecmd.go
+	o.trace.model = modelInfo(cfg)
 	model, err := newModel(ctx, cfg)
 	if err != nil {
 		return exitUsage, err
@@ -354,7 +354,7 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx); err != nil {
-		return nil, pingError(ctx, cfg, err) // model.go
+		return nil, pingError(ctx, cfg, err)
 	}
 	return client, nil
 }
@@ -367,7 +367,7 @@ func (c *common) browserOptions(log *slog.Logger) browser.Options {
 		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
 		LoadTimeout: c.loadTimeout,
 	}
-	c.browser.apply(&opts) // browserflags.go
+	c.browser.apply(&opts)
 	return opts
 }
 
@@ -405,7 +405,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 			}, c.json)
 			return exitInterrupted, nil
 		}
-		if isBrowserConfigError(err) { // browsererr.go
+		if isBrowserConfigError(err) {
 			return exitUsage, usagef("%v", err)
 		}
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)
@@ -419,7 +419,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	if c.human != nil {
 		opts = append(opts, agent.WithHuman(c.human, c.humanTimeout))
 	}
-	tw, err := c.trace.start(b, task) // tracecmd.go
+	tw, err := c.trace.start(b, task)
 	if err != nil {
 		return exitUsage, usagef("--trace: %v", err)
 	}

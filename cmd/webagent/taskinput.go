@@ -51,7 +51,8 @@ func taskText(pos []string, file string, stdin io.Reader) (string, error) {
 	return task, nil
 }
 
-// secretRef is how a task refers to a secret (as agent/secrets.go reads it).
+// secretRef is how a task refers to a secret, as package agent reads it
+// (its own secretRef).
 var secretRef = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
 
 // checkSecretRefs refuses a task that refers to a secret no --secret

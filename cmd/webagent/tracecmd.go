@@ -184,7 +184,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	b, err := browser.Launch(lctx, browser.Options{ChromePath: o.chrome, Headful: o.headful, UploadDir: o.uploadDir})
 	cancel()
 	if err != nil {
-		if isBrowserConfigError(err) { // browsererr.go
+		if isBrowserConfigError(err) {
 			return exitUsage, usagef("%v", err)
 		}
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)

@@ -136,7 +136,7 @@ func Steps(steps []agent.Step) []Step {
 		for _, a := range s.Actions {
 			line := a.Tool
 			if len(a.Args) > 0 && string(a.Args) != "{}" {
-				line += " " + clip(ReadableJSON(string(a.Args)), 200) // readable.go
+				line += " " + clip(ReadableJSON(string(a.Args)), 200)
 			}
 			switch {
 			case a.Skipped:
@@ -189,7 +189,7 @@ func (r *Report) Suites() []string {
 
 // WriteJSON writes the report as indented JSON to path.
 func (r *Report) WriteJSON(path string) error {
-	data, err := marshalReadable(r) // readable.go
+	data, err := marshalReadable(r)
 	if err != nil {
 		return err
 	}

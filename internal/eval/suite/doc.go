@@ -126,9 +126,9 @@
 // the Go regexp RE in the latest observation, or by its first group when
 // it has one: done "{{/Order number: (SO-[0-9]+)/}}".
 //
-// A new tool is added to the grammar by one entry in the verbs table of
-// reference.go (its tool name, whether it takes a target element, its
-// quoted operands and its bare-word flags).
+// A new tool is added to the grammar by one entry in the verbs table, a
+// verbSpec: its tool name, whether it takes a target element, its quoted
+// operands, its bare-word flags and whether it ends the task.
 //
 // # The reference model
 //
