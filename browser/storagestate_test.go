@@ -49,6 +49,17 @@ func TestSessionsLast(t *testing.T) {
 			t.Fatalf("the state saved by the second run: %+v %v", st, err)
 		}
 	})
+	// A persistent profile keeps both, the cookie too: the browser is
+	// closed gracefully, and writes its cookies on the way out.
+	t.Run("profile", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "profile")
+		if got := visit(t, base+"/", Options{UserDataDir: dir}); got != "ls=1 cookie=1" {
+			t.Fatalf("first run: %s", got)
+		}
+		if got := visit(t, base+"/", Options{UserDataDir: dir}); got != "ls=2 cookie=2" {
+			t.Fatalf("second run with the profile: %s", got)
+		}
+	})
 }
 
 // TestBadSessionInput: a state that is not JSON, a locked profile and a
