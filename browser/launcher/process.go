@@ -1,11 +1,9 @@
 package launcher
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -13,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Config says which Chromium to start, and how.
@@ -45,6 +44,8 @@ type Process struct {
 	tempDir string // its TMPDIR (newChromeTemp); "" for the system's
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the process has exited
+	out     *output       // what it prints
+	outR    *os.File      // the pipe out reads
 
 	closeOnce sync.Once
 	closeErr  error
@@ -84,30 +85,36 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	if tempEnv != "" {
 		p.cmd.Env = append(os.Environ(), tempEnv)
 	}
-	out, err := p.cmd.StdoutPipe()
+	// One pipe for stdout and stderr, read until every process holding it
+	// has exited: the output of a browser that fails at once is read
+	// whole (a pipe of exec.Cmd would be closed by Wait under the reader).
+	r, w, err := os.Pipe()
 	if err != nil {
 		p.removeFolders()
 		return nil, err
 	}
-	p.cmd.Stderr = p.cmd.Stdout
-	if err := p.run(); err != nil {
+	p.cmd.Stdout, p.cmd.Stderr = w, w
+	err = p.run()
+	w.Close()
+	if err != nil {
+		r.Close()
 		p.removeFolders()
 		return nil, fmt.Errorf("browser: starting %s: %w", path, err)
 	}
-	found := make(chan string, 1)
-	go readOutput(out, cfg.Logger, found)
+	p.out, p.outR = newOutput(cfg.Logger), r
+	go p.out.read(r)
 	select {
-	case u := <-found:
-		if printed, failed := strings.CutPrefix(u, "\x00"); failed {
-			p.Close()
-			return nil, startError(path, printed)
-		}
+	case u := <-p.out.url:
 		p.URL = u
 		return p, nil
+	case <-p.out.done: // the output ended without an address
+	case <-p.done: // it exited; a helper may still hold the output
 	case <-ctx.Done():
 		p.Close()
 		return nil, fmt.Errorf("browser: starting %s: %w", path, ctx.Err())
 	}
+	p.Close() // also reads the output to its end
+	return nil, startError(path, p.out.printed())
 }
 
 // arguments are Chromium's command line for the flags and the profile
@@ -143,34 +150,6 @@ func (p *Process) run() error {
 		close(p.done)
 	}()
 	return <-started
-}
-
-// readOutput reads what Chromium prints, logs it and sends its DevTools
-// address on found; or, when the output ends without one, "\x00" and the
-// first lines it printed. It returns when the output ends, which is when
-// the process has exited (Wait closes the pipe).
-func readOutput(out io.Reader, log *slog.Logger, found chan<- string) {
-	sc := bufio.NewScanner(out)
-	var lines []string
-	sent := false
-	for sc.Scan() {
-		line := sc.Text()
-		if log != nil && strings.TrimSpace(line) != "" {
-			log.Debug(strings.TrimSpace(line), "source", "chromium")
-		}
-		if sent {
-			continue
-		}
-		if i := strings.Index(line, "ws://"); i >= 0 && strings.Contains(line, "DevTools listening") {
-			found <- strings.TrimSpace(line[i:])
-			sent = true
-		} else if len(lines) < maxOutputLines {
-			lines = append(lines, line)
-		}
-	}
-	if !sent {
-		found <- "\x00" + strings.Join(lines, "\n")
-	}
 }
 
 // startError is the *ConfigError of a binary at path that exited without
@@ -215,9 +194,31 @@ func (p *Process) Close() error {
 		}
 		// Helpers can outlive the main process for a moment.
 		KillLeftovers(p.Profile)
+		p.endOutput()
 		p.closeErr = p.removeFolders()
 	})
 	return p.closeErr
+}
+
+// outputDrain bounds the wait for the end of the output once the browser
+// and its helpers are gone: only a process outside its group (none is
+// known) could still hold the pipe.
+const outputDrain = time.Second
+
+// endOutput waits for the output to end, now that every process printing
+// it is gone, so that its last lines are read; then closes the pipe.
+func (p *Process) endOutput() {
+	if p.out == nil {
+		return
+	}
+	t := time.NewTimer(outputDrain)
+	defer t.Stop()
+	select {
+	case <-p.out.done:
+	case <-t.C:
+	}
+	p.outR.Close()
+	<-p.out.done
 }
 
 // removeFolders removes the temporary profile and TMPDIR.
