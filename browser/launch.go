@@ -9,7 +9,7 @@ import (
 	"maps"
 	"os"
 
-	"github.com/chromedp/chromedp/remote"
+	"github.com/chromedp/chromedp"
 
 	"github.com/webagent/webagent/browser/launcher"
 )
@@ -81,23 +81,29 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	return b, nil
 }
 
-// launchProcess starts a Chromium (package launcher) and connects to it.
+// launchProcess starts a Chromium (package launcher) and connects to it
+// over its DevTools pipes: no port is opened, so no other program can
+// reach the browser the agent types into.
 func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	opts := b.opts
 	flags := launcher.BrowserFlags(!opts.Headful)
 	flags["window-size"] = fmt.Sprintf("%d,%d", opts.Width, opts.Height)
 	maps.Copy(flags, settingFlags(opts))
-	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, UserDataDir: opts.UserDataDir, Flags: flags, Logger: b.log})
+	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, UserDataDir: opts.UserDataDir, Flags: flags, Logger: b.log, Pipe: true})
 	if err != nil {
 		return err
 	}
 	s.proc = p
-	s.allocCtx, s.allocCancel = remote.NewAllocator(context.Background(), p.URL)
+	s.pipe = chromedp.NewPipeConn(p.Pipe())
+	s.allocCtx, s.allocCancel = chromedp.NewAllocatorContext(context.Background(), pipeAllocator{s.pipe})
 	if err := b.connect(ctx, s); err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("browser: starting %s: %w", p.URL, ctx.Err())
+			return fmt.Errorf("browser: starting the browser: %w", ctx.Err())
 		}
-		return fmt.Errorf("browser: connecting to the browser at %s: %w", p.URL, err)
+		if failed := p.StartError(); failed != nil {
+			return failed
+		}
+		return fmt.Errorf("browser: connecting to the browser: %w", err)
 	}
 	// The connection may outlive a killed browser for a while (helper
 	// processes can hold it open); its exit is what tells.
@@ -111,6 +117,21 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	})
 	return nil
 }
+
+// pipeAllocator hands chromedp the DevTools connection of a browser that
+// launcher started. It starts nothing: to chromedp the browser is one to
+// attach to, whose life is the launcher's.
+type pipeAllocator struct{ conn *chromedp.PipeConn }
+
+func (a pipeAllocator) Allocate(ctx context.Context, opts ...chromedp.BrowserOption) (*chromedp.Browser, error) {
+	return chromedp.NewBrowserTransport(ctx, a.conn, opts...)
+}
+
+// Wait satisfies chromedp.Allocator: the process is the launcher's.
+func (pipeAllocator) Wait() {}
+
+// Attaches satisfies chromedp.Attacher.
+func (pipeAllocator) Attaches() bool { return true }
 
 // useSession makes s the Browser's session. The caller holds sem (or is
 // Launch).

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -395,4 +396,22 @@ func TestLaunchConfigErrors(t *testing.T) {
 			t.Fatalf("Launch with a cancelled context = %v, want a context error", err)
 		}
 	})
+}
+
+// A launched browser speaks DevTools over pipes: it opens no port that
+// another program of the machine could attach to (and so drive the
+// browser the agent types secrets into).
+func TestLaunchOpensNoDevToolsPort(t *testing.T) {
+	b := launch(t, Options{})
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", b.PID()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Split(string(cmdline), "\x00")
+	if !slices.Contains(args, "--remote-debugging-pipe") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--remote-debugging-port") }) {
+		t.Errorf("chromium runs with %q", args)
+	}
+	if _, err := os.Stat(filepath.Join(b.sess.profile(), "DevToolsActivePort")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the profile has a DevToolsActivePort file (%v)", err)
+	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/chromedp/cdproto"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/chromedp/remote"
 )
 
 // gracefulCloseTimeout bounds a persistent profile's graceful close, after
@@ -16,21 +15,17 @@ const gracefulCloseTimeout = 5 * time.Second
 // closeGracefully asks a browser with a persistent profile to close
 // (Browser.close), so that it writes its cookies and storage to the
 // profile, and waits for it to exit, at most gracefulCloseTimeout;
-// closeSession kills what is left. The command goes over a connection of
-// its own: chromedp sends it only for a browser it started itself.
+// closeSession kills what is left. chromedp sends Browser.close only to a
+// browser it started itself, so the command is written on the pipe
+// directly, with an id of its own that chromedp's reader ignores.
 func (b *Browser) closeGracefully(s *session) {
-	if s.proc == nil || !s.proc.Alive() {
+	if s.proc == nil || s.pipe == nil || !s.proc.Alive() {
 		return
 	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), gracefulCloseTimeout)
 	defer cancel()
-	conn, err := remote.DialContext(ctx, s.proc.URL)
-	if err == nil {
-		err = conn.Write(ctx, &cdproto.Message{ID: 1, Method: cdpbrowser.CommandClose})
-		defer conn.Close()
-	}
-	if err != nil {
+	if err := s.pipe.Write(ctx, &cdproto.Message{ID: closeID, Method: cdpbrowser.CommandClose}); err != nil {
 		b.log.Warn("asking the browser to close; killing it (the profile may miss the last changes)", "dir", s.proc.Profile, "error", err)
 		return
 	}
@@ -41,3 +36,8 @@ func (b *Browser) closeGracefully(s *session) {
 		b.log.Warn("the browser did not close within 5s; killing it (the profile may miss the last changes)", "dir", s.proc.Profile)
 	}
 }
+
+// closeID is the id of the Browser.close command closeGracefully writes,
+// far above those chromedp numbers its commands with (an int32: Chromium
+// refuses larger ids).
+const closeID = 1 << 30

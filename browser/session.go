@@ -30,7 +30,8 @@ type session struct {
 	browser *chromedp.Browser
 
 	attached bool
-	proc     *launcher.Process // the launched browser, nil when attached
+	proc     *launcher.Process  // the launched browser, nil when attached
+	pipe     *chromedp.PipeConn // its DevTools connection
 	bcID     cdp.BrowserContextID
 	icpt     *interceptor // the navigation guard
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -24,9 +25,14 @@ type Config struct {
 	// Close.
 	UserDataDir string
 	// Flags are the browser's switches (BrowserFlags, ServerFlags, and the
-	// caller's own). Start adds --user-data-dir, --remote-debugging-port=0
-	// (unless set) and, as root, --no-sandbox.
+	// caller's own). Start adds --user-data-dir, the DevTools switch
+	// (--remote-debugging-pipe, or --remote-debugging-port=0 unless set)
+	// and, as root, --no-sandbox.
 	Flags Flags
+	// Pipe runs the DevTools protocol over two pipes of this process
+	// (Process.Pipe) instead of a port on loopback: no other program can
+	// reach the browser. Process.URL is then empty.
+	Pipe bool
 	// Logger gets what Chromium prints, a line at a time at debug level;
 	// nil logs nothing.
 	Logger *slog.Logger
@@ -35,7 +41,7 @@ type Config struct {
 // Process is a running Chromium started by Start.
 type Process struct {
 	// URL is the browser's DevTools WebSocket address
-	// (ws://127.0.0.1:PORT/devtools/browser/ID).
+	// (ws://127.0.0.1:PORT/devtools/browser/ID); empty with Config.Pipe.
 	URL string
 	// Profile is its user data folder.
 	Profile string
@@ -46,6 +52,10 @@ type Process struct {
 	done    chan struct{} // closed when the process has exited
 	out     *output       // what it prints
 	outR    *os.File      // the pipe out reads
+	path    string        // the binary
+	// With Config.Pipe, the DevTools pipes: the browser reads toBrowser
+	// (its fd 3) and writes fromBrowser (its fd 4).
+	toBrowser, fromBrowser *os.File
 
 	closeOnce sync.Once
 	closeErr  error
@@ -75,10 +85,10 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{Profile: dir, temp: temp, done: make(chan struct{})}
+	p := &Process{Profile: dir, temp: temp, path: path, done: make(chan struct{})}
 	tempDir, tempEnv := newChromeTemp()
 	p.tempDir = tempDir
-	p.cmd = exec.Command(path, arguments(cfg.Flags, dir)...)
+	p.cmd = exec.Command(path, arguments(cfg.Flags, dir, cfg.Pipe)...)
 	// Its own process group, so that Close kills the helpers too; and the
 	// parent-death signal, so that it dies with this process.
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -94,15 +104,34 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		return nil, err
 	}
 	p.cmd.Stdout, p.cmd.Stderr = w, w
+	var theirs []*os.File
+	if cfg.Pipe {
+		if theirs, err = p.pipes(); err != nil {
+			r.Close()
+			w.Close()
+			p.removeFolders()
+			return nil, err
+		}
+	}
 	err = p.run()
 	w.Close()
+	for _, f := range theirs {
+		f.Close()
+	}
 	if err != nil {
 		r.Close()
+		p.closePipes()
 		p.removeFolders()
 		return nil, fmt.Errorf("browser: starting %s: %w", path, err)
 	}
 	p.out, p.outR = newOutput(cfg.Logger), r
 	go p.out.read(r)
+	if cfg.Pipe {
+		// The browser is ready when it answers on the pipe: the caller's
+		// first command waits for it (and StartError says why it never
+		// did).
+		return p, nil
+	}
 	select {
 	case u := <-p.out.url:
 		p.URL = u
@@ -118,11 +147,13 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 }
 
 // arguments are Chromium's command line for the flags and the profile
-// folder dir.
-func arguments(f Flags, dir string) []string {
+// folder dir, with the DevTools protocol on pipes or on a port.
+func arguments(f Flags, dir string, pipe bool) []string {
 	args := f.args()
 	args = append(args, "--user-data-dir="+dir)
-	if _, ok := f["remote-debugging-port"]; !ok {
+	if _, ok := f["remote-debugging-port"]; pipe {
+		args = append(args, "--remote-debugging-pipe")
+	} else if !ok {
 		args = append(args, "--remote-debugging-port=0")
 	}
 	if _, ok := f["no-sandbox"]; !ok && os.Geteuid() == 0 {
@@ -165,6 +196,57 @@ func startError(path, printed string) error {
 	return &ConfigError{Problem: problem, Fix: chromeFix, Err: errors.New("chrome failed to start: " + printed)}
 }
 
+// pipes makes the DevTools pipes and gives the browser its ends as its
+// file descriptors 3 (commands) and 4 (answers and events); it returns
+// them, for the caller to close once the browser has started.
+func (p *Process) pipes() (theirs []*os.File, err error) {
+	cmdR, cmdW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		cmdR.Close()
+		cmdW.Close()
+		return nil, err
+	}
+	p.toBrowser, p.fromBrowser = cmdW, respR
+	p.cmd.ExtraFiles = []*os.File{cmdR, respW}
+	return []*os.File{cmdR, respW}, nil
+}
+
+// Pipe returns the DevTools pipes of a browser started with Config.Pipe:
+// the browser's messages are read from fromBrowser, commands written to
+// toBrowser (chromedp.NewPipeConn speaks over them). Close closes them.
+func (p *Process) Pipe() (fromBrowser io.ReadCloser, toBrowser io.WriteCloser) {
+	return p.fromBrowser, p.toBrowser
+}
+
+// closePipes closes this process's ends of the DevTools pipes.
+func (p *Process) closePipes() {
+	for _, f := range []*os.File{p.toBrowser, p.fromBrowser} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// StartError says why a browser that was started but never answered did
+// not: when it exits within a moment (its DevTools connection broke), a
+// *ConfigError quoting what it printed, as Start gives for a browser on a
+// port; nil while it runs.
+func (p *Process) StartError() error {
+	t := time.NewTimer(outputDrain)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+		return nil
+	}
+	p.Close() // reads the output to its end
+	return startError(p.path, p.out.printed())
+}
+
 // PID is the browser process's id.
 func (p *Process) PID() int { return p.cmd.Process.Pid }
 
@@ -194,6 +276,7 @@ func (p *Process) Close() error {
 		}
 		// Helpers can outlive the main process for a moment.
 		KillLeftovers(p.Profile)
+		p.closePipes()
 		p.endOutput()
 		p.closeErr = p.removeFolders()
 	})
