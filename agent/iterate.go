@@ -1,0 +1,161 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// One iteration (run.iterate): what it produces (iterOut), and where it is
+// (progress), which the message of a timed-out iteration names.
+
+// iterOut is what one iteration produced; the loop applies it only if the
+// iteration finished within its bound.
+type iterOut struct {
+	obs       Message
+	page      string   // fingerprint of the page the actions were taken on
+	pages     []string // per tool call, the page state it was taken on ("": page)
+	assistant Message
+	results   []Message // one per tool call, aligned with step.Actions
+	images    [][]byte  // screenshots taken, shown to the model next
+	step      Step
+	done      *string
+	fail      *string
+	over      *TaskOver // the environment ended the task
+	seen      string    // the snapshot's text, for wait_for
+	noTool    bool
+}
+
+// progress lets the loop report where a timed-out iteration was stuck.
+type progress struct {
+	mu   sync.Mutex
+	step Step
+	at   string
+}
+
+func (p *progress) set(f func(s *Step), phase string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if f != nil {
+		f(&p.step)
+	}
+	p.at = phase
+}
+
+func (p *progress) snapshot() stepAt {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.step
+	s.Actions = append([]ActionRecord(nil), s.Actions...)
+	return stepAt{Step: s, at: p.at}
+}
+
+type stepAt struct {
+	Step
+	at string
+}
+
+func (s stepAt) phase() string {
+	if s.at == "" {
+		return "starting"
+	}
+	return s.at
+}
+
+func ms(d time.Duration) int64 { return d.Milliseconds() }
+
+// iterate runs one observe-decide-act iteration. It must not touch r's
+// mutable state: it works on its own copy of the messages and returns what
+// to append.
+func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress) (*iterOut, error) {
+	out := &iterOut{}
+	p.set(nil, "taking a snapshot of the page")
+	t0 := time.Now()
+	snap, err := r.a.browser.Snapshot(ctx)
+	if err != nil {
+		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
+	}
+	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
+	r.traceSnapshot(ctx, iter)
+	out.obs = Message{Role: RoleUser, Content: obs}
+	out.page = fingerprint(snap)
+	out.seen = snap.Text
+	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
+
+	t1 := time.Now()
+	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+	reply, err := r.a.model.Complete(ctx, req)
+	r.traceModel(iter, obs, req, reply, err, t1)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	out.assistant = Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls}
+	p.set(func(s *Step) {
+		s.LLMMS = ms(time.Since(t1))
+		s.Usage = reply.Usage
+		s.Thought = r.sec.mask(strings.TrimSpace(reply.Content))
+		s.Reasoning = boundReasoning(r.sec.mask(strings.TrimSpace(reply.Reasoning)))
+	}, "acting")
+	if reply.Reasoning != "" {
+		r.a.cfg.logger.Debug("model reasoning", "iteration", iter, "bytes", len(reply.Reasoning),
+			"reasoning", boundReasoning(r.sec.mask(reply.Reasoning)))
+	}
+	if len(reply.ToolCalls) == 0 {
+		out.noTool = true
+		out.step = p.snapshot().Step
+		return out, nil
+	}
+
+	t2 := time.Now()
+	stop := ""
+	done := 0 // calls of this reply that ran
+	for _, tc := range reply.ToolCalls {
+		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
+		ta := time.Now()
+		structured := false
+		state := ""
+		if stop == "" && r.tools.acts(tc.Name) {
+			state = r.pageState(ctx)
+		}
+		out.pages = append(out.pages, state)
+		if stop != "" {
+			rec.Outcome, rec.Skipped = stop, true
+		} else {
+			res, err := r.execute(ctx, tc, out)
+			if err != nil {
+				return nil, err
+			}
+			rec.Outcome, rec.Error, structured = r.sec.mask(res.text), res.failed, res.json
+			switch {
+			case res.stale && done > 0:
+				// The page changed under a later call of the batch: not
+				// the model's error.
+				rec.Outcome, rec.Error, rec.Skipped = "not run: "+strings.TrimPrefix(rec.Outcome, "error: "), false, true
+				stop = "not run: the page changed; look at the new snapshot"
+			case res.failed:
+				stop = "not run: an earlier call in this reply failed"
+			case res.terminal:
+				stop = "not run: the task already ended"
+			case res.navigated:
+				stop = "not run: the page navigated; look at the new snapshot first"
+			}
+			done++
+		}
+		rec.MS = ms(time.Since(ta))
+		content := rec.Outcome
+		switch {
+		case rec.Skipped || !r.tools.acts(tc.Name):
+		case structured:
+			content = r.fence.escape(content)
+		default:
+			content = r.fence.wrap(content) // it may quote the page
+		}
+		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
+		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
+	}
+	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")
+	out.step = p.snapshot().Step
+	return out, nil
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
+)
+
+// common holds the flags shared by run and demo.
+type common struct {
+	maxIterations    int
+	iterationTimeout time.Duration
+	taskTimeout      time.Duration
+	operationTimeout time.Duration
+	timeoutPolicy    string
+	maxTimeouts      int
+	humanTimeout     time.Duration
+	chrome           string
+	cdpURL           string
+	headful          bool
+	json             bool
+	logLevel         string
+	snapshotTokens   int
+	cpuThrottle      float64
+	loadTimeout      time.Duration
+	uploadDir        string
+	downloadDir      string
+	vision           bool
+	// human answers ask_human; set only when stdin is a terminal.
+	human   agent.Human
+	nav     navFlags
+	trace   traceFlags
+	browser browserFlags
+	session sessionFlags // registered by run only
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	c.nav.register(fs)
+	c.trace.register(fs)
+	c.browser.register(fs)
+	fs.String(configFlag, "", "read flags from this YAML file, keys named as the flags (model: llama3.1); flags given on the command line override it, and it overrides the WEBAGENT_… variables")
+	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
+	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
+	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
+	fs.DurationVar(&c.operationTimeout, "operation-timeout", agent.DefaultOperationTimeout, "backstop above every tool's own budget: a tool still running then is abandoned and the model told (OPERATION_TIMEOUT); 0 disables")
+	fs.StringVar(&c.timeoutPolicy, "iteration-timeout-policy", string(agent.PolicyFatal), "what an iteration timeout does: fatal (end the task) or recover (recover the page, tell the model, go on)")
+	fs.IntVar(&c.maxTimeouts, "max-iteration-timeouts", agent.DefaultMaxIterationTimeouts, "with the recover policy, end the task at this many timed-out iterations")
+	fs.DurationVar(&c.humanTimeout, "human-timeout", agent.DefaultHumanTimeout, "how long the agent waits for your answer on the terminal before going on (the question stays open)")
+	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
+	fs.StringVar(&c.cdpURL, "cdp-url", "", "attach to a running browser at this DevTools URL instead of launching one")
+	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
+	fs.BoolFunc("headless", "run the browser without a window (the default); --headless=false is --headful", func(v string) error {
+		headless, err := strconv.ParseBool(v)
+		c.headful = !headless
+		return err
+	})
+	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object on stdout")
+	fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
+	fs.StringVar(&c.uploadDir, "upload-dir", "", "folder whose files the agent may upload; without it, uploads are refused")
+	fs.StringVar(&c.downloadDir, "download-dir", "", "folder for files the pages download (default a temporary folder, removed at the end)")
+	fs.BoolVar(&c.vision, "vision", false, "offer the model a screenshot tool (for models that accept images)")
+	fs.IntVar(&c.snapshotTokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "size budget of a page snapshot in (estimated) tokens: past it, text far from the viewport is summarised; every actionable element is kept")
+	fs.DurationVar(&c.loadTimeout, "load-timeout", browser.DefaultLoadTimeout, "how long a page may take to arrive before the agent works with what has arrived (a page that trickles in, a script that never answers) and is told it is still loading")
+	fs.Float64Var(&c.cpuThrottle, "cpu-throttle", 0, fmt.Sprintf("slow every page and frame down N times (CDP CPU throttling), to reproduce a slow or busy machine; 1 to %d, 0 for none", browser.MaxCPUThrottle))
+}
+
+// validate checks the common flags, in the order of their groups: the
+// first problem is the one reported.
+func (c *common) validate() error {
+	checks := []func() error{
+		c.nav.validate,
+		c.trace.validate,
+		c.browser.validate,
+		func() error { return c.session.validate(c.cdpURL) },
+		c.validateLoopBounds,
+		c.validateFolders,
+		c.validatePageBounds,
+		c.validateHumanTimeout,
+		c.validateCDPURL,
+		c.validateLogLevel,
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateLoopBounds checks the loop's limits and timeouts.
+func (c *common) validateLoopBounds() error {
+	switch {
+	case c.maxIterations < 1:
+		return usagef("--max-iterations is %d; it must be at least 1", c.maxIterations)
+	case c.iterationTimeout < 0:
+		return usagef("--iteration-timeout is %s; use a positive duration such as 2m, or 0 to disable it", c.iterationTimeout)
+	case c.taskTimeout < 0:
+		return usagef("--task-timeout is %s; use a positive duration such as 10m, or 0 for none", c.taskTimeout)
+	case c.operationTimeout < 0:
+		return usagef("--operation-timeout is %s; use a positive duration such as 2m, or 0 to disable the backstop", c.operationTimeout)
+	case c.timeoutPolicy != string(agent.PolicyFatal) && c.timeoutPolicy != string(agent.PolicyRecover):
+		return usagef("--iteration-timeout-policy %q is not fatal or recover", c.timeoutPolicy)
+	case c.maxTimeouts < 1:
+		return usagef("--max-iteration-timeouts is %d; it must be at least 1", c.maxTimeouts)
+	}
+	return nil
+}
+
+// validateFolders checks that --upload-dir and --download-dir, when given,
+// are existing folders.
+func (c *common) validateFolders() error {
+	for _, d := range []struct{ flag, path string }{{"--upload-dir", c.uploadDir}, {"--download-dir", c.downloadDir}} {
+		if d.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(d.path); err != nil || !fi.IsDir() {
+			return usagef("%s %q is not a folder; create it first or pass an existing one", d.flag, d.path)
+		}
+	}
+	return nil
+}
+
+// validatePageBounds checks the snapshot budget, the CPU throttling and
+// the load timeout.
+func (c *common) validatePageBounds() error {
+	switch {
+	case c.snapshotTokens < 1:
+		return usagef("--snapshot-tokens is %d; it must be positive (the default is %d)", c.snapshotTokens, browser.DefaultSnapshotTokens)
+	case c.cpuThrottle != 0 && !(c.cpuThrottle >= 1 && c.cpuThrottle <= browser.MaxCPUThrottle):
+		return usagef("--cpu-throttle is %g; use a factor from 1 (none) to %d, e.g. 6 for a busy machine, or 0 for none", c.cpuThrottle, browser.MaxCPUThrottle)
+	case c.loadTimeout <= 0:
+		return usagef("--load-timeout is %s; use a positive duration such as 10s", c.loadTimeout)
+	}
+	return nil
+}
+
+func (c *common) validateHumanTimeout() error {
+	if c.humanTimeout <= 0 {
+		return usagef("--human-timeout is %s; use a positive duration such as 1m", c.humanTimeout)
+	}
+	return nil
+}
+
+func (c *common) validateCDPURL() error {
+	if c.cdpURL != "" && !isDevToolsURL(c.cdpURL) {
+		return usagef("--cdp-url %q is not a DevTools address; use e.g. http://127.0.0.1:9222 or ws://127.0.0.1:9222/devtools/browser/ID", c.cdpURL)
+	}
+	return nil
+}
+
+func (c *common) validateLogLevel() error {
+	if _, err := zerolog.ParseLevel(c.logLevel); err != nil || c.logLevel == "" {
+		return usagef("--log-level %q is not one of debug, info, warn, error, disabled", c.logLevel)
+	}
+	return nil
+}
+
+// isDevToolsURL reports whether s can be a browser's DevTools address: an
+// absolute ws, wss, http or https URL.
+func isDevToolsURL(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	switch u.Scheme {
+	case "ws", "wss", "http", "https":
+		return true
+	}
+	return false
+}
+
+// logger is the CLI's logger: zerolog's console writer on stderr, handed
+// to the packages as the *slog.Logger their APIs take.
+func (c *common) logger(stderr io.Writer) *slog.Logger {
+	lvl, _ := zerolog.ParseLevel(c.logLevel)
+	zl := zerolog.New(zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05"}).Level(lvl).With().Timestamp().Logger()
+	return slog.New(zerolog.NewSlogHandler(zl))
+}
+
+// browserOptions are the browser options of the common flags, settings
+// included (not the session's profile and state, which only run has).
+func (c *common) browserOptions(log *slog.Logger) browser.Options {
+	opts := browser.Options{
+		ChromePath: c.chrome, CDPURL: c.cdpURL, Headful: c.headful, Logger: log,
+		SnapshotTokens: c.snapshotTokens, CPUThrottle: c.cpuThrottle, UploadDir: c.uploadDir, DownloadDir: c.downloadDir,
+		LoadTimeout: c.loadTimeout,
+	}
+	c.browser.apply(&opts)
+	return opts
+}
+
+// loopOptions are the agent options of the common flags: the limits, the
+// bounds, vision and where pages may be opened.
+func (c *common) loopOptions(maxIterations int) []agent.Option {
+	return append([]agent.Option{
+		agent.WithMaxIterations(maxIterations),
+		agent.WithIterationTimeout(c.iterationTimeout),
+		agent.WithTaskTimeout(c.taskTimeout),
+		agent.WithOperationTimeout(c.operationTimeout),
+		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(c.timeoutPolicy), c.maxTimeouts),
+		agent.WithVision(c.vision),
+	}, c.nav.options()...)
+}
