@@ -12,10 +12,24 @@ import (
 // the page's document; at the first change of its DOM (or an input,
 // change or scroll event) it calls a CDP binding once. After the input the
 // outcome says whether that call arrived. Nothing is evaluated in the page
-// after the input: a page that the action froze does not hold it up.
+// after the input: a page that the action froze does not hold it up. A
+// click reports where it landed through the same binding (clickElement).
 
-// changeBinding is the name of the binding the observer calls.
-const changeBinding = "__webagentChanged"
+// pageBinding is the name of the binding the page calls to report to the
+// action: a change (a watch's token), or a click ("click:" and its token).
+const pageBinding = "__webagentChanged"
+
+// bind adds the page binding to the op's tab, once: it lasts across the
+// tab's documents. It reports whether the tab has it.
+func (o *op) bind() bool {
+	if !o.tab.bound {
+		if _, err := cdp.Call(o.ctx, o.b.target, runtime.AddBinding, runtime.AddBindingParams{Name: pageBinding}); err != nil {
+			return false
+		}
+		o.tab.bound = true
+	}
+	return true
+}
 
 // watchChangesJS installs the observer, replacing an earlier one; it calls
 // the binding with token at the first change.
@@ -31,19 +45,15 @@ var watchSeq atomic.Int64
 func (o *op) watchChanges() func() string {
 	b := o.b
 	none := func() string { return "" }
-	if !o.tab.bound {
-		// Once per tab: a binding lasts across the tab's documents.
-		if _, err := cdp.Call(o.ctx, b.target, runtime.AddBinding, runtime.AddBindingParams{Name: changeBinding}); err != nil {
-			return none
-		}
-		o.tab.bound = true
+	if !o.bind() {
+		return none
 	}
 	token := strconv.FormatInt(watchSeq.Add(1), 10)
 	changed, stop := catchEvent(b.tabCtx, runtime.BindingCalled, func(ev runtime.EventBindingCalled) bool {
-		return ev.Name == changeBinding && ev.Payload == token
+		return ev.Name == pageBinding && ev.Payload == token
 	})
 	var ok bool
-	if err := o.evalValue(jsCall(watchChangesJS, changeBinding, token), &ok); err != nil || !ok {
+	if err := o.evalValue(jsCall(watchChangesJS, pageBinding, token), &ok); err != nil || !ok {
 		stop()
 		return none
 	}

@@ -1,11 +1,14 @@
 package browser
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/webagent/webagent/contract"
 )
@@ -37,48 +40,94 @@ func (o *op) doClick(a contract.Action) (string, error) {
 	return "clicked " + el.desc + changed, nil
 }
 
-// clickElement clicks el after the checks of target and waits for a
+// clickElement clicks el after the checks of aim and waits for a
 // navigation the click started; it returns that navigation's description.
+// A click is reported done only when it landed on el, as far as the page
+// tells (listeners.js reports it through the page binding, before
+// anything the click starts can freeze the page): one that the page moved
+// away from el at the moment of the click is a *contract.ActionError that
+// says where it landed; one that a dialog swallowed is sent once more.
 func (o *op) clickElement(el element, verb string) (string, error) {
 	b := o.b
-	at, err := o.aim(el, verb, true)
+	for try := 1; ; try++ {
+		token := ""
+		if el.frame == nil && o.bind() {
+			token = strconv.FormatInt(watchSeq.Add(1), 10)
+		}
+		landed, stop := catchEvent(b.tabCtx, runtime.BindingCalled, func(ev runtime.EventBindingCalled) bool {
+			return token != "" && ev.Name == pageBinding && strings.HasPrefix(ev.Payload, "click:"+token+":")
+		})
+		nav, l, err := o.clickOnce(el, verb, token, landed)
+		stop()
+		switch {
+		case err != nil || nav != "":
+			return nav, err
+		case l == nil:
+			return "", nil // the page cannot tell (no record of its clicks, or another site's frame)
+		case l.Landed && try > 1:
+			return "; a dialog opened during the first click, which did not reach the page, so it was clicked again", nil
+		case l.Landed:
+			return "", nil
+		case l.Where != "":
+			return "", contract.ActionErrorf("%s %s not done: the click landed on %s instead (the page moved things as it was clicked); take a new snapshot", verb, el.desc, l.Where)
+		case try > 1:
+			return "", contract.ActionErrorf("%s %s did not reach the page: a dialog opened meanwhile, twice; take a new snapshot and try again", verb, el.desc)
+		}
+		// A dialog opened while the click was sent and swallowed it: it
+		// is sent once more.
+	}
+}
+
+// landing is where a click landed, as the page reported it.
+type landing struct {
+	Landed bool
+	Where  string // what the click landed on instead
+}
+
+// clickOnce aims at el, clicks, and waits for a navigation the click
+// started. Unless it led to one, it says where the click landed (nil when
+// the page does not tell): what the page reported on landed, or, when a
+// dialog opened meanwhile and no click was reported, that none arrived.
+func (o *op) clickOnce(el element, verb, token string, landed <-chan runtime.EventBindingCalled) (string, *landing, error) {
+	b := o.b
+	at, err := o.aimFor(el, verb, true, token)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	s0 := b.nav.state()
 	mark := b.notices.mark()
 	if err := o.clickAt(at); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	nav, err := o.afterInput(s0, inputGrace)
-	if err != nil || nav != "" || b.notices.mark() == mark {
-		return nav, err
+	if err != nil || nav != "" {
+		return nav, nil, err
 	}
-	// A dialog opened while the click was sent: it may have swallowed the
-	// click. If no click arrived, it is sent once more.
+	select {
+	case ev := <-landed:
+		var l landing
+		_, report, _ := strings.Cut(strings.TrimPrefix(ev.Payload, "click:"), ":")
+		if json.Unmarshal([]byte(report), &l) != nil {
+			return "", nil, nil
+		}
+		return "", &l, nil
+	default:
+	}
+	if token == "" || b.notices.mark() == mark {
+		return "", nil, nil
+	}
+	// A dialog opened and no click was reported: it may have swallowed
+	// the click, unless the window keeps no record of its clicks (a
+	// document loaded before the tab was set up).
 	var arrived bool
 	if err := o.callEl(el, clickArrivedJS, &arrived); err != nil || arrived {
-		return "", nil // gone with a navigation, or done
+		return "", nil, nil // gone with a navigation, or done
 	}
-	if at, err = o.aim(el, verb, true); err != nil {
-		return "", err
-	}
-	s0 = b.nav.state()
-	if err := o.clickAt(at); err != nil {
-		return "", err
-	}
-	if nav, err = o.afterInput(s0, inputGrace); err != nil || nav != "" {
-		return nav, err
-	}
-	if err := o.callEl(el, clickArrivedJS, &arrived); err == nil && !arrived {
-		return "", contract.ActionErrorf("%s %s did not reach the page: a dialog opened meanwhile, twice; take a new snapshot and try again", verb, el.desc)
-	}
-	return "; a dialog opened during the first click, which did not reach the page, so it was clicked again", nil
+	return "", &landing{}, nil
 }
 
 // clickArrivedJS reports whether a trusted click arrived in the element's
-// window since its hit test (hitJS forgets the one before); true when the
-// window keeps no record.
+// window since its hit test; true when the window keeps no record.
 var clickArrivedJS = program("clickArrived")
 
 // settleJS waits a few animation frames for the element to stop moving (an
@@ -89,9 +138,12 @@ var settleJS = program("settle")
 // settled is what settleJS saw.
 type settled struct {
 	Stable, Disabled bool
-	// InView is set when the element lies wholly inside the top viewport,
-	// whose size is VW, VH (0 for an element in a frame).
+	// InView is set when the element shows wholly inside the top viewport,
+	// cut by no scrolled container; Clip is the rectangle of the viewport
+	// that its containers let show (nil when none of it shows), and VW,
+	// VH the viewport's size (0 for an element in a frame).
 	InView bool
+	Clip   []float64
 	VW, VH float64
 }
 
@@ -106,8 +158,9 @@ var hitJS = program("hit")
 type hitResult struct {
 	OK       []bool
 	Moves    bool
-	Cover    string
-	Controls []string
+	Cover    string   // what covers the element where the click would land
+	Controls []string // the controls of the cover
+	Clipped  string   // the container that cuts the element off there
 }
 
 // aimed is where a mouse action on an element goes, in main-viewport CSS
@@ -150,6 +203,12 @@ var aimJS = program("aim")
 // else covers it, the ActionError says what, and that the action was not
 // done.
 func (o *op) aim(el element, verb string, enabled bool) (aimed, error) {
+	return o.aimFor(el, verb, enabled, "")
+}
+
+// aimFor is aim for a click that the page is to report with token (see
+// clickElement); "" for none.
+func (o *op) aimFor(el element, verb string, enabled bool, token string) (aimed, error) {
 	// The element settles and, when it is wholly in view, is hit-tested
 	// in the same call. Only one not wholly in view is scrolled to (and
 	// settles again), and its visible part is measured by the browser.
@@ -158,18 +217,20 @@ func (o *op) aim(el element, verb string, enabled bool) (aimed, error) {
 		Points []contract.Point
 		Hit    *hitResult
 	}
-	if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil); err != nil {
+	if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil, false, token); err != nil {
 		return aimed{}, err
 	}
 	notVisible := contract.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
 	if !st.InView {
+		// Scrolled to as a person would, in every scrolled container
+		// around it, then aimed at the part of it that shows.
 		if err := o.scrollIntoView(el, notVisible); err != nil {
 			return aimed{}, err
 		}
-		if err := o.callEl(el, settleJS, &st.settled, enabled); err != nil {
+		st.Hit = nil
+		if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil, true, token); err != nil {
 			return aimed{}, err
 		}
-		st.Hit = nil
 	}
 	if enabled && st.Disabled {
 		return aimed{}, contract.ActionErrorf("%s %s not done: it is disabled; something else may have to be done first (fill in required fields, choose an option)", verb, el.desc)
@@ -185,13 +246,13 @@ func (o *op) aim(el element, verb string, enabled bool) (aimed, error) {
 	if err != nil {
 		return aimed{}, err
 	}
-	return o.hitTest(el, verb, at, box)
+	return o.hitTest(el, verb, at, box, token)
 }
 
 // hitTest checks that the mouse at first, or else at another point of box,
 // reaches el: in el's document, and for an element in a cross-origin frame,
 // also at the frame's element in each document around it.
-func (o *op) hitTest(el element, verb string, first contract.Point, box rect) (aimed, error) {
+func (o *op) hitTest(el element, verb string, first contract.Point, box rect, token string) (aimed, error) {
 	points := boxPoints(first, box)
 	// The levels to test, innermost first: the element in its frame, then
 	// each cross-origin frame's element in the frame around it.
@@ -230,14 +291,18 @@ func (o *op) hitTest(el element, verb string, first contract.Point, box rect) (a
 			pts[i] = contract.Point{X: p.X - lv.off.X, Y: p.Y - lv.off.Y}
 		}
 		var hit hitResult
-		if err := o.callEl(lv.el, hitJS, &hit, pts); err != nil {
+		expect := ""
+		if lv.el.id == el.id {
+			expect = token
+		}
+		if err := o.callEl(lv.el, hitJS, &hit, pts, expect); err != nil {
 			return aimed{}, err
 		}
 		for i := range okAll {
 			okAll[i] = okAll[i] && i < len(hit.OK) && hit.OK[i]
 		}
 		moves = moves || hit.Moves
-		if hit.Cover != "" {
+		if hit.Cover != "" || hit.Clipped != "" {
 			blocked = &hit // the outermost cover is named
 		}
 	}
@@ -251,6 +316,9 @@ func hitVerdict(el element, verb string, points []contract.Point, ok []bool, mov
 		if reached && i < len(points) {
 			return aimed{points[i], moves}, nil
 		}
+	}
+	if blocked != nil && blocked.Cover == "" && blocked.Clipped != "" {
+		return aimed{}, contract.ActionErrorf("%s %s not done: the mouse cannot reach it, %s cuts it off from view even when scrolled to; take a new snapshot", verb, el.desc, blocked.Clipped)
 	}
 	if blocked == nil || blocked.Cover == "" {
 		return aimed{}, contract.ActionErrorf("%s %s not done: no point of it can be reached with the mouse; take a new snapshot", verb, el.desc)

@@ -123,3 +123,65 @@ func TestClickWaitsForStableAndEnabled(t *testing.T) {
 		t.Errorf("click on a disabled button: %v", err)
 	}
 }
+
+// An item of a list that lies below the visible part of its scrolled
+// pane (an inbox in a 210 px pane) is scrolled to and clicked, as a
+// person would: the click reaches it, not the pane around it. Nested
+// scrolled areas are scrolled too.
+func TestClickInScrolledPane(t *testing.T) {
+	page := `<title>Inbox</title><style>.pane{height:210px;overflow:auto;border:1px solid}.m{height:40px;cursor:pointer}
+#outer{height:300px;overflow:auto} #spacer{height:500px}</style>
+<div class=pane id=inbox></div>
+<div id=outer><div id=spacer>feed</div><div class=pane id=replies></div></div>
+<p id=out>none</p><script>
+for (const [id, what] of [['inbox', 'Message'], ['replies', 'Reply']]) {
+  const p = document.getElementById(id);
+  for (let i = 1; i <= 10; i++) {
+    const d = document.createElement('div'); d.className = 'm'; d.textContent = what + ' ' + i;
+    d.addEventListener('click', () => document.getElementById('out').textContent = 'opened ' + what + ' ' + i);
+    p.append(d);
+  }
+}</script>`
+	s := open(t, shared, servePage(t, page))
+	for _, c := range []struct{ name, want string }{{"Message 7", "opened Message 7"}, {"Message 10", "opened Message 10"}, {"Reply 9", "opened Reply 9"}} {
+		out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `clickable "`+c.name+`"`)})
+		if got := evalPage[string](t, shared, "document.getElementById('out').textContent"); got != c.want || !strings.Contains(out, "the page changed") {
+			t.Errorf("click on %s: %q; the page shows %q", c.name, out, got)
+		}
+	}
+}
+
+// An item that a container cuts off and cannot scroll to (overflow: clip)
+// is not clicked: the error says what hides it, and nothing was clicked.
+func TestClickOnItemCutOff(t *testing.T) {
+	page := `<title>Cut</title><div id=box style="height:60px;overflow:clip;border:1px solid">
+<div style="height:40px">first</div><div style="height:40px">second</div>
+<button onclick="document.getElementById('out').textContent='clicked'" style="height:40px">Hidden action</button></div>
+<p id=out onclick="this.textContent='the box got it'">none</p>`
+	s := open(t, shared, servePage(t, page))
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Hidden action"`)})
+	if !isActionError(err) || !strings.Contains(err.Error(), "not done") || !strings.Contains(err.Error(), "cuts it off") {
+		t.Fatalf("click on a cut-off button: %v", err)
+	}
+	if got := evalPage[string](t, shared, "document.getElementById('out').textContent"); got != "none" {
+		t.Errorf("the page shows %q after a refused click", got)
+	}
+}
+
+// A click that the page moves its element away from (a button that
+// flees the pointer) is not reported done: the error says where the click
+// landed.
+func TestClickThatLandsElsewhere(t *testing.T) {
+	page := `<title>Flee</title>
+<div id=under style="position:absolute;left:0;top:0;width:400px;height:200px" onclick="window.under=(window.under||0)+1">under</div>
+<button id=b style="position:absolute;left:50px;top:50px;width:120px;height:40px" onclick="window.hits=(window.hits||0)+1">Catch me</button>
+<script>document.addEventListener('mousemove', () => { document.getElementById('b').style.left = '600px'; });</script>`
+	s := open(t, shared, servePage(t, page))
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Catch me"`)})
+	if !isActionError(err) || !strings.Contains(err.Error(), "landed on") || !strings.Contains(err.Error(), "under") {
+		t.Fatalf("click on a fleeing button: %v", err)
+	}
+	if hits := evalPage[int](t, shared, "window.hits || 0"); hits != 0 {
+		t.Errorf("the button got %d clicks", hits)
+	}
+}

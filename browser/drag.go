@@ -85,7 +85,7 @@ func (o *op) dropOnto(src, dst element) (from, to contract.Point, err error) {
 	if err != nil {
 		return from, to, err
 	}
-	onto, err := o.hitTest(dst, "drop onto", at, box)
+	onto, err := o.hitTest(dst, "drop onto", at, box, "")
 	if err != nil {
 		return from, to, err
 	}
@@ -94,7 +94,7 @@ func (o *op) dropOnto(src, dst element) (from, to contract.Point, err error) {
 	if err != nil {
 		return from, to, err
 	}
-	start, err := o.hitTest(src, "drag of", at, box)
+	start, err := o.hitTest(src, "drag of", at, box, "")
 	if err != nil {
 		return from, to, err
 	}

@@ -37,6 +37,6 @@ var listenersJS = program("listeners")
 // watchListeners installs listenersJS in the tab's frames, for every
 // document loaded from now on.
 func watchListeners(ctx context.Context, t cdp.Session) error {
-	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: jsCall(listenersJS)})
+	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: jsCall(listenersJS, pageBinding)})
 	return err
 }

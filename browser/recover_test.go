@@ -55,8 +55,8 @@ func TestRecoverFrozenPage(t *testing.T) {
 			url := servePage(t, c.html)
 			s := open(t, b, url)
 			const bound = 700 * time.Millisecond
-			ctx, cancel := context.WithTimeout(context.Background(), bound)
 			start := time.Now()
+			ctx, cancel := context.WithTimeout(context.Background(), bound)
 			_, err := b.Do(ctx, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Freeze"`)})
 			cancel()
 			if c.name == "click" {

@@ -3,11 +3,16 @@
 // element's: it returns for each point whether a click there reaches the
 // element (or a part or label of it), and unless the first point does, a
 // description of what covers the element there.
-(function (points) {
+(function (points, expect) {
   const el = this;
-  // A click is about to be sent: forget the window's latest one.
+  // A click is about to be sent: forget the window's latest one, and
+  // expect this one (listeners.js reports where it landed).
   const clicks = el.ownerDocument.defaultView[Symbol.for('webagent.clicks')];
-  if (clicks) clicks.target = null;
+  if (clicks) {
+    clicks.target = null;
+    clicks.down = null;
+    clicks.expect = expect ? {el, token: expect} : null;
+  }
   const chain = [];
   for (let d = el.ownerDocument; d !== document;) {
     let fe = null;
@@ -26,7 +31,12 @@
     return h;
   };
   const within = (a, b) => { for (let n = a; n; n = n.parentNode || n.host) if (n === b) return true; return false; };
-  const reaches = (hit) => within(hit, el) || within(el, hit) ||
+  // A click on an element around el reaches el only when el lets the
+  // pointer through (pointer-events: none): else the point lies outside
+  // what shows of el (a scrolled container clips it there), and the click
+  // would land on the container.
+  const through = el.ownerDocument.defaultView.getComputedStyle(el).pointerEvents === 'none';
+  const reaches = (hit) => within(hit, el) || (through && within(el, hit)) ||
     (el.labels && Array.from(el.labels).some((l) => within(hit, l))) ||
     (el.localName === 'label' && el.control && within(hit, el.control));
   // hitAt returns null when the click at (x, y) reaches el, else what it hits.
@@ -59,24 +69,10 @@
     }
     return false;
   };
-  let first = null;
-  const ok = points.map(({X: x, Y: y}) => {
-    const h = hitAt(x, y);
-    if (h && !first) first = h;
-    return !h;
-  });
-  if (ok[0] || !first) return {ok: ok, moves: moves()};
-  // Describe the covering layer: the outermost ancestor of the hit element
-  // that does not contain the element, and the controls in it.
-  const top = window;
-  const reg = top[Symbol.for('webagent.refs')];
+  // describe names an element as the snapshot does, with its ref.
+  const reg = window[Symbol.for('webagent.refs')];
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const cut = (s, n) => s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s;
-  let layer = first;
-  for (let n = first; n && n.nodeType === 1; n = n.parentElement || (n.parentNode && n.parentNode.host)) {
-    if (within(el, n) || n === n.ownerDocument.body || n === n.ownerDocument.documentElement) break;
-    layer = n;
-  }
   const nameOf = (n) => {
     const al = clean(n.getAttribute('aria-label'));
     if (al) return al;
@@ -98,6 +94,23 @@
     const r = reg && reg.byEl ? reg.byEl.get(n) : null;
     return r ? d + ' [ref=' + r + ']' : d;
   };
+  let first = null;
+  const ok = points.map(({X: x, Y: y}) => {
+    const h = hitAt(x, y);
+    if (h && !first) first = h;
+    return !h;
+  });
+  if (ok[0] || !first) return {ok: ok, moves: moves()};
+  // Nothing covers el where the click would land, but a container around
+  // it cuts it off there (scrolled away from it).
+  if (within(el, first)) return {ok: ok, clipped: describe(first)};
+  // Describe the covering layer: the outermost ancestor of the hit element
+  // that does not contain the element, and the controls in it.
+  let layer = first;
+  for (let n = first; n && n.nodeType === 1; n = n.parentElement || (n.parentNode && n.parentNode.host)) {
+    if (within(el, n) || n === n.ownerDocument.body || n === n.ownerDocument.documentElement) break;
+    layer = n;
+  }
   const controls = [];
   const sel = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=switch],[role=tab],[role=menuitem]';
   const cand = layer.matches(sel) ? [layer] : Array.from(layer.querySelectorAll(sel));

@@ -23,7 +23,7 @@
 // asks a WeakSet. The wrapper keeps the original's name, length and
 // toString, so that pages that inspect it see no difference, and never
 // throws into the page.
-(() => {
+((binding) => {
   const KEY = Symbol.for('webagent.listeners');
   if (window[KEY]) return;
   const set = new WeakSet(), drops = new WeakSet();
@@ -49,11 +49,46 @@
       return orig.call(this, type, listener, options);
     },
   }.addEventListener;
-  // The latest trusted click of the window, for an action to tell whether
-  // its click arrived (a dialog that opens meanwhile can swallow it).
-  const clicks = { target: null };
+  // The targets of the latest trusted press and click of the window, for
+  // an action to tell whether its click arrived (a dialog that opens
+  // meanwhile can swallow it) and landed where it was aimed (inside
+  // shadow roots too: the innermost element of the event's path).
+  //
+  // When an action expects its click (hit.js sets clicks.expect to the
+  // element aimed at and a token), the click tells it at once, through the
+  // binding: whether the press or the click reached the element, and if
+  // not, where it landed. The action so learns it without evaluating
+  // anything in a page that the click may have frozen.
+  const clicks = { target: null, down: null, expect: null };
   Object.defineProperty(window, Symbol.for('webagent.clicks'), { value: clicks });
-  orig.call(window, 'click', (e) => { if (e.isTrusted) clicks.target = e.target; }, true);
+  const innermost = (e) => { const p = e.composedPath(); return p.length ? p[0] : e.target; };
+  const within = (a, b) => { for (let n = a; n; n = n.parentNode || n.host) if (n === b) return true; return false; };
+  const reaches = (el, t) => !!t && (within(t, el) ||
+    (window.getComputedStyle(el).pointerEvents === 'none' && within(el, t)) ||
+    (el.labels && Array.from(el.labels).some((l) => within(t, l))) ||
+    (el.localName === 'label' && el.control && within(t, el.control)));
+  const report = (x, t) => {
+    const send = window[binding];
+    if (typeof send !== 'function') return;
+    const landed = !x.el.isConnected || !t.isConnected || reaches(x.el, t) || reaches(x.el, clicks.down);
+    let where = '';
+    if (!landed) {
+      const reg = window.top[Symbol.for('webagent.refs')];
+      const n = t.nodeType === 1 ? t : t.parentElement;
+      where = n && reg && reg.describe ? reg.describe(n) : (n ? n.localName : 'the page');
+      const r = n && reg && reg.byEl ? reg.byEl.get(n) : null;
+      if (r) where += ' [ref=' + r + ']';
+    }
+    send('click:' + x.token + ':' + JSON.stringify({ landed, where }));
+  };
+  orig.call(window, 'click', (e) => {
+    if (!e.isTrusted) return;
+    clicks.target = innermost(e);
+    const x = clicks.expect;
+    clicks.expect = null;
+    if (x) { try { report(x, clicks.target); } catch (err) { /* never break the page */ } }
+  }, true);
+  orig.call(window, 'mousedown', (e) => { if (e.isTrusted) clicks.down = innermost(e); }, true);
   const toStr = Function.prototype.toString;
   const origStr = toStr.call(orig);
   Object.defineProperty(wrapped, 'toString', { value: function toString() { return origStr; }, configurable: true, writable: true });

@@ -1,6 +1,8 @@
 // settle.js waits a few animation frames for the element to stop moving (an
 // opening animation, a layout shift) and, if enabled is set, to be enabled.
-// It gives up after about 20 frames and reports what it saw.
+// It gives up after about 20 frames and reports what it saw, and for an
+// element of the top document, how much of it shows (visibleBox.js).
+/* global visibleBox */
 (async function (enabled) {
   const el = this, win = el.ownerDocument.defaultView;
   const ctl = el.localName === 'label' && el.control ? el.control : el;
@@ -40,13 +42,13 @@
     ]);
     anims = moving();
   }
-  // Whether el lies wholly in the top viewport (then it needs no
-  // scrolling), and that viewport's size: only for the top document.
+  // Whether el shows wholly in the top viewport, clipped by no scrolled
+  // container (then it needs no scrolling), what of it shows, and that
+  // viewport's size: only for the top document.
   const view = () => {
-    if (el.ownerDocument !== document) return {inView: false, vw: 0, vh: 0};
-    const r = el.getBoundingClientRect(), de = document.documentElement;
-    const vw = de.clientWidth, vh = de.clientHeight;
-    return {inView: r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= vw && r.bottom <= vh, vw, vh};
+    if (el.ownerDocument !== document) return {inView: false, clip: null, vw: 0, vh: 0};
+    const v = visibleBox.call(el), de = document.documentElement;
+    return {inView: v.whole, clip: v.clip, vw: de.clientWidth, vh: de.clientHeight};
   };
   if (!anims.length && (!enabled || !disabled())) return {stable: true, disabled: false, ...view()};
   let last = '', same = 0, rendered = true;
