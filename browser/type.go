@@ -30,6 +30,16 @@ var valueJS = program("value")
 // clearJS empties a text field directly, firing input.
 var clearJS = program("clear")
 
+// echoesJS counts where a text shows in the page's own text.
+var echoesJS = program("echoes")
+
+// echo is what echoesJS returns: how often the text shows, and the line
+// of its last occurrence.
+type echo struct {
+	N     int
+	Where string
+}
+
 var valueFormats = map[string]string{
 	"date":           "a date as YYYY-MM-DD",
 	"time":           "a time as HH:MM",
@@ -47,7 +57,6 @@ func (o *op) doType(a contract.Action) (string, error) {
 		return "", err
 	}
 	ref, text, submit := a.Ref, a.Text, a.Submit
-	b := o.b
 	el, err := o.resolve(ref)
 	if err != nil {
 		return "", err
@@ -60,6 +69,15 @@ func (o *op) doType(a contract.Action) (string, error) {
 		return "", err
 	}
 	old := kind.Value
+	// A page that takes the keys itself may show them outside the field:
+	// count where the text shows before, to tell that from a refusal.
+	var before echo
+	watchEcho := kind.Kind == "text" && kind.Keys && !kind.Secret
+	if watchEcho {
+		if err := o.callEl(el, echoesJS, &before, text); err != nil {
+			return "", err
+		}
+	}
 	switch kind.Kind {
 	case "no":
 		return "", contract.ActionErrorf("%s cannot be typed into: %s", el.desc, kind.Why)
@@ -83,7 +101,11 @@ func (o *op) doType(a contract.Action) (string, error) {
 	}
 	out := fmt.Sprintf("typed %s into %s", typed, el.desc)
 	if kind.Kind == "text" {
-		note, err := o.checkTyped(el, text, old, kind.Secret)
+		var echoed *echo
+		if watchEcho {
+			echoed = &before
+		}
+		note, err := o.checkTyped(el, text, old, kind.Secret, echoed)
 		if err != nil {
 			return "", err
 		}
@@ -92,15 +114,13 @@ func (o *op) doType(a contract.Action) (string, error) {
 	if !submit {
 		return out, nil
 	}
-	s0 := b.nav.state()
-	if err := o.press(chord{key: namedKeys["enter"]}); err != nil {
-		return "", err
-	}
-	nav, err := o.afterInput(s0, inputGrace)
+	// What Enter did is its own report: the read-back above was taken
+	// before it, as the page may clear the field when it takes the line.
+	did, err := o.sendInput(func() error { return o.press(chord{key: namedKeys["enter"]}) })
 	if err != nil {
 		return "", err
 	}
-	return out + " and pressed Enter" + nav, nil
+	return out + "; then pressed Enter" + did, nil
 }
 
 // fill replaces the text of el with text. It clicks el to focus it, as a
@@ -177,7 +197,9 @@ var restoreJS = program("restore")
 // rejected keys, reformatted the text or cut it. It returns a note for the
 // outcome ("" when the field holds the text). When the field refused every
 // key and ended empty, its old value is put back and the error says so.
-func (o *op) checkTyped(el element, text, old string, secret bool) (string, error) {
+// With before (where the text showed before typing), a page that took
+// the keys itself and shows the text elsewhere is told from a refusal.
+func (o *op) checkTyped(el element, text, old string, secret bool, before *echo) (string, error) {
 	var got string
 	if err := o.callEl(el, valueJS, &got); err != nil {
 		return "", err
@@ -190,6 +212,16 @@ func (o *op) checkTyped(el element, text, old string, secret bool) (string, erro
 			return fmt.Sprintf("%d characters", len([]rune(s)))
 		}
 		return strconv.Quote(s)
+	}
+	if before != nil {
+		var after echo
+		if err := o.callEl(el, echoesJS, &after, text); err != nil {
+			return "", err
+		}
+		if after.N > before.N {
+			return fmt.Sprintf("; the page took the keys itself: the field holds %s, and %s now shows in the page (%s)",
+				show(got), show(text), strconv.Quote(after.Where)), nil
+		}
 	}
 	if got == "" && text != "" {
 		if old != "" {

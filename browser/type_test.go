@@ -145,3 +145,43 @@ f.addEventListener('beforeinput', (e) => log.push('beforeinput:' + e.inputType +
 f.addEventListener('input', (e) => log.push('input:' + f.value));
 f.addEventListener('change', () => log.push('change'));
 </script>`
+
+// A terminal takes the keys itself: its field keeps only the last key,
+// the command shows on the terminal's line, and Enter runs it. The outcome
+// says so, reads the field before Enter, and reports what Enter did apart.
+func TestTypeIntoTerminalReadsBackBeforeEnter(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Terminal</title>
+<div id=term style="background:#000;color:#4f4;width:300px;height:120px;font:12px monospace">
+ <div id=out></div>
+ <div><span>user$</span> <span id=cmd></span><span>&block;</span></div>
+</div>
+<input id=target aria-label="Terminal input" style="width:40px;opacity:0.01">
+<script>
+const cmd = document.getElementById('cmd'), target = document.getElementById('target');
+window.ran = [];
+target.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') {
+    window.ran.push(cmd.textContent);
+    const line = document.createElement('div');
+    line.textContent = cmd.textContent === 'ls' ? 'notes.txt photo.png' : 'Command not found.';
+    document.getElementById('out').append(line);
+    cmd.textContent = '';
+  } else if (e.key.length === 1) {
+    cmd.append(e.key);
+  }
+  target.value = '';
+});
+</script>`))
+	out := do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, s, `textbox "Terminal input"`), Text: "ls", Submit: true})
+	if got := evalPage[string](t, shared, "window.ran.join('|')"); got != "ls" {
+		t.Fatalf("the terminal ran %q, want ls (outcome %q)", got, out)
+	}
+	for _, want := range []string{`the page took the keys itself: the field holds "s", and "ls" now shows in the page ("user$ ls█")`, "; then pressed Enter; the page changed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("outcome %q lacks %q", out, want)
+		}
+	}
+	if strings.Contains(out, "rejected") {
+		t.Errorf("outcome %q says the page rejected the keys it took", out)
+	}
+}
