@@ -64,10 +64,12 @@ func TestRecoverFrozenPage(t *testing.T) {
 					t.Fatalf("click on the freezing page: %v", err)
 				}
 				within(t, "the click on the frozen page", time.Since(start), bound, 100*time.Millisecond)
-			} else if err != nil {
-				// The timer's loop starts after the click returned (a
-				// snapshot now would hang; its own clean-up would end the
-				// script, so no call is made before Recover).
+			} else if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+				// The timer's loop starts 50 ms after the click: mostly
+				// after the click returned (a snapshot now would hang), on
+				// a busy machine while it still looked at what the click
+				// did, which then ends at its bound. Either way no call is
+				// made before Recover.
 				t.Fatalf("click: %v", err)
 			}
 			waitFor(t, "the page to freeze", 5*time.Second, func() bool { return !b.responsive(tctx(t), b.cur) })
