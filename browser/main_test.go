@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +68,8 @@ func testLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// serve serves the pages (path -> HTML) on 127.0.0.1 for the test and
+// serve serves the pages (path -> HTML, or a file of the type its
+// extension says) on 127.0.0.1 for the test and
 // returns the server's base URL.
 func serve(t *testing.T, pages map[string]string) string {
 	t.Helper()
@@ -77,7 +80,11 @@ func serve(t *testing.T, pages map[string]string) string {
 				http.NotFound(w, r)
 				return
 			}
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			ct := mime.TypeByExtension(filepath.Ext(path))
+			if ct == "" {
+				ct = "text/html; charset=utf-8"
+			}
+			w.Header().Set("Content-Type", ct)
 			fmt.Fprint(w, body)
 		})
 	}

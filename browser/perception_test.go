@@ -56,7 +56,7 @@ func TestPerceptionIconButtons(t *testing.T) {
 		{`button "Archive"`, "title"},
 		{`clickable "Share with a friend" box=`, "tooltip"},
 		{`button "settings icon" box=`, "use"},
-		{`clickable "red tile" box=`, "tile"},
+		{`clickable "firebrick tile #cc0000" box=`, "tile"},
 	} {
 		wantClick(t, s, c.prefix, c.logged)
 	}
@@ -150,13 +150,13 @@ func TestPerceptionSVGScene(t *testing.T) {
  <text x=10 y=150 data-log=label>Score 3</text>
 </svg>
 `+logScript))
-	wantClick(t, s, `circle "red" box=`, "red-circle")
-	wantClick(t, s, `circle "blue" box=`, "blue-circle")
-	wantClick(t, s, `polygon "yellow" box=`, "tri2")
+	wantClick(t, s, `circle "red #ff0000" box=`, "red-circle")
+	wantClick(t, s, `circle "royalblue #3366ff" box=`, "blue-circle")
+	wantClick(t, s, `polygon "yellow #ffff00" box=`, "tri2")
 	// An outline without fill is named, but the click lands on its
 	// centre, which is not part of it: the model has to aim at its edge.
-	refOf(t, s, `rect "black outline" box=`)
-	wantClick(t, s, `rect "white" box=`, "square")
+	refOf(t, s, `rect "black #000000 outline" box=`)
+	wantClick(t, s, `rect "whitesmoke #eeeeee" box=`, "square")
 	wantClick(t, s, `text "Score 3"`, "label")
 	if n := strings.Count(s.Text, "polygon \""); n != 2 {
 		t.Errorf("%d triangles (polygons) listed, want 2:\n%s", n, s.Text)
@@ -177,8 +177,8 @@ for (const d of document.querySelectorAll('div > div')) d.addEventListener('clic
 const c = document.getElementById('board');
 c.addEventListener('click', (e) => { const r = c.getBoundingClientRect(); window.log.push(Math.round(e.clientX - r.left) + 'x' + Math.round(e.clientY - r.top)); });
 </script>`))
-	wantClick(t, s, `clickable "yellow tile" box=`, "rgb(255, 221, 0)")
-	wantClick(t, s, `clickable "blue tile" box=`, "rgb(34, 102, 238)")
+	wantClick(t, s, `clickable "gold tile #ffdd00" box=`, "rgb(255, 221, 0)")
+	wantClick(t, s, `clickable "royalblue tile #2266ee" box=`, "rgb(34, 102, 238)")
 	line := lineOf(t, s, `canvas "Game board"`)
 	if !strings.Contains(line, ",300,120 [ref=") {
 		t.Errorf("the canvas line does not give its size: %s", line)
@@ -287,7 +287,7 @@ document.querySelector('circle').addEventListener('click', () => top.log.push('f
 	wantClick(t, s, `button "trash icon"`, "shadow-trash")
 	wantClick(t, s, `clickable "Shadow span"`, "shadow-span")
 	wantClick(t, s, `clickable "Frame span"`, "frame-span")
-	wantClick(t, s, `circle "orange"`, "frame-circle")
+	wantClick(t, s, `circle "orange #ffa500"`, "frame-circle")
 }
 
 // lineOf returns the snapshot's line that starts with prefix (after the
@@ -343,5 +343,115 @@ func TestPerceptionBox(t *testing.T) {
 	}
 	if _, err := shared.Do(tctx(t), contract.Action{Name: contract.ActBox, Ref: "nope"}); !isActionError(err) {
 		t.Errorf("box of a bad ref: %v, want an ActionError", err)
+	}
+}
+
+// A field is never named by its paint, nor by text near it that cannot be
+// its label (a number, a mail's header lines): it takes its own hint, a
+// label that reads like one, or nothing more than its role.
+func TestPerceptionFieldNames(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Fields</title>
+<div style="background:#fff">
+ <input style="background:#fff" placeholder="Search products">
+ <select style="background:#fff"><option>France</option><option>Spain</option></select>
+ <input type=number style="background:#fff">
+ <textarea style="background:#fff"></textarea>
+</div>
+<div><span>-6</span><input type=checkbox style="background:#fff" data-log=cb></div>
+<div class=reply><label>to: </label><span>Coletta</span> <label>subject: </label>Re: Justo. Facilisis.</div>
+<div><textarea id=body></textarea></div>
+<p>Quantity: <input id=qty size=3></p>
+`+logScript))
+	for _, want := range []string{
+		`textbox "Search products"`,
+		`combobox "unnamed combobox"`,
+		`spinbutton "unnamed spinbutton"`,
+		`checkbox "unnamed checkbox"`,
+		`textbox "Quantity"`,
+	} {
+		lineOf(t, s, want)
+	}
+	if n := strings.Count(s.Text, `textbox "unnamed textbox"`); n != 2 {
+		t.Errorf("%d unnamed textboxes, want 2 (the bare textarea and the mail's body):\n%s", n, s.Text)
+	}
+	for _, bad := range []string{"white", "tile", `"-6"`, `"to: Coletta`, "subject: Re"} {
+		for line := range strings.SplitSeq(s.Text, "\n") {
+			if strings.Contains(line, "[ref=") && strings.Contains(line, bad) {
+				t.Errorf("a field is named by %q: %s", bad, line)
+			}
+		}
+	}
+}
+
+// Twins: icon buttons that differ only in what they show are told apart by
+// the meaning of their icon class (jQuery UI's arrows, Quill's ql-bold), a
+// command attribute, or the image their CSS shows, never by a sprite
+// sheet's file name.
+func TestPerceptionTwinIcons(t *testing.T) {
+	icon := `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#888"/></svg>`
+	s := open(t, shared, serve(t, map[string]string{"/img/social/retweet.svg": icon, "/img/email/send.svg": icon, "/": `<title>Twins</title>
+<style>
+.ui-icon { display:inline-block; width:16px; height:16px; background:url(/img/ui-icons_777777_256x240.png) no-repeat }
+.ui-icon-triangle-1-n { background-position:0 -16px } .ui-icon-triangle-1-s { background-position:-64px -16px }
+.retweet { content:url(/img/social/retweet.svg); height:16px } #send-reply { content:url(/img/email/send.svg); height:14px }
+</style>
+<span class=ui-spinner><input aria-label=Amount value=3>
+ <a class="ui-spinner-button ui-spinner-up" role=button tabindex=-1 data-log=up><span class="ui-icon ui-icon-triangle-1-n"></span></a>
+ <a class="ui-spinner-button ui-spinner-down" role=button tabindex=-1 data-log=down><span class="ui-icon ui-icon-triangle-1-s"></span></a>
+</span>
+<div class=ql-toolbar>
+ <button class=ql-bold data-log=bold><svg viewBox="0 0 18 18" width=18 height=18><path d="M5 4h5"/></svg></button>
+ <button class=ql-italic data-log=italic><svg viewBox="0 0 18 18" width=18 height=18><path d="M7 4h5"/></svg></button>
+ <button class=ql-underline data-log=underline><svg viewBox="0 0 18 18" width=18 height=18><path d="M5 3v6"/></svg></button>
+ <button class=ql-list value=ordered data-log=ordered><svg viewBox="0 0 18 18" width=18 height=18><path d="M7 4h9"/></svg></button>
+ <button class=ql-list value=bullet data-log=bullets><svg viewBox="0 0 18 18" width=18 height=18><path d="M6 4h9"/></svg></button>
+ <span data-command=strikethrough style="display:inline-block;width:18px;height:18px" data-log=strike></span>
+</div>
+<div class=controls><span class=reply data-log=reply style="display:inline-block;width:14px;height:14px"></span><span class=retweet data-log=retweet></span></div>
+<span id=send-reply data-log=send></span>
+` + logScript})+"/")
+	for _, c := range []struct{ prefix, logged string }{
+		{`button "up icon" box=`, "up"},
+		{`button "down icon" box=`, "down"},
+		{`button "bold icon" box=`, "bold"},
+		{`button "italic icon" box=`, "italic"},
+		{`button "underline icon" box=`, "underline"},
+		{`button "list ordered icon" box=`, "ordered"},
+		{`button "list bullet icon" box=`, "bullets"},
+		{`clickable "strikethrough icon" box=`, "strike"},
+		{`clickable "reply icon" box=`, "reply"},
+		{`clickable "retweet icon" box=`, "retweet"},
+		{`clickable "send icon" box=`, "send"},
+	} {
+		wantClick(t, s, c.prefix, c.logged)
+	}
+	if strings.Contains(s.Text, "777777") || strings.Contains(s.Text, "unnamed") {
+		t.Errorf("a twin is named by a sprite sheet or not at all:\n%s", s.Text)
+	}
+}
+
+// Shades: tiles of four reds and a brown each get their own CSS name and
+// their hex, so that "the crimson one" and "the dark red one" are told
+// apart.
+func TestPerceptionShades(t *testing.T) {
+	s := open(t, shared, servePage(t, `<title>Shades</title>
+<div style="display:flex;gap:4px">
+ <div style="width:30px;height:30px;background:#dc143c" data-log=crimson></div>
+ <div style="width:30px;height:30px;background:#8b0000" data-log=darkred></div>
+ <div style="width:30px;height:30px;background:#fa8072" data-log=salmon></div>
+ <div style="width:30px;height:30px;background:#ff1493" data-log=deeppink></div>
+ <div style="width:30px;height:30px;background:#a0522d" data-log=sienna></div>
+ <div style="width:30px;height:30px;background:#de1540" data-log=nearcrimson></div>
+</div>
+`+logScript))
+	for _, c := range []struct{ prefix, logged string }{
+		{`clickable "crimson tile #dc143c" box=`, "crimson"},
+		{`clickable "darkred tile #8b0000" box=`, "darkred"},
+		{`clickable "salmon tile #fa8072" box=`, "salmon"},
+		{`clickable "deeppink tile #ff1493" box=`, "deeppink"},
+		{`clickable "sienna tile #a0522d" box=`, "sienna"},
+		{`clickable "crimson tile #de1540" box=`, "nearcrimson"},
+	} {
+		wantClick(t, s, c.prefix, c.logged)
 	}
 }

@@ -484,3 +484,20 @@ func capped(t *testing.T, u, what string) contract.Snapshot {
 	}
 	return s
 }
+
+// A consent dialog keeps its words on a page far over the budget: they
+// come before the page's text, as the dialog stands before the page.
+func TestSnapshotKeepsDialogText(t *testing.T) {
+	withBudget(t, 600)
+	article := strings.Repeat("<p>"+strings.Repeat("The story goes on with more words about the news. ", 12)+"</p>", 40)
+	for _, dialog := range []string{
+		`<div role=dialog aria-label="Privacy"><p>By clicking "Accept and Continue" below, you consent to our use of cookies and similar technologies.</p><button>Accept and Continue</button></div>`,
+		`<div style="position:fixed;bottom:0;left:0;right:0;background:#eee"><p>By clicking "Accept and Continue" below, you consent to our use of cookies and similar technologies.</p><button>Accept and Continue</button></div>`,
+	} {
+		s := open(t, shared, servePage(t, `<title>News</title><h1>Today</h1>`+article+dialog))
+		if !strings.Contains(s.Text, `you consent to our use of cookies`) {
+			t.Errorf("the dialog's text is left out:\n%s", s.Text)
+		}
+		lineOf(t, s, `button "Accept and Continue"`)
+	}
+}

@@ -20,6 +20,7 @@
 // Cross-origin frames cannot be read from here: each becomes a line
 // `iframe "name"` followed by \x01 and its index in the registry's
 // xframes, which Go replaces with the frame's own outline.
+/* global colourName */
 (function (floor, budget) {
   'use strict';
 
@@ -42,6 +43,7 @@
   const MARKER_MIN = 10; // runs of text cheaper than this are kept, not summarised
   const TEXT_NODE_MAX = 20000; // characters read of one text node
   const WALK_MS = 1000; // time budget of the walk; past it the snapshot is partial
+  const DIALOG_TEXT = 400; // tokens of dialogs' text kept before any other text
   const ACT_SHARE = 2; // actionable lines may take this many budgets; the farthest from the viewport are summarised past it
   const WORDY = /[\p{L}\p{N}]/u;
   const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -277,12 +279,13 @@
   const dragSource = (el) => attr(el, 'draggable') === 'true' || DRAG_CLASS.test(attr(el, 'class') || '');
   const dropTarget = (el) => listenedForDrops(el) || /(^|\s)ui-droppable(\s|$)/.test(attr(el, 'class') || '');
 
-  // unnamed describes an actionable element that nothing names: an icon
-  // by what it shows (its SVG's title, an icon font's class, its image's
-  // file name), a tooltip, a coloured tile by its colour, else its tag.
+  // unnamed describes an actionable element that nothing names: a
+  // tooltip or description; for a field (a colour names a tile or a
+  // shape, never a field) nothing more than its role; else an icon by what
+  // it shows (its SVG's title, an icon font's class, its image's file
+  // name), a coloured tile by its colour, else its tag.
   function unnamed(el, tag, role) {
-    const tip = clean(attr(el, 'data-tooltip') || attr(el, 'data-title') || attr(el, 'data-original-title') ||
-      attr(el, 'data-bs-original-title') || attr(el, 'data-tip') || attr(el, 'aria-description'));
+    const tip = clean(attr(el, 'aria-description') || tooltipOf(el));
     if (tip) return cut(tip, NAME_MAX);
     const dby = attr(el, 'aria-describedby');
     if (dby) {
@@ -293,18 +296,38 @@
       }).join(' '));
       if (t) return cut(t, NAME_MAX);
     }
+    if (FIELDS.has(role)) return 'unnamed ' + role;
     const hint = iconHint(el);
     if (hint) return hint + ' icon';
-    const c = colourName(cs(el).backgroundColor);
-    if (c) return c + ' ' + (tag === 'canvas' ? 'canvas' : 'tile');
+    // A button's default face (Chromium's ButtonFace) is no colour of its own.
+    const bg = cs(el).backgroundColor;
+    const c = bg === 'rgb(239, 239, 239)' && (tag === 'button' || tag === 'input') ? '' : colourName(bg);
+    if (c) return c.replace(' ', tag === 'canvas' ? ' canvas ' : ' tile ');
     return 'unnamed ' + tag;
   }
+  // tooltipOf is the text of a tooltip attribute (data-tooltip,
+  // data-bs-original-title, a library's data-xx-tooltip), or ''.
+  function tooltipOf(el) {
+    for (const a of el.attributes) {
+      if (TOOLTIP_ATTR.test(a.name) && WORDY.test(a.value)) return a.value;
+    }
+    return '';
+  }
+  const TOOLTIP_ATTR = /^data-(?:[a-z]+-)*(?:tooltip|tip|title|original-title)$/;
+  const FIELDS = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch']);
 
   // iconHint reads what an icon shows from the element and its first
   // descendants: an SVG title or desc, a <use> reference, a telling class
-  // (fa-trash, icon-star, glyphicon-heart, a plain "reply"), a background
-  // or image file name.
+  // (fa-trash, icon-star, glyphicon-heart, jQuery UI's ui-icon-triangle-1-n
+  // for "up", Quill's ql-bold, a plain "reply"), a command attribute, an
+  // image file's name (CSS content or background, never a sprite sheet's).
+  // A button's value says which of a group (Quill's list "ordered").
   function iconHint(el) {
+    const h = iconOf(el);
+    const v = attr(el, 'value');
+    return h && el.localName === 'button' && v && /^[a-z]{2,20}$/i.test(v) && v !== h ? h + ' ' + v : h;
+  }
+  function iconOf(el) {
     const nodes = [el];
     for (const d of el.querySelectorAll('*')) {
       nodes.push(d);
@@ -321,10 +344,8 @@
         const w = words(h.slice(h.lastIndexOf('#') + 1));
         if (w) return w;
       }
-      const cls = attr(n, 'class') || '';
-      const m = cls.match(ICON_CLASS);
-      if (m && !ICON_NOISE.test(m[1])) return words(m[1]);
-      for (const tok of cls.split(/\s+/)) if (ICON_WORDS.has(tok.toLowerCase())) return tok.toLowerCase();
+      const w = classHint(attr(n, 'class') || '') || commandHint(n);
+      if (w) return w;
       if (t === 'img') {
         const w = words(fileStem(attr(n, 'src') || ''));
         if (w) return w;
@@ -333,15 +354,64 @@
         const x = clean(n.textContent);
         if (/^[a-z_]{3,30}$/.test(x)) return x.replace(/_/g, ' '); // an icon font ligature
       }
-      const bg = cs(n).backgroundImage;
-      if (bg && bg !== 'none') {
-        const u = bg.match(/url\("?([^")]+)"?\)/);
-        const w = u ? words(fileStem(u[1])) : '';
-        if (w) return w;
-      }
+      const f = imageHint(cs(n));
+      if (f) return f;
     }
     return '';
   }
+  // classHint reads an icon's meaning from its classes.
+  function classHint(cls) {
+    if (!cls) return '';
+    const jq = cls.match(/(?:^|\s)ui-icon-([a-z0-9-]+)/);
+    if (jq) {
+      const dir = jq[1].match(JQ_ARROW);
+      return dir ? DIRECTIONS[dir[1]] : words(jq[1].replace(/thick$/, ''));
+    }
+    const m = cls.match(ICON_CLASS);
+    if (m && !ICON_NOISE.test(m[1])) return words(m[1]);
+    for (const tok of cls.split(/\s+/)) {
+      const low = tok.toLowerCase();
+      if (ICON_WORDS.has(low)) return low;
+      // BEM's modifiers (btn--link) say how it looks, not what it does.
+      const base = low.split('--')[0], editor = EDITOR_CLASS.test(base);
+      for (const part of base.split(/[-_]+/)) if (ACTION_WORDS.has(part) || (editor && EDITOR_WORDS.has(part))) return part;
+    }
+    return '';
+  }
+  // Rich text editors' class prefixes (Quill, CKEditor, TinyMCE, Froala,
+  // Summernote, Trix), whose classes name formats.
+  const EDITOR_CLASS = /^(?:ql|ck|tox|mce|fr|note|trix)-/;
+  const EDITOR_WORDS = new Set(['list', 'link', 'align', 'code', 'image', 'header', 'clean', 'color', 'background', 'script', 'video']);
+  // commandHint reads an editor's or a toolbar's command attribute.
+  function commandHint(n) {
+    const c = attr(n, 'data-command') || attr(n, 'data-cmd') || attr(n, 'data-format') || attr(n, 'data-tool');
+    return c && c.length <= SHORT_NAME ? words(c) : '';
+  }
+  // imageHint is the file name of the image an element shows by CSS (its
+  // content or background), unless it is a sprite sheet (shown at an
+  // offset, or named as one), whose name says nothing of the icon.
+  function imageHint(st) {
+    for (const [img, pos] of [[st.content, ''], [st.backgroundImage, st.backgroundPosition]]) {
+      if (!img || img === 'none' || img === 'normal' || /-\d/.test(pos)) continue;
+      const u = img.match(/url\("?([^")]+)"?\)/);
+      const stem = u ? fileStem(u[1]) : '';
+      if (!stem || SPRITE.test(stem)) continue;
+      const w = words(stem);
+      if (w) return w;
+    }
+    return '';
+  }
+  const SPRITE = /sprite|^ui-icons|^icons?(?:[-_]|$)|[0-9]+x[0-9]+/i;
+  const JQ_ARROW = /^(?:triangle|carat|arrow|arrowthick|arrowstop|arrowreturn|arrowreturnthick|circle-triangle|circle-arrow|circlesmall)-(?:[12]-)?(n|s|e|w|ne|nw|se|sw|n-s|e-w)$/;
+  const DIRECTIONS = {n: 'up', s: 'down', e: 'right', w: 'left', ne: 'up right', nw: 'up left', se: 'down right',
+    sw: 'down left', 'n-s': 'up and down', 'e-w': 'left and right'};
+  // Words that, as part of a class (btn-close, ql-bold, tweet-retweet),
+  // say what an unnamed control does.
+  const ACTION_WORDS = new Set(['bold', 'italic', 'underline', 'strike', 'strikethrough', 'subscript', 'superscript',
+    'blockquote', 'indent', 'outdent', 'undo', 'redo', 'retweet', 'reply', 'forward', 'share', 'send', 'like',
+    'delete', 'trash', 'remove', 'close', 'edit', 'search', 'next', 'prev', 'previous', 'play', 'pause',
+    'increment', 'decrement', 'plus', 'minus', 'star', 'favorite', 'favourite', 'bookmark', 'download', 'upload',
+    'print', 'copy', 'paste', 'save', 'archive', 'zoom']);
   const ICON_CLASS = /(?:^|\s)(?:fa[srlbd]?|fa-solid|fa-regular|bi|icon|icons|glyphicon|mdi|ion|ti|la|octicon|feather|gg|ri|uil|lni|im|el|si)-([a-z][a-z0-9-]*)/i;
   const ICON_NOISE = /^(?:white|black|gray|grey|dark|inverse|primary|secondary|default|solid|regular|light|brands|fw|lg|xs|sm|[0-9]+x|spin|pulse|border|inverse|stack|ul|li|rotate.*|flip.*|pull.*|button|btn|small|large|wrapper|container)$/i;
   const ICON_WORDS = new Set(['trash', 'delete', 'remove', 'close', 'star', 'reply', 'forward', 'edit', 'search', 'menu',
@@ -349,7 +419,7 @@
     'download', 'upload', 'home', 'user', 'cart', 'bell', 'info', 'help', 'copy', 'print', 'refresh', 'filter', 'sort',
     'expand', 'collapse', 'check', 'save', 'send', 'archive', 'flag', 'pin', 'bookmark', 'lock', 'unlock', 'mail',
     'email', 'phone', 'calendar', 'camera', 'mic', 'mute', 'volume', 'zoom', 'undo', 'redo', 'cancel', 'ok', 'back',
-    'up', 'down', 'left', 'right', 'thumbs-up', 'thumbs-down', 'dislike', 'comment', 'more', 'kebab', 'hamburger']);
+    'up', 'down', 'left', 'right', 'thumbs-up', 'thumbs-down', 'dislike', 'comment', 'more', 'kebab', 'hamburger', 'retweet']);
   const fileStem = (u) => {
     u = u.split(/[?#]/)[0];
     if (u.startsWith('data:')) return '';
@@ -357,26 +427,6 @@
   };
   const words = (s) => cut(clean(s.replace(/[-_.]+/g, ' ').replace(/\b(?:icon|ico|img|svg|btn|sprite)\b/gi, ' ').replace(/[0-9]+x[0-9]+/g, ' ')), SHORT_NAME);
 
-  // colourName names a computed CSS colour as a person would, or '' for
-  // a transparent one.
-  const COLOURS = [['black', 0, 0, 0], ['white', 255, 255, 255], ['gray', 128, 128, 128], ['light gray', 205, 205, 205],
-    ['dark gray', 70, 70, 70], ['red', 225, 25, 25], ['dark red', 139, 0, 0], ['pink', 255, 160, 190], ['orange', 255, 140, 0],
-    ['brown', 140, 75, 25], ['yellow', 255, 225, 0], ['olive', 128, 128, 0], ['green', 0, 145, 0], ['light green', 150, 235, 150],
-    ['dark green', 0, 90, 0], ['teal', 0, 128, 128], ['cyan', 0, 225, 225], ['light blue', 150, 200, 255], ['blue', 20, 60, 235],
-    ['dark blue', 0, 0, 139], ['purple', 128, 0, 128], ['violet', 190, 120, 235], ['magenta', 235, 0, 235], ['beige', 240, 230, 195]];
-  function colourName(c) {
-    if (!c || c === 'rgba(0, 0, 0, 0)' || c === 'transparent') return '';
-    const m = c.match(/rgba?\(([^)]+)\)/);
-    if (!m) return '';
-    const v = m[1].split(/[\s,/]+/).filter(Boolean).map(parseFloat);
-    if (v.length < 3 || (v.length > 3 && v[3] < 0.1)) return '';
-    let best = '', bd = Infinity;
-    for (const [n, r, g, b] of COLOURS) {
-      const d = 2 * (v[0] - r) ** 2 + 4 * (v[1] - g) ** 2 + 3 * (v[2] - b) ** 2;
-      if (d < bd) { bd = d; best = n; }
-    }
-    return best;
-  }
   const HANDLE = /slider|handle|thumb|knob/i;
   // sliderPart tells a slider's handle (a control whose class says slider,
   // handle, thumb or knob) from its track (such a control that holds the
@@ -469,12 +519,13 @@
     }
     const ti = clean(attr(el, 'title'));
     if (ti) return ti;
-    if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+    // A field's own hint before a guess from the text near it.
+    const ph = clean(attr(el, 'placeholder') || attr(el, 'aria-placeholder'));
+    if (ph) return ph;
+    if (tag === 'input' || tag === 'select' || tag === 'textarea' || (FIELDS.has(role) && !NAME_FROM_CONTENT.has(role) && role !== 'slider')) {
       const near = nearLabel(el);
       if (near) return near;
     }
-    const ph = clean(attr(el, 'placeholder') || attr(el, 'aria-placeholder'));
-    if (ph) return ph;
     if (role === 'link') return shortURL(attr(el, 'href') || attr(el, 'xlink:href'));
     return '';
   }
@@ -518,10 +569,15 @@
     }
     return label(s);
   }
+  // label takes text near a control as its label, unless it cannot be
+  // one: too long, without a letter (a slider's value, a count), or lines
+  // of "key: value" (a mail's header above its body).
   const label = (s) => {
     s = clean(s).replace(/[:*\s]+$/, '');
-    return s.length > 80 || !WORDY.test(s) ? '' : s;
+    if (s.length > 80 || !/\p{L}/u.test(s)) return '';
+    return (s.match(KEY_VALUE) || []).length > 1 ? '' : s;
   };
+  const KEY_VALUE = /(?:^|\s)[\p{L}][\p{L}\p{N} .-]{0,24}:\s+\S/gu;
 
   const TYPED = { date: 'yyyy-mm-dd', time: 'hh:mm', 'datetime-local': 'yyyy-mm-ddThh:mm', month: 'yyyy-mm', week: 'yyyy-Www',
     number: '', range: '', email: '', url: '', tel: '', color: '#rrggbb' };
@@ -695,6 +751,7 @@
   let bufDepth = 0;
   let bufEl = null;
   let bullet = false; // the next text line starts a list item
+  let inDialog = 0; // dialogs open around the walk
   let curEl = null; // the element being walked
   let yOff = 0; // offset of the frame being walked
   let xOff = 0;
@@ -711,7 +768,7 @@
       if (kind === 't') s = '- ' + s;
       bullet = false;
     }
-    L.push({ d: depth, s, k: kind, el: el || curEl, off: yOff, g: rep, it: item, y: NaN });
+    L.push({ d: depth, s, k: kind, el: el || curEl, off: yOff, g: rep, it: item, y: NaN, dl: inDialog > 0 });
   }
   function addText(depth, t) {
     if (!buf) { bufDepth = depth; bufEl = curEl; }
@@ -831,8 +888,10 @@
       flush();
       const name = cut(accName(el, 'dialog', tag), NAME_MAX);
       push(depth, name ? 'dialog ' + q(name) : 'dialog', 's');
+      inDialog++;
       walkKids(el, depth + 1, kcx);
       flush();
+      inDialog--;
       return;
     }
     if (tag === 'svg' && cx.text && !hidden && !cx.inAction && svgScene(el, depth, kcx)) return;
@@ -874,8 +933,13 @@
       return;
     }
     if (!hidden && !cx.inAction && cx.text && el.childElementCount === 0 && style.backgroundColor !== 'rgba(0, 0, 0, 0)' && tile(el, style, depth)) return;
+    // A box fixed over the page (a consent banner, a chat prompt) is seen
+    // first, as a dialog is.
+    const over = style.position === 'fixed';
+    if (over) inDialog++;
     walkKids(el, depth, kcx);
-    if (!inline) flush();
+    if (!inline || over) flush();
+    if (over) inDialog--;
   }
 
   // canvas gives a rendered canvas a line with its box (a screenshot shows
@@ -896,7 +960,7 @@
     const r = el.getBoundingClientRect();
     if (r.width < 12 || r.height < 12 || r.width > 400 || r.height > 400 || r.width > 4 * r.height || r.height > 4 * r.width) return false;
     const p = el.parentElement;
-    if (p && colourName(cs(p).backgroundColor) === c) return false;
+    if (p && colourName(cs(p).backgroundColor).split(' ')[0] === c.split(' ')[0]) return false;
     flush();
     push(depth, 'tile ' + q(c) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
     return true;
@@ -1136,15 +1200,22 @@
     // items of long lists and tables before the rest.
     const dist = (l) => {
       const y = yOf(l);
+      if (l.dl) return -1;
       let dd = y < 0 ? -y * 2 : y > vh ? y - vh : 0;
       if (l.k === 'h') dd /= 4;
       if (l.g >= 0) dd += 1e9;
       return dd;
     };
     const order = [];
-    let fixed = 0;
+    let fixed = 0, dialogCost = 0;
     for (let i = 0; i < L.length; i++) {
-      if (L[i].k === 't' || L[i].k === 'h') order.push(i); else fixed += cost[i];
+      const l = L[i];
+      if (l.k !== 't' && l.k !== 'h') { fixed += cost[i]; continue; }
+      order.push(i);
+      // A dialog's words (a consent dialog's terms, a confirmation's
+      // question) come first, up to DIALOG_TEXT tokens of them: the dialog
+      // stands between the model and the page.
+      if (l.dl && dialogCost + cost[i] <= DIALOG_TEXT) dialogCost += cost[i]; else l.dl = false;
     }
     // Positions: on a long page, of every fourth line; the lines between
     // take the position of the one before (they follow it in the page).
