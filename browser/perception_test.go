@@ -150,8 +150,8 @@ func TestPerceptionSVGScene(t *testing.T) {
  <text x=10 y=150 data-log=label>Score 3</text>
 </svg>
 `+logScript))
-	wantClick(t, s, `circle "red #ff0000" box=`, "red-circle")
-	wantClick(t, s, `circle "royalblue #3366ff" box=`, "blue-circle")
+	wantClick(t, s, `circle "red #ff0000" center=`, "red-circle")
+	wantClick(t, s, `circle "royalblue #3366ff" center=`, "blue-circle")
 	wantClick(t, s, `polygon "yellow #ffff00" box=`, "tri2")
 	// An outline without fill is named, but the click lands on its
 	// centre, which is not part of it: the model has to aim at its edge.

@@ -501,3 +501,82 @@ func TestSnapshotKeepsDialogText(t *testing.T) {
 		lineOf(t, s, `button "Accept and Continue"`)
 	}
 }
+
+// A drawing whose svg is itself the target, as in MiniWoB's "click the
+// centre of the circle": the svg listens for clicks and records where one
+// landed in its own pixels. Its viewBox halves the user units, so the
+// circle of radius 10 at (60, 42.5) is drawn at (120, 85) with radius 20.
+const svgTargetPage = `<title>Circle</title>
+<p>Click the centre of the circle.</p>
+<svg id=area width=200 height=160 viewBox="0 0 100 80" style="margin:13px 0 0 27px;border:3px solid #ccc">
+ <rect x=5 y=5 width=20 height=15 fill=blue />
+ <circle cx=60 cy=42.5 r=10 fill=red />
+ <ellipse cx=20 cy=50 rx=8 ry=4 fill=green />
+ <line x1=5 y1=75 x2=95 y2=75 stroke=black />
+ <text x=40 y=12 fill=red>Score 3</text>
+</svg>
+<script>
+const area = document.getElementById('area');
+area.addEventListener('click', (e) => {
+  const r = area.getBoundingClientRect();
+  window.clicked = {X: e.clientX - r.left - area.clientLeft, Y: e.clientY - r.top - area.clientTop, On: e.target.localName};
+});
+</script>`
+
+// svgClick is where the page of svgTargetPage recorded a click.
+type svgClick struct {
+	X, Y float64
+	On   string
+}
+
+func TestSnapshotSVGTargetScene(t *testing.T) {
+	s := open(t, shared, servePage(t, svgTargetPage))
+	area := lineOf(t, s, `clickable "area" box=`)
+	t.Logf("snapshot:\n%s", s.Text)
+	if !strings.Contains(area, "[ref=") {
+		t.Errorf("the clickable svg has no ref: %s", area)
+	}
+	// Its shapes, under it, keep their colours, a text its box.
+	for _, want := range []string{`rect "blue`, `circle "red`, `ellipse "green`, `line "black`, `text "Score 3" colour="red`} {
+		if l := lineOf(t, s, want); !strings.Contains(l, "[ref=") {
+			t.Errorf("the shape has no ref: %s", l)
+		}
+	}
+	if l := lineOf(t, s, `text "Score 3"`); !regexp.MustCompile(` box=\d+,\d+,\d+,\d+ `).MatchString(l) {
+		t.Errorf("the text has no box: %s", l)
+	}
+	if l := lineOf(t, s, `ellipse "green`); !strings.Contains(l, " r=16,8 ") {
+		t.Errorf("the ellipse's radii are not 16 and 8: %s", l)
+	}
+	if l := lineOf(t, s, `line "black`); !regexp.MustCompile(` from=\d+,\d+ to=\d+,\d+ `).MatchString(l) {
+		t.Errorf("the line does not give its ends: %s", l)
+	}
+
+	// The circle's centre, read from the snapshot alone, is where a click
+	// lands on its centre.
+	m := regexp.MustCompile(`circle "red[^"]*" center=(\d+),(\d+) r=(\d+) box=`).FindStringSubmatch(s.Text)
+	if m == nil {
+		t.Fatalf("no circle with its centre and radius:\n%s", s.Text)
+	}
+	x, _ := strconv.ParseFloat(m[1], 64)
+	y, _ := strconv.ParseFloat(m[2], 64)
+	if m[3] != "20" {
+		t.Errorf("the circle's radius is %s, want 20", m[3])
+	}
+	do(t, shared, contract.Action{Name: contract.ActMouse, At: &contract.Point{X: x, Y: y}})
+	got := evalPage[svgClick](t, shared, "window.clicked")
+	if abs(got.X-120) > 2 || abs(got.Y-85) > 2 || got.On != "circle" {
+		t.Errorf("clicking at the centre %s,%s landed at %+v, want within 2 px of 120,85 on the circle", m[1], m[2], got)
+	}
+	// A click by the circle's ref aims at its centre; by the svg's, at
+	// the svg.
+	evalPage[bool](t, shared, "window.clicked = null, true")
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `circle "red`)})
+	if got := evalPage[svgClick](t, shared, "window.clicked"); abs(got.X-120) > 2 || abs(got.Y-85) > 2 {
+		t.Errorf("clicking the circle's ref landed at %+v, want within 2 px of 120,85", got)
+	}
+	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `clickable "area"`)})
+	if got := evalPage[svgClick](t, shared, "window.clicked"); abs(got.X-100) > 2 || abs(got.Y-80) > 2 {
+		t.Errorf("clicking the svg's ref landed at %+v, want its centre 100,80", got)
+	}
+}

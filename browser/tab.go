@@ -127,6 +127,9 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	if err := watchListeners(ctx, t.target); err != nil {
 		return err
 	}
+	if err := watchCanvas(ctx, t.target); err != nil {
+		return err
+	}
 	if err := b.recordActivity(t); err != nil {
 		return err
 	}

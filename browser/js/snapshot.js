@@ -20,7 +20,7 @@
 // Cross-origin frames cannot be read from here: each becomes a line
 // `iframe "name"` followed by \x01 and its index in the registry's
 // xframes, which Go replaces with the frame's own outline.
-/* global colourName */
+/* global colourName, canvasDrawn */
 (function (floor, budget) {
   'use strict';
 
@@ -34,6 +34,8 @@
   const VALUE_LONG = 4000; // characters of a value on a page within its budget
   const CELL_MAX = 120; // characters of a table cell shown in its row; longer cells follow the row
   const SHAPES_MAX = 60; // shapes listed for an SVG scene
+  const DRAWN_MAX = 40; // items listed of what a canvas shows
+  const SVG_SCAN = 200; // elements of an SVG looked at for listeners
   const OPTIONS_MAX = 25; // options listed for a select
   const TEXT_SCAN = 1200; // characters read when computing a name
   const REPEAT_KEEP = 8; // items of a list or rows of a table shown first
@@ -104,6 +106,8 @@
   const cs = (el) => el.ownerDocument.defaultView.getComputedStyle(el);
   const isInline = (display) => display.startsWith('inline') || display.startsWith('ruby');
   const attr = (el, n) => el.getAttribute(n);
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const SVG_SHAPES = new Set(['circle', 'ellipse', 'rect', 'polygon', 'polyline', 'path', 'line']);
 
   // The children in the rendered (flat) tree: open shadow roots replace
   // the light children, slots show what is assigned to them.
@@ -215,8 +219,8 @@
   }
 
   // classify returns the role of an element the model can act on, or null.
-  // cx.cursor is the parent's cursor; cx.inAction is set inside another
-  // actionable element.
+  // cx.cursor is the parent's cursor; cx.inAction is the role of the
+  // actionable element it is in, if any.
   function classify(el, tag, style, cx) {
     const r = nativeRole(el, tag);
     if (r) return r;
@@ -299,10 +303,12 @@
     if (FIELDS.has(role)) return 'unnamed ' + role;
     const hint = iconHint(el);
     if (hint) return hint + ' icon';
-    // A button's default face (Chromium's ButtonFace) is no colour of its own.
-    const bg = cs(el).backgroundColor;
+    // A button's default face (Chromium's ButtonFace) is no colour of its
+    // own; a shape of an SVG that is no scene is named by its fill.
+    const shape = SVG_SHAPES.has(tag) && el.namespaceURI === SVG_NS;
+    const bg = shape ? cs(el).fill : cs(el).backgroundColor;
     const c = bg === 'rgb(239, 239, 239)' && (tag === 'button' || tag === 'input') ? '' : colourName(bg);
-    if (c) return c.replace(' ', tag === 'canvas' ? ' canvas ' : ' tile ');
+    if (c) return c.replace(' ', ' ' + (tag === 'canvas' ? 'canvas' : shape ? tag : 'tile') + ' ');
     return 'unnamed ' + tag;
   }
   // tooltipOf is the text of a tooltip attribute (data-tooltip,
@@ -873,6 +879,11 @@
     }
 
     const role = classify(el, tag, style, cx);
+    // A drawing: also when the SVG or an element around it is the target
+    // ("click the circle's centre").
+    if (tag === 'svg' && !hidden && (role || cx.inAction === 'clickable' || (cx.text && !cx.inAction)) &&
+      svgScene(el, depth, kcx, role)) return;
+    if (cx.scene && cx.scene.has(el)) return; // a shape listed in its scene
     if (role && !hidden && hasArea(el)) {
       actionable(el, role, tag, depth, kcx);
       return;
@@ -894,7 +905,6 @@
       inDialog--;
       return;
     }
-    if (tag === 'svg' && cx.text && !hidden && !cx.inAction && svgScene(el, depth, kcx)) return;
     if (tag === 'img' || tag === 'svg' || explicit === 'img') {
       if (cx.text && !hidden) {
         let name = accName(el, 'img', tag);
@@ -908,8 +918,8 @@
         }
       }
       if (tag === 'svg') {
-        // Links drawn in SVG are still links.
-        if (el.querySelector('a,[onclick]')) walkKids(el, depth, { ...kcx, text: false });
+        // Links and shapes with listeners drawn in SVG are still targets.
+        if (svgTargets(el)) walkKids(el, depth, { ...kcx, text: false });
       } else if (tag !== 'img') {
         walkKids(el, depth, kcx);
       }
@@ -942,15 +952,47 @@
     if (over) inDialog--;
   }
 
-  // canvas gives a rendered canvas a line with its box (a screenshot shows
-  // what it draws).
+  // canvas gives a rendered canvas a line with its box, and under it what
+  // the page drew on it (see canvasDrawn.js): texts, shapes and images with
+  // their colours and places. A screenshot shows the rest.
   function canvas(el, depth, cx) {
     const r = el.getBoundingClientRect();
     if (!(r.width > 0 && r.height > 0) || cs(el).visibility !== 'visible') return;
     flush();
     const name = cut(clean(attr(el, 'aria-label') || attr(el, 'title') || attr(el, 'id') || ''), NAME_MAX);
     push(depth, 'canvas ' + q(name) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
+    const d = canvasDrawn(el, DRAWN_MAX);
+    if (!d) return;
+    for (const it of d.items) push(depth + 1, drawnLine(it), 's');
+    if (d.more) push(depth + 1, '… ' + d.more + ' more drawn items (screenshot to see them)', 's');
   }
+
+  // drawnLine writes an item drawn on a canvas as a shape of an SVG scene
+  // is written, without a ref: `circle "red" center=x,y r=20 box=...`.
+  function drawnLine(it) {
+    let s = it.k + ' ';
+    if (it.k === 'text') s += q(cut(clean(it.t), NAME_MAX)) + textColour(it.f || it.s);
+    else if (it.k === 'image') s += q(words(fileStem(it.t)));
+    else if (it.k === 'line') s += q(paint(it.s)); // drawn by its stroke alone
+    else s += q(paintName(it.f, it.s));
+    if (it.c) s += ' center=' + point(it.c[0], it.c[1]) + ' r=' + radius(it.r[0], it.r[1]);
+    if (it.p) return s + ' from=' + point(it.p[0], it.p[1]) + ' to=' + point(it.p[2], it.p[3]);
+    return s + ' box=' + point(it.b[0], it.b[1]) + ',' + Math.round(it.b[2]) + ',' + Math.round(it.b[3]);
+  }
+  // point is 'x,y' in CSS pixels of the main viewport, (x, y) of the
+  // frame being walked; radius a circle's radius, or an ellipse's two.
+  const point = (x, y) => Math.round(x + xOff) + ',' + Math.round(y + yOff);
+  const radius = (rx, ry) => Math.round(rx) === Math.round(ry) ? String(Math.round(rx)) : Math.round(rx) + ',' + Math.round(ry);
+  // paintName names a shape by its fill, else its stroke ('blue outline');
+  // a canvas's gradients and patterns by that word.
+  const paint = (c) => (c === 'gradient' || c === 'pattern' ? c : colourName(c));
+  const paintName = (fill, stroke) => paint(fill) || (paint(stroke) ? paint(stroke) + ' outline' : '');
+  // textColour is ' colour="..."' for text in any colour but black, the
+  // usual.
+  const textColour = (c) => {
+    const n = paint(c);
+    return n && !/^rgba?\(0, 0, 0(, 1)?\)$/.test(c) ? ' colour=' + q(n) : '';
+  };
 
   // tile gives a coloured box without content (a game board's square, a
   // colour swatch) a line with its colour and box.
@@ -966,20 +1008,31 @@
     return true;
   }
 
-  // svgScene lists the shapes of an SVG drawing that no title names (a
-  // chart, a game scene): each shape's kind, colour, text and box, with a
-  // ref. Small icons and named images are left to the img line.
-  function svgScene(el, depth, cx) {
+  // svgScene lists the shapes of an SVG drawing (a chart, a game scene):
+  // each shape's kind, colour, text and box, a circle's or ellipse's centre
+  // and radius and a line's ends, with a ref (a click aims at the shape's
+  // centre). role is the SVG's own when it is a target itself (a listener
+  // on the svg: "click the circle's centre", "draw a line"): it gets an
+  // actionable line with its box, over its shapes. Small icons, drawings
+  // of paths alone (logos) and, unless a target, named images are left to
+  // the img or actionable line.
+  function svgScene(el, depth, cx, role) {
     const r = el.getBoundingClientRect();
     if (r.width < 60 || r.height < 60) return false;
-    if (attr(el, 'aria-label') || attr(el, 'role') === 'img' || el.querySelector(':scope > title')) return false;
+    if (!role && (attr(el, 'aria-label') || attr(el, 'role') === 'img' || el.querySelector(':scope > title'))) return false;
     const shapes = el.querySelectorAll('circle,ellipse,rect,polygon,polyline,path,line,text,image');
     if (!shapes.length) return false;
     let kinds = 0;
     for (const sh of shapes) if (sh.localName !== 'path') { kinds = 1; break; }
     if (!kinds) return false; // a drawing of paths alone: a logo
     flush();
-    push(depth, 'svg' + boxOf(el), 's');
+    if (role) {
+      const t = el.querySelector(':scope > title');
+      const name = cut(clean(attr(el, 'aria-label') || (t && t.textContent) || attr(el, 'id')), NAME_MAX) || 'svg';
+      push(depth, role + ' ' + q(name) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
+    } else {
+      push(depth, 'svg' + boxOf(el), 's');
+    }
     let n = 0;
     for (const sh of shapes) {
       if (sh.closest('defs,clipPath,mask,pattern,symbol,marker')) continue;
@@ -991,22 +1044,50 @@
         push(depth + 1, '… ' + (shapes.length - SHAPES_MAX) + ' more shapes (screenshot to see them)', 's');
         break;
       }
-      const kind = sh.localName;
-      if (kind === 'text') {
-        const t = clean(sh.textContent);
-        if (t) push(depth + 1, 'text ' + q(cut(t, NAME_MAX)) + boxOf(sh) + ' [ref=' + refFor(sh) + ']', 'a');
-        continue;
-      }
-      const fill = st.fill === 'none' ? '' : colourName(st.fill);
-      const stroke = st.stroke === 'none' ? '' : colourName(st.stroke);
-      const t = sh.querySelector('title');
-      let name = t ? clean(t.textContent) : clean(attr(sh, 'aria-label'));
-      name = [name, fill, stroke && !fill ? stroke + ' outline' : ''].filter(Boolean).join(', ');
-      push(depth + 1, kind + ' ' + q(name) + boxOf(sh) + ' [ref=' + refFor(sh) + ']', 'a');
+      const line = shapeLine(sh, st);
+      if (line) push(depth + 1, line + ' [ref=' + refFor(sh) + ']', 'a', sh);
     }
-    // Links and controls drawn in the scene.
-    if (el.querySelector('a,[onclick]')) walkKids(el, depth + 1, { ...cx, text: false });
+    // Links and controls drawn in the scene, but not the shapes again.
+    if (svgTargets(el)) walkKids(el, depth + 1, { ...cx, text: false, inAction: role || cx.inAction, scene: new Set(shapes) });
     return true;
+  }
+
+  // svgTargets reports whether an SVG holds a link, or an element with an
+  // onclick or a listener (among its first SVG_SCAN elements).
+  function svgTargets(el) {
+    if (el.querySelector('a,[onclick]')) return true;
+    const all = el.getElementsByTagName('*');
+    for (let i = 0; i < all.length && i < SVG_SCAN; i++) if (listened(all[i])) return true;
+    return false;
+  }
+
+  // shapeLine writes a shape of an SVG scene, but its ref: `circle "red"
+  // center=120,85 r=20 box=...`, `line "black" from=10,10 to=90,90`,
+  // `text "Score 3" box=...`; '' for a text without letters.
+  function shapeLine(sh, st) {
+    const kind = sh.localName;
+    if (kind === 'text') {
+      const t = clean(sh.textContent);
+      return t ? 'text ' + q(cut(t, NAME_MAX)) + textColour(st.fill) + boxOf(sh) : '';
+    }
+    const fill = st.fill === 'none' ? '' : colourName(st.fill);
+    const stroke = st.stroke === 'none' ? '' : colourName(st.stroke);
+    const t = sh.querySelector('title');
+    const name = t ? clean(t.textContent) : clean(attr(sh, 'aria-label'));
+    // A line is drawn by its stroke alone.
+    const paints = kind === 'line' ? [stroke] : [fill, stroke && !fill ? stroke + ' outline' : ''];
+    const s = kind + ' ' + q([name, ...paints].filter(Boolean).join(', '));
+    const m = sh.getScreenCTM();
+    if (!m) return s + boxOf(sh);
+    const at = (x, y) => point(m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f);
+    const v = (a) => sh[a].animVal.value;
+    if (kind === 'line') return s + ' from=' + at(v('x1'), v('y1')) + ' to=' + at(v('x2'), v('y2'));
+    if (kind === 'circle' || kind === 'ellipse') {
+      const sx = Math.hypot(m.a, m.b), sy = Math.hypot(m.c, m.d);
+      const rx = kind === 'circle' ? v('r') : v('rx'), ry = kind === 'circle' ? v('r') : v('ry');
+      return s + ' center=' + at(v('cx'), v('cy')) + ' r=' + radius(rx * sx, ry * sy) + boxOf(sh);
+    }
+    return s + boxOf(sh);
   }
 
   // list walks a list; items past the first few are a repeated structure
@@ -1057,7 +1138,7 @@
       return;
     }
     if (tag === 'input' || tag === 'textarea' || (role === 'textbox' && el.isContentEditable)) return;
-    walkKids(el, depth + 1, { ...kcx, inAction: true, text: kcx.text && !whole });
+    walkKids(el, depth + 1, { ...kcx, inAction: role, text: kcx.text && !whole });
     flush();
   }
 
