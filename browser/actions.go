@@ -61,7 +61,9 @@ import (
 //     select (or an ARIA listbox with several choices), keeping the others;
 //     nothing changes unless every option is found.
 //   - select_text selects a range of an element's text with the mouse, by
-//     Text or by Start and End offsets into its text (spaces collapsed).
+//     Text or by Start and End offsets into its text (spaces collapsed);
+//     without Ref, Text must occur once in the page's rendered text (main
+//     frame), else nothing is selected and the error lists where it is.
 //   - wait waits MS milliseconds.
 //
 // click and the pointer actions say whether the page changed; type reads

@@ -7,7 +7,8 @@
 // from a registry kept on the top window: the same element keeps its ref
 // across snapshots, and numbers start above floor so that a ref from a page
 // that was left is never reused. The registry also resolves refs for the
-// actions (resolve) and names elements in their outcomes (describe).
+// actions (resolve), names elements in their outcomes (describe) and gives
+// a ref to an element an outcome points to (refFor).
 //
 // budget is the size limit in estimated tokens (est). When the whole
 // outline is larger, every actionable element and structure line (select
@@ -605,7 +606,10 @@
 
   function describe(el) {
     const tag = el.localName;
-    const role = classify(el, tag, cs(el), { cursor: 'auto' }) || tag;
+    const role = classify(el, tag, cs(el), { cursor: 'auto' });
+    // An element the snapshot does not act on (the paragraph that holds a
+    // text select_text found) is named by the start of its text.
+    if (!role) return tag + ' ' + q(cut(clean((el.innerText || '').slice(0, 400)), SHORT_NAME) || nameless(el, tag, tag));
     return role + ' ' + q(cut(accName(el, role, tag), NAME_MAX) || nameless(el, tag, role));
   }
 
@@ -644,6 +648,7 @@
   reg.resolve = resolve;
   reg.describe = describe;
   reg.slider = slider;
+  reg.refFor = refFor;
   reg.trackOf = trackOf;
   for (const [r, w] of reg.byRef) if (!w.deref()) reg.byRef.delete(r);
 
