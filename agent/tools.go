@@ -144,6 +144,8 @@ var tools = []*tool{
 		[]prop{refArg, str("text", "the text to type; write <secret>NAME</secret> for a secret"), {name: "submit", typ: "boolean", desc: "press Enter after typing"}}, "ref", "text"),
 	newTool(ActSelect, 10*time.Second, "Choose an option of a select, listbox or combobox by its label or value.",
 		[]prop{refArg, str("option", "the option's label or value")}, "ref", "option"),
+	newTool(ActOptions, 5*time.Second, "List every option of a select, listbox or combobox, the chosen ones marked: the snapshot shows only the first and last of a long list.",
+		[]prop{refArg}, "ref"),
 	newTool(ActCheck, 10*time.Second, "Make sure a checkbox, radio button or switch is checked.", []prop{refArg}, "ref"),
 	newTool(ActUncheck, 10*time.Second, "Make sure a checkbox or switch is not checked.", []prop{refArg}, "ref"),
 	newTool(ActPress, 5*time.Second, "Press a key or chord on the focused element, e.g. Enter, Tab, Escape, ArrowDown, Control+A.",

@@ -30,6 +30,7 @@ const (
 
 	ActBox        = "box"         // an element's box in the viewport
 	ActReadRegion = "read_region" // the whole text of a region the snapshot left out
+	ActOptions    = "options"     // every option of a select, listbox or combobox
 )
 
 // Mouse operations of ActMouse.

@@ -45,6 +45,7 @@ var rules = map[string]func(Action) error{
 	ActExtract:     nil,
 	ActBox:         nil,
 	ActReadRegion:  nil,
+	ActOptions:     nil,
 	ActMouse:       checkMouse,
 	ActMousePath:   checkMousePath,
 	ActSetSlider:   nil,

@@ -34,7 +34,9 @@
   const VALUE_LONG = 4000; // characters of a value on a page within its budget
   const CELL_MAX = 120; // characters of a table cell shown in its row; longer cells follow the row
   const SHAPES_MAX = 60; // shapes listed for an SVG scene
-  const OPTIONS_MAX = 25; // options listed for a select
+  const OPTIONS_MAX = 25; // options of a select listed whole; of a longer one,
+  const OPTIONS_HEAD = 10; // the first ones,
+  const OPTIONS_TAIL = 3; // the last ones and the chosen ones are listed
   const TEXT_SCAN = 1200; // characters read when computing a name
   const REPEAT_KEEP = 8; // items of a list or rows of a table shown first
   const URL_MAX = 60; // characters of a link's URL used as its name
@@ -1011,15 +1013,38 @@
     flush();
   }
 
+  // options writes a select's options: all of them when they are few (at
+  // most OPTIONS_MAX); else the first OPTIONS_HEAD, the last OPTIONS_TAIL
+  // and the chosen ones, each run of the others as one line with its
+  // first and last label, the first such line saying how to read them all
+  // (the options tool).
   function options(sel, depth) {
     const opts = Array.from(sel.options).filter((o) => !o.hidden && cs(o).display !== 'none');
-    const n = Math.min(opts.length, OPTIONS_MAX);
-    for (let i = 0; i < n; i++) {
-      const o = opts[i];
-      push(depth, 'option ' + q(cut(clean(o.label), NAME_MAX)) + (o.selected ? ' selected' : '') +
-        (o.disabled ? ' disabled' : ''), 's');
-    }
-    if (opts.length > n) push(depth, '… ' + (opts.length - n) + ' more options (the select action takes any of them)', 's');
+    const line = (o) => push(depth, 'option ' + q(cut(clean(o.label), NAME_MAX)) + (o.selected ? ' selected' : '') +
+      (o.disabled ? ' disabled' : ''), 's');
+    const few = opts.length <= OPTIONS_MAX;
+    let run = [], told = false;
+    const fold = () => {
+      if (run.length > 2) {
+        const label = (o) => q(cut(clean(o.label), SHORT_NAME));
+        let s = '… ' + run.length + ' more options, ' + label(run[0]) + ' to ' + label(run[run.length - 1]);
+        if (!told) s += ': select takes any of them; options ref=' + refFor(sel) + ' lists them all';
+        told = true;
+        push(depth, s, 's');
+      } else {
+        run.forEach(line);
+      }
+      run = [];
+    };
+    opts.forEach((o, i) => {
+      if (few || i < OPTIONS_HEAD || i >= opts.length - OPTIONS_TAIL || o.selected) {
+        fold();
+        line(o);
+      } else {
+        run.push(o);
+      }
+    });
+    fold();
   }
 
   function isLayoutTable(el) {
