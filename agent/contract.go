@@ -70,6 +70,7 @@ const (
 	ActWait        = contract.ActWait
 	ActBox         = contract.ActBox
 	ActReadRegion  = contract.ActReadRegion
+	ActOptions     = contract.ActOptions
 )
 
 // Mouse operations of ActMouse.

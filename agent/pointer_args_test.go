@@ -30,6 +30,8 @@ func TestParseWidgetTools(t *testing.T) {
 		{"multi_select", `{"ref":"e1"}`, Action{}, "needs options"},
 		{"select_text", `{"ref":"e1","start":3,"end":9}`, Action{Name: ActSelectText, Ref: "e1", Start: &three, End: &nine}, ""},
 		{"select_text", `{"ref":"e1","start":3}`, Action{}, "needs the text"},
+		{"select_text", `{"text":"brown fox"}`, Action{Name: ActSelectText, Text: "brown fox"}, ""},
+		{"select_text", `{"start":3,"end":9}`, Action{}, "needs the ref of the element"},
 		{"set_slider", `{"ref":"e1","value":"42"}`, Action{Name: ActSetSlider, Ref: "e1", Value: "42"}, ""},
 		{"wait", `{"ms":250}`, Action{Name: ActWait, MS: 250}, ""},
 		{"wait", `{"ms":60000}`, Action{}, "between 1 and 30000"},

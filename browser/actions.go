@@ -27,6 +27,11 @@ import (
 //     matches, exactly or else ignoring case, and fires input and change. For
 //     an ARIA listbox or combobox it opens the popup with a click (or types
 //     the option's text into an editable combobox) and clicks the option.
+//     An option that is not there is an error that lists the options, or of
+//     a long list the closest ones.
+//   - options lists every option of a native select (the snapshot shows
+//     the first and last of a long one), or those an ARIA listbox or
+//     combobox shows, with the chosen ones marked.
 //   - check and uncheck click a checkbox, radio button or switch (or the
 //     label of a hidden styled one) unless it is already in that state.
 //   - press sends a key or chord ("Enter", "Shift+Tab", "Control+A") to the
@@ -61,7 +66,9 @@ import (
 //     select (or an ARIA listbox with several choices), keeping the others;
 //     nothing changes unless every option is found.
 //   - select_text selects a range of an element's text with the mouse, by
-//     Text or by Start and End offsets into its text (spaces collapsed).
+//     Text or by Start and End offsets into its text (spaces collapsed);
+//     without Ref, Text must occur once in the page's rendered text (main
+//     frame), else nothing is selected and the error lists where it is.
 //   - wait waits MS milliseconds.
 //
 // click and the pointer actions say whether the page changed; type reads
@@ -130,6 +137,7 @@ var actions = map[string]func(o *op, a contract.Action) (string, error){
 	contract.ActExtract:     (*op).doExtract,
 	contract.ActBox:         (*op).doBox,
 	contract.ActReadRegion:  (*op).doReadRegion,
+	contract.ActOptions:     (*op).doOptions,
 	contract.ActMouse:       (*op).doMouse,
 	contract.ActMousePath:   (*op).doMousePath,
 	contract.ActSetSlider:   (*op).doSetSlider,

@@ -54,13 +54,13 @@ func (o *op) doMultiSelect(a contract.Action) (string, error) {
 	case "notselect":
 		return o.multiSelectARIA(el, add, remove)
 	case "single":
-		return "", contract.ActionErrorf("%s allows one choice only (it has %s chosen); use select with one of %s", el.desc, quoteAll(res.Chosen), quoteAll(res.Options))
+		return "", contract.ActionErrorf("%s allows one choice only (it has %s chosen); use select; %s", el.desc, quoteAll(res.Chosen), optionsHint(el, add, res.Options, false))
 	case "disabled":
 		return "", contract.ActionErrorf("%s is disabled; nothing was changed", el.desc)
 	case "optdisabled":
 		return "", contract.ActionErrorf("options %s of %s are disabled; nothing was changed", quoteAll(res.Missing), el.desc)
 	default:
-		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; its options are %s", el.desc, quoteAll(res.Missing), quoteAll(res.Options))
+		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; %s", el.desc, quoteAll(res.Missing), optionsHint(el, res.Missing, res.Options, false))
 	}
 	nav, err := o.afterInput(s0, inputGrace)
 	if err != nil {
@@ -130,10 +130,10 @@ func (o *op) multiSelectARIA(el element, add, remove []string) (string, error) {
 	}
 	if len(missing) > 0 {
 		var names []string
-		if err := o.callEl(el, optionsJS, &names, "", true); err != nil {
+		if err := o.callEl(el, ariaOptionsJS, &names, "", true); err != nil {
 			return "", err
 		}
-		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; the options shown are %s", el.desc, quoteAll(missing), quoteAll(names))
+		return "", contract.ActionErrorf("%s has no option %s; nothing was changed; %s", el.desc, quoteAll(missing), optionsHint(el, missing, names, true))
 	}
 	changed := false
 	for _, st := range plan {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/webagent/webagent/contract"
 )
@@ -43,11 +42,7 @@ func (o *op) doSelect(a contract.Action) (string, error) {
 	case "optdisabled":
 		return "", contract.ActionErrorf("option %q of %s is disabled", res.Chosen, el.desc)
 	default:
-		quoted := make([]string, len(res.Options))
-		for i, s := range res.Options {
-			quoted[i] = strconv.Quote(s)
-		}
-		return "", contract.ActionErrorf("%s has no option %q; its options are %s", el.desc, option, strings.Join(quoted, ", "))
+		return "", contract.ActionErrorf("%s has no option %q; %s", el.desc, option, optionsHint(el, []string{option}, res.Options, false))
 	}
 	nav, err := o.afterInput(s0, inputGrace)
 	if err != nil {
@@ -76,13 +71,13 @@ func (o *op) doSelect(a contract.Action) (string, error) {
 // ariaKindJS tells what kind of select-like widget the element is.
 var ariaKindJS = program("ariaKind")
 
-// optionsJS finds the options that belong to the widget: in the listbox
-// itself, in the popups named by aria-controls and aria-owns (also of a
-// descendant), else every visible option of the page. With want set it
-// returns the option whose name matches best (exactly, ignoring case, by
-// prefix, then by substring), or null; without it, the visible options'
-// names.
-var optionsJS = program("options")
+// ariaOptionsJS finds the options that belong to an ARIA widget: in the
+// listbox itself, in the popups named by aria-controls and aria-owns (also
+// of a descendant), else every visible option of the page. With want set
+// it returns the option whose name matches best (exactly, ignoring case,
+// by prefix, then by substring), or null; with listNames, the visible
+// options' names.
+var ariaOptionsJS = program("ariaOptions")
 
 // waitOptionJS waits up to about 1.5 s (a popup opening, suggestions
 // fetched after typing) for an option matching want to be shown.
@@ -141,17 +136,13 @@ func (o *op) selectARIA(el element, option string) (string, error) {
 	}
 	if !found {
 		var names []string
-		if err := o.callEl(el, optionsJS, &names, "", true); err != nil {
+		if err := o.callEl(el, ariaOptionsJS, &names, "", true); err != nil {
 			return "", err
 		}
 		if len(names) == 0 {
 			return "", contract.ActionErrorf("%sno option %q of %s is shown, and it shows no options; take a new snapshot", prefix, option, el.desc)
 		}
-		quoted := make([]string, len(names))
-		for i, s := range names {
-			quoted[i] = strconv.Quote(s)
-		}
-		return "", contract.ActionErrorf("%s%s has no option %q; the options shown are %s", prefix, el.desc, option, strings.Join(quoted, ", "))
+		return "", contract.ActionErrorf("%s%s has no option %q; %s", prefix, el.desc, option, optionsHint(el, []string{option}, names, true))
 	}
 	oel := opt
 	if err := o.callEl(oel, describeJS, &oel.desc); err != nil {
@@ -176,5 +167,5 @@ func (o *op) selectARIA(el element, option string) (string, error) {
 // findOption returns the shown option of el that matches want; ok is
 // false when none does.
 func (o *op) findOption(el element, want string) (opt element, ok bool, err error) {
-	return o.childEl(el, optionsJS, want, false)
+	return o.childEl(el, ariaOptionsJS, want, false)
 }

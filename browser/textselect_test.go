@@ -1,6 +1,9 @@
 package browser
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,4 +54,77 @@ const highlightPage = `<title>Highlight</title>
 const got = document.getElementById('got');
 document.getElementById('p').addEventListener('mouseup', () => { got.textContent = 'highlighted:' + getSelection().toString().replace(/\s+/g, ' '); });
 document.addEventListener('copy', (e) => { document.getElementById('copied').textContent = 'copied:' + getSelection().toString().replace(/\s+/g, ' '); });
+</script>`
+
+// Text without a ref: the phrase is found in the page's paragraphs and
+// selected with the mouse when it occurs once; a phrase that is not there,
+// or is there twice, selects nothing and says why (and where).
+func TestSelectTextByTextAlone(t *testing.T) {
+	open(t, shared, servePage(t, paragraphsPage))
+	out := do(t, shared, contract.Action{Name: contract.ActSelectText, Text: "a  steady\n hand"})
+	if !strings.HasPrefix(out, `selected "a steady hand" in `) || !strings.Contains(out, "[ref=e") || strings.Contains(out, "directly") {
+		t.Errorf("outcome = %q", out)
+	}
+	if got := evalPage[string](t, shared, "getSelection().toString().replace(/\\s+/g, ' ') + '|' + seen.join(',')"); got != "a steady hand|mouseup:a steady hand" {
+		t.Errorf("the page sees %q, want the phrase selected and its mouseup", got)
+	}
+	// The ref the outcome names is the paragraph's: select_text with it
+	// selects within that paragraph.
+	ref := regexp.MustCompile(`\[ref=(e\d+)\]`).FindStringSubmatch(out)[1]
+	start, end := 0, 6
+	do(t, shared, contract.Action{Name: contract.ActSelectText, Ref: ref, Start: &start, End: &end})
+	if got := evalPage[string](t, shared, "getSelection().toString()"); got != "It tak" {
+		t.Errorf("by offsets in the named paragraph: %q", got)
+	}
+
+	before := evalPage[string](t, shared, "getSelection().toString() + '|' + seen.length")
+	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActSelectText, Text: "the lighthouse"})
+	if !isActionError(err) || !strings.Contains(err.Error(), `text "the lighthouse" appears 3 times on the page; nothing was selected: give the ref of the element that holds the one you mean`) {
+		t.Fatalf("an ambiguous text: %v", err)
+	}
+	// Each place is named by its paragraph's ref and offsets, with the
+	// words around it; the second paragraph holds two.
+	places := regexp.MustCompile(`\[ref=(e\d+)\], characters (\d+) to (\d+) \("([^"]*)"\)`).FindAllStringSubmatch(err.Error(), -1)
+	if len(places) != 3 || places[1][1] != places[2][1] || places[0][1] == places[1][1] ||
+		!strings.Contains(places[0][4], "keeper of the lighthouse climbed") || !strings.Contains(places[2][4], "beyond the lighthouse") {
+		t.Fatalf("places %q in %v", places, err)
+	}
+	// Offsets from the error pick the one meant.
+	s, _ := strconv.Atoi(places[2][2])
+	e, _ := strconv.Atoi(places[2][3])
+	_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActSelectText, Ref: places[2][1], Text: "the lighthouse"})
+	if !isActionError(err) || !strings.Contains(err.Error(), `the text "the lighthouse" appears 2 times in `) || !strings.Contains(err.Error(), fmt.Sprintf("characters %d to %d", s, e)) {
+		t.Fatalf("ambiguous inside the paragraph: %v", err)
+	}
+	if got := evalPage[string](t, shared, "getSelection().toString() + '|' + seen.length"); got != before {
+		t.Errorf("refused selections changed the page: %q, was %q", got, before)
+	}
+	do(t, shared, contract.Action{Name: contract.ActSelectText, Ref: places[2][1], Start: &s, End: &e})
+	if got := evalPage[string](t, shared, "getSelection().anchorNode.parentElement.id + ':' + getSelection().toString()"); got != "p2:the lighthouse" {
+		t.Errorf("the place from the error selected %q", got)
+	}
+
+	before = evalPage[string](t, shared, "getSelection().toString() + '|' + seen.length")
+	for _, missing := range []string{"the harbour", "note"} { // "note" is in a field, not the page's text
+		_, err = shared.Do(tctx(t), contract.Action{Name: contract.ActSelectText, Text: missing})
+		if !isActionError(err) || !strings.Contains(err.Error(), fmt.Sprintf("no text %q on the page; nothing was selected", missing)) {
+			t.Errorf("a missing text: %v", err)
+		}
+	}
+	if got := evalPage[string](t, shared, "getSelection().toString() + '|' + seen.length"); got != before {
+		t.Errorf("a missing text changed the page: %q, was %q", got, before)
+	}
+}
+
+// Paragraphs, one phrase three times (twice in one paragraph, once split
+// by an inline element), a field, and a page that records mouseup
+// selections.
+const paragraphsPage = `<title>Story</title>
+<p id=p1>It takes a steady
+   hand to row. The keeper of the <em>lighthouse</em> climbed the stairs.</p>
+<p id=p2>At night the lighthouse shone; the boats beyond the lighthouse turned home.</p>
+<textarea>a note</textarea>
+<script>
+const seen = [];
+document.addEventListener('mouseup', () => seen.push('mouseup:' + getSelection().toString().replace(/\s+/g, ' ')));
 </script>`

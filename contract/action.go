@@ -30,6 +30,7 @@ const (
 
 	ActBox        = "box"         // an element's box in the viewport
 	ActReadRegion = "read_region" // the whole text of a region the snapshot left out
+	ActOptions    = "options"     // every option of a select, listbox or combobox
 )
 
 // Mouse operations of ActMouse.
@@ -73,9 +74,9 @@ type Point struct{ X, Y float64 }
 // Validate says whether they fit together.
 type Action struct {
 	Name      string   `json:"name"`
-	Ref       string   `json:"ref,omitempty"`       // click, type, select, check, uncheck, hover, scroll (into view), drag (source), upload, wait_for
+	Ref       string   `json:"ref,omitempty"`       // click, type, select, check, uncheck, hover, scroll (into view), drag (source), upload, wait_for, select_text
 	URL       string   `json:"url,omitempty"`       // goto
-	Text      string   `json:"text,omitempty"`      // type; wait_for: text to wait for
+	Text      string   `json:"text,omitempty"`      // type; wait_for: text to wait for; select_text: text to select (in Ref, or on the page)
 	Submit    bool     `json:"submit,omitempty"`    // type: press Enter afterwards
 	Option    string   `json:"option,omitempty"`    // select: option label or value (native select, ARIA listbox/combobox)
 	Key       string   `json:"key,omitempty"`       // press: "Enter", "Tab", "Control+A"

@@ -45,6 +45,7 @@ var rules = map[string]func(Action) error{
 	ActExtract:     nil,
 	ActBox:         nil,
 	ActReadRegion:  nil,
+	ActOptions:     nil,
 	ActMouse:       checkMouse,
 	ActMousePath:   checkMousePath,
 	ActSetSlider:   nil,
@@ -171,14 +172,18 @@ func checkMultiSelect(a Action) error {
 	return nil
 }
 
+// checkSelectText: a text to select (inside ref, or anywhere on the page
+// without one), or offsets start and end into the text of ref's element.
 func checkSelectText(a Action) error {
 	switch {
 	case a.Start != nil && *a.Start < 0:
 		return ActionErrorf("start must not be negative")
 	case a.End != nil && *a.End < 0:
 		return ActionErrorf("end must not be negative")
-	case a.Text == "" && (a.Start == nil || a.End == nil):
-		return ActionErrorf("select_text needs the text to select, or start and end offsets")
+	case blank(a.Text) && (a.Start == nil || a.End == nil):
+		return ActionErrorf("select_text needs the text to select, or start and end offsets with a ref")
+	case blank(a.Text) && blank(a.Ref):
+		return ActionErrorf("select_text with start and end needs the ref of the element whose text they count in; or give the text to select instead")
 	}
 	return nil
 }

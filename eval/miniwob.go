@@ -26,6 +26,13 @@ var DefaultMiniWoBTasks = []string{
 // MiniWoB serves a MiniWoB++ checkout's miniwob/html folder on 127.0.0.1
 // and makes one job per task and seed.
 type MiniWoB struct {
+	// EpisodeTimer keeps each task's own episode timer (core.js's
+	// EPISODE_MAX_TIME, 10 s unless the task sets another), which ends an
+	// episode with a reward of -1 when it runs out, as the benchmark does
+	// for people. Off (the default, as in BrowserGym), an episode has no
+	// time limit but the agent's own bounds.
+	EpisodeTimer bool
+
 	html string
 	srv  *loopback
 }
@@ -79,33 +86,50 @@ func (m *MiniWoB) Jobs(tasks []string, seeds []int64) ([]Job, error) {
 // unless the configuration sets one.
 const MiniWoBMaxIterations = 15
 
+// untimedMS is the episode time set when the task's own timer is not
+// kept (MiniWoB.EpisodeTimer): long past any bound of the agent's, as in
+// BrowserGym.
+const untimedMS = 1000000
+
 // hideDisplayJS takes out of the page what only a human player needs and
 // a model must not see, as BrowserGym does: the reward display and episode
 // counters, the click canvas, the start cover and the instruction (the
-// model gets it as the task). endEpisode and getUtterance still find them:
-// they are put back for the call and taken out again.
+// model gets it as the task). The instruction area (#query) keeps its
+// place in the layout, empty and hidden: its coloured box would show as a
+// tile. endEpisode and getUtterance still find them: they are put back for
+// the call and taken out again. core.webagentEnded settles when the
+// episode ends, by an action or by the episode's own timer.
 const hideDisplayJS = `(function () {
   const ids = ['reward-display', 'click-canvas', 'sync-task-cover'];
   const away = {};
   const query = document.getElementById('query');
   const queryHTML = query ? query.innerHTML : '';
+  const queryVisibility = query ? query.style.visibility : '';
   const takeOut = () => {
     for (const id of ids) {
       const el = document.getElementById(id);
       if (el) { away[id] = el; el.remove(); }
     }
-    if (query) query.innerHTML = '';
+    if (query) { query.innerHTML = ''; query.style.visibility = 'hidden'; }
   };
   const putBack = () => {
     for (const id of ids) if (away[id] && !away[id].isConnected) document.body.appendChild(away[id]);
-    if (query) query.innerHTML = queryHTML;
+    if (query) { query.innerHTML = queryHTML; query.style.visibility = queryVisibility; }
   };
+  let ended;
+  core.webagentEnded = new Promise((resolve) => { ended = resolve; });
   if (typeof core.clearTimer === 'function') core.clearTimer();
   if (typeof core.canvasDrawClick === 'function') document.body.removeEventListener('click', core.canvasDrawClick);
   for (const name of ['endEpisode', 'getUtterance']) {
     const orig = core[name];
     if (typeof orig !== 'function') continue;
-    core[name] = function () { putBack(); try { return orig.apply(this, arguments); } finally { takeOut(); } };
+    core[name] = function () {
+      putBack();
+      try { return orig.apply(this, arguments); } finally {
+        takeOut();
+        if (window.WOB_DONE_GLOBAL) ended(true);
+      }
+    };
   }
   takeOut();
   return true;
@@ -140,9 +164,12 @@ func decodeWob(v any) wobState {
 // episode wraps the browser for the agent: after every action it reads the
 // episode's globals, and once the episode is over it ends the run (and
 // refuses any further action, so that the start cover is never clicked
-// again).
+// again). With the episode's own timer (timed), it also reads them before
+// an action: the timer may have ended the episode while the model
+// thought.
 type episode struct {
 	b     *browser.Browser
+	timed bool
 	mu    sync.Mutex
 	state wobState
 	over  bool
@@ -169,19 +196,30 @@ func (e *episode) Do(ctx context.Context, a agent.Action) (agent.Outcome, error)
 	if over {
 		return agent.Outcome{}, agent.ActionErrorf("the episode is over; call done")
 	}
+	if e.timed {
+		if st, err := e.read(ctx); err == nil && st.Done {
+			return agent.Outcome{}, episodeOver(st, "not done: the episode ended before it")
+		}
+	}
 	out, err := e.b.Do(ctx, a)
 	if st, rerr := e.read(ctx); rerr == nil && st.Done {
 		// The episode ends the task at once, with this action's outcome.
 		if err != nil {
 			out.Text = "error: " + err.Error()
 		}
-		msg := fmt.Sprintf("the episode is over (reward %g)", st.Reward)
-		if st.Reason != "" {
-			msg += ": " + st.Reason
-		}
-		return agent.Outcome{}, &agent.TaskOver{Outcome: out.Text + "; " + msg, Success: st.Reward > 0, Message: msg}
+		return agent.Outcome{}, episodeOver(st, out.Text)
 	}
 	return out, err
+}
+
+// episodeOver ends the task with the outcome of its last action and the
+// episode's reward.
+func episodeOver(st wobState, outcome string) *agent.TaskOver {
+	msg := fmt.Sprintf("the episode is over (reward %g)", st.Reward)
+	if st.Reason != "" {
+		msg += ": " + st.Reason
+	}
+	return &agent.TaskOver{Outcome: outcome + "; " + msg, Success: st.Reward > 0, Message: msg}
 }
 
 func (e *episode) read(ctx context.Context) (wobState, error) {
@@ -215,39 +253,12 @@ func (m *MiniWoB) runEpisode(ctx context.Context, env *Env, task string, seed in
 	b := env.Browser
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if _, err := b.Do(sctx, agent.Action{Name: agent.ActGoto, URL: m.srv.URL + "/miniwob/" + task + ".html"}); err != nil {
-		return fail(report.CodeHarnessError, "opening the task: "+err.Error(), err)
-	}
-	const waitCover = `new Promise(function (resolve) {
-  (function poll() { if (document.querySelector('#sync-task-cover')) resolve(true); else setTimeout(poll, 20); })();
-})`
-	if _, err := evalJS(sctx, b, waitCover); err != nil {
-		return fail(report.CodeHarnessError, "waiting for #sync-task-cover: "+err.Error(), err)
-	}
-	startJS := fmt.Sprintf("Math.seedrandom(%d); core.setDataMode('train'); core.EPISODE_MAX_TIME = 1000000; core.startEpisodeReal(); true", seed)
-	if _, err := evalJS(sctx, b, startJS); err != nil {
-		return fail(report.CodeHarnessError, "starting the episode: "+err.Error(), err)
-	}
-	u, err := evalJS(sctx, b, `core.getUtterance()`)
+	utterance, ends, err := m.startEpisode(sctx, b, task, seed)
 	if err != nil {
-		return fail(report.CodeHarnessError, "reading the utterance: "+err.Error(), err)
-	}
-	utterance := ""
-	switch v := u.(type) {
-	case string:
-		utterance = v
-	case map[string]any:
-		utterance, _ = v["utterance"].(string)
-	}
-	if strings.TrimSpace(utterance) == "" {
-		return fail(report.CodeHarnessError, fmt.Sprintf("core.getUtterance() gave no instruction: %v", u), nil)
+		return fail(report.CodeHarnessError, err.Error(), err)
 	}
 
-	if _, err := evalJS(sctx, b, hideDisplayJS); err != nil {
-		return fail(report.CodeHarnessError, "hiding the episode's display: "+err.Error(), err)
-	}
-
-	ep := &episode{b: b}
+	ep := &episode{b: b, timed: m.EpisodeTimer}
 	// cfg.Options (the command line's --max-iterations) come after the
 	// default, so they win.
 	opts := append([]agent.Option{agent.WithLogger(cfg.Logger), agent.WithMaxIterations(MiniWoBMaxIterations)}, cfg.Options...)
@@ -259,9 +270,7 @@ func (m *MiniWoB) runEpisode(ctx context.Context, env *Env, task string, seed in
 	fillResult(&run, res)
 	run.Answer = res.Answer
 	if ctx.Err() == nil {
-		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_, _ = ep.read(rctx)
-		cancel()
+		ep.awaitEnd(ctx, ends)
 	}
 	ep.mu.Lock()
 	st, over := ep.state, ep.over
@@ -288,4 +297,72 @@ func (m *MiniWoB) runEpisode(ctx context.Context, env *Env, task string, seed in
 	run.Instruction = utterance
 	run.DurationMS = time.Since(start).Milliseconds()
 	return run, brokenBrowser(res.Err)
+}
+
+// startEpisode opens the task's page, starts a seeded episode (with no
+// time limit unless m.EpisodeTimer), reads its utterance and hides the
+// human display. ends is when the episode's own timer will end it; zero
+// without one. Its error says which step failed, wrapping the browser's.
+func (m *MiniWoB) startEpisode(ctx context.Context, b *browser.Browser, task string, seed int64) (utterance string, ends time.Time, err error) {
+	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: m.srv.URL + "/miniwob/" + task + ".html"}); err != nil {
+		return "", time.Time{}, fmt.Errorf("opening the task: %w", err)
+	}
+	const waitCover = `new Promise(function (resolve) {
+  (function poll() { if (document.querySelector('#sync-task-cover')) resolve(true); else setTimeout(poll, 20); })();
+})`
+	if _, err := evalJS(ctx, b, waitCover); err != nil {
+		return "", time.Time{}, fmt.Errorf("waiting for #sync-task-cover: %w", err)
+	}
+	timer := fmt.Sprintf("core.EPISODE_MAX_TIME = %d; ", untimedMS)
+	if m.EpisodeTimer {
+		timer = ""
+	}
+	startJS := fmt.Sprintf("Math.seedrandom(%d); core.setDataMode('train'); %score.startEpisodeReal(); Number(core.EPISODE_MAX_TIME)", seed, timer)
+	started := time.Now()
+	limit, err := evalJS(ctx, b, startJS)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("starting the episode: %w", err)
+	}
+	if ms, ok := limit.(float64); ok && m.EpisodeTimer && ms > 0 {
+		ends = started.Add(time.Duration(ms) * time.Millisecond)
+	}
+	u, err := evalJS(ctx, b, `core.getUtterance()`)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("reading the utterance: %w", err)
+	}
+	switch v := u.(type) {
+	case string:
+		utterance = v
+	case map[string]any:
+		utterance, _ = v["utterance"].(string)
+	}
+	if strings.TrimSpace(utterance) == "" {
+		return "", time.Time{}, fmt.Errorf("core.getUtterance() gave no instruction: %v", u)
+	}
+	if _, err := evalJS(ctx, b, hideDisplayJS); err != nil {
+		return "", time.Time{}, fmt.Errorf("hiding the episode's display: %w", err)
+	}
+	return utterance, ends, nil
+}
+
+// timerSlack is how long past its end the episode's own timer may take to
+// fire and be seen (a busy page, a slow machine).
+const timerSlack = 3 * time.Second
+
+// awaitEnd reads the episode's globals once the agent has stopped. With
+// the episode's own timer (ends set) and the episode not yet over, it
+// first waits for the timer to end it, as the benchmark would, until ends
+// and timerSlack have passed.
+func (e *episode) awaitEnd(ctx context.Context, ends time.Time) {
+	e.mu.Lock()
+	over := e.over
+	e.mu.Unlock()
+	if !over && !ends.IsZero() {
+		wctx, cancel := context.WithDeadline(ctx, ends.Add(timerSlack))
+		_, _ = evalJS(wctx, e.b, "core.webagentEnded")
+		cancel()
+	}
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, _ = e.read(rctx)
 }

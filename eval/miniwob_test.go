@@ -2,13 +2,16 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -23,7 +26,9 @@ func miniwobPlayer(wrong bool, calls *atomic.Int64) modelserver.Responder {
 	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		calls.Add(1)
 		obs := req.LastUser()
-		for _, hidden := range []string{"Last reward", "Episodes done", "Query for people"} {
+		// The human display, and the emptied yellow instruction area
+		// (#query), which the walker would show as a coloured tile.
+		for _, hidden := range []string{"Last reward", "Episodes done", "Query for people", `tile "yellow"`} {
 			if strings.Contains(obs, hidden) {
 				return failTurn("the observation shows the human display: " + hidden)
 			}
@@ -163,5 +168,97 @@ func TestMiniWoBHonoursMaxIterations(t *testing.T) {
 	r := NewRunner(cfg).Run(context.Background(), jobs).Runs[0]
 	if r.AgentCode != string(agent.CodeMaxIterations) || r.Iterations != 2 {
 		t.Fatalf("%s: agent code %s after %d iterations: %s", r.Key(), r.AgentCode, r.Iterations, r.Message)
+	}
+}
+
+// doneAtOnce is a model that calls done without acting.
+func doneAtOnce(t *testing.T) *llm.Client {
+	t.Helper()
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "done"})}}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "idler"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.CloseIdleConnections)
+	return client
+}
+
+// With EpisodeTimer, the task's own timer (1.5 s in click-timed) ends an
+// episode the agent left unfinished, with the benchmark's reward of -1,
+// and does not get in the way of one won in time; without it, the same
+// episode is merely not done.
+func TestMiniWoBEpisodeTimer(t *testing.T) {
+	skipWithoutChrome(t)
+	mw, jobs, _, cfg := runMiniWoB(t, false, []string{"click-timed"}, []int64{1})
+	mw.EpisodeTimer = true
+	if r := NewRunner(cfg).Run(context.Background(), jobs).Runs[0]; !r.Success || r.Reward == nil || *r.Reward != 1 {
+		t.Errorf("won in time: %s %s reward %v %q", r.Code, r.Message, r.Reward, r.RewardReason)
+	}
+
+	cfg.Model = doneAtOnce(t)
+	r := NewRunner(cfg).Run(context.Background(), jobs).Runs[0]
+	if r.Code != CodeEpisodeFailed || r.Reward == nil || *r.Reward != -1 || r.RewardReason != "timed out" || r.DurationMS < 1500 {
+		t.Errorf("left to its timer: %s %s reward %v %q after %d ms", r.Code, r.Message, r.Reward, r.RewardReason, r.DurationMS)
+	}
+
+	mw.EpisodeTimer = false
+	r = NewRunner(cfg).Run(context.Background(), jobs).Runs[0]
+	if r.Code != CodeEpisodeNotDone || r.Reward == nil || *r.Reward != 0 || r.RewardReason != "" {
+		t.Errorf("without the timer: %s %s reward %v %q", r.Code, r.Message, r.Reward, r.RewardReason)
+	}
+}
+
+// An episode its own timer ended while the model thought takes no more
+// actions: the next one is not sent, and the task ends with the reward.
+// The instruction area is out of sight but keeps its place.
+func TestMiniWoBTimerEndsEpisodeBeforeAction(t *testing.T) {
+	skipWithoutChrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := browser.Launch(ctx, browser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	mw, err := NewMiniWoB("testdata/miniwob", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mw.Close()
+	mw.EpisodeTimer = true
+	if _, ends, err := mw.startEpisode(ctx, b, "click-timed", 1); err != nil || ends.IsZero() {
+		t.Fatalf("starting the episode: ends %v, %v", ends, err)
+	}
+	s, err := b.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(s.Text, "tile") || strings.Contains(s.Text, "Query for people") {
+		t.Errorf("the instruction area shows:\n%s", s.Text)
+	}
+	if top, err := evalJS(ctx, b, "document.getElementById('area').getBoundingClientRect().top"); err != nil || top != float64(50) {
+		t.Errorf("the task area moved to %v (%v), want 50 as with the instruction shown", top, err)
+	}
+	ref, ok := modelserver.FindRef(s.Text, "button", "Alpha")
+	if !ok {
+		t.Fatalf("no button Alpha:\n%s", s.Text)
+	}
+	if _, err := evalJS(ctx, b, "core.webagentEnded"); err != nil {
+		t.Fatal(err)
+	}
+	ep := &episode{b: b, timed: true}
+	_, err = ep.Do(ctx, agent.Action{Name: agent.ActClick, Ref: ref})
+	var over *agent.TaskOver
+	if !errors.As(err, &over) || over.Success || !strings.Contains(over.Outcome, "not done: the episode ended before it; the episode is over (reward -1): timed out") {
+		t.Fatalf("an action after the timer: %v", err)
+	}
+	if n, err := evalJS(ctx, b, "window.buttonClicks"); err != nil || n != float64(0) {
+		t.Errorf("the page got %v clicks (%v), want none", n, err)
 	}
 }

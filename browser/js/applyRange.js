@@ -1,7 +1,8 @@
-// applyRange.js selects the range directly: offsets in a field, else the
-// range textRange.js describes; with clear, it only clears the selection.
-// It returns the selected text, spaces collapsed.
-/* global textRange */
+// applyRange.js selects the range directly: offsets in a field, else
+// offsets into the element's text with its spaces collapsed (textMap);
+// with clear, it only clears the selection. It returns the selected text,
+// spaces collapsed.
+/* global textMap */
 (function (want, start, end, clear, direct) {
   const el = this, doc = el.ownerDocument, win = doc.defaultView;
   const sel = win.getSelection();
@@ -13,23 +14,11 @@
     el.setSelectionRange(start, end);
     return norm(el.value.slice(el.selectionStart, el.selectionEnd));
   }
-  const r = textRange.call(el, '', start, end);
-  if (r.error) return '';
-  // Rebuild the range from the offsets.
-  const map = [];
-  const tw = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  let space = true;
-  for (let n = tw.nextNode(); n; n = tw.nextNode()) {
-    const p = n.parentElement;
-    if (p && (p.closest('script,style,noscript') || !p.checkVisibility({checkVisibilityCSS: true}))) continue;
-    for (let i = 0; i < n.data.length; i++) {
-      if (/\s/.test(n.data[i])) { if (!space) { map.push([n, i]); space = true; } continue; }
-      map.push([n, i]); space = false;
-    }
-  }
+  const m = textMap(el);
+  if (start < 0 || end > m.norm.length || start >= end) return '';
   const range = doc.createRange();
-  range.setStart(map[start][0], map[start][1]);
-  range.setEnd(map[end - 1][0], map[end - 1][1] + 1);
+  range.setStart(m.nodes[start], m.offs[start]);
+  range.setEnd(m.nodes[end - 1], m.offs[end - 1] + 1);
   sel.removeAllRanges();
   sel.addRange(range);
   const rect = range.getBoundingClientRect();

@@ -14,7 +14,7 @@
       opts.find((o) => norm(o.label).toLowerCase() === lw || o.value.toLowerCase() === lw);
   };
   const chosen = () => opts.filter((o) => o.selected).map((o) => norm(o.label));
-  const all = opts.filter((o) => !o.disabled).map((o) => norm(o.label)).slice(0, 60);
+  const all = opts.filter((o) => !o.disabled).map((o) => norm(o.label));
   if (!el.multiple) return {error: 'single', options: all, chosen: chosen()};
   const missing = [], disabled = [], plan = [];
   for (const [list, on] of [[add, true], [remove, false]]) {

@@ -10,7 +10,7 @@
   const w = norm(want), lw = w.toLowerCase();
   const m = opts.find((o) => norm(o.label) === w || o.value === want) ||
     opts.find((o) => norm(o.label).toLowerCase() === lw || o.value.toLowerCase() === lw);
-  if (!m) return {error: 'nomatch', options: opts.filter((o) => !o.disabled).map((o) => norm(o.label)).slice(0, 60)};
+  if (!m) return {error: 'nomatch', options: opts.filter((o) => !o.disabled).map((o) => norm(o.label))};
   if (m.disabled) return {error: 'optdisabled', chosen: norm(m.label)};
   el.focus();
   // A multiple select keeps its other chosen options.

@@ -7,7 +7,8 @@
 // from a registry kept on the top window: the same element keeps its ref
 // across snapshots, and numbers start above floor so that a ref from a page
 // that was left is never reused. The registry also resolves refs for the
-// actions (resolve) and names elements in their outcomes (describe).
+// actions (resolve), names elements in their outcomes (describe) and gives
+// a ref to an element an outcome points to (refFor).
 //
 // budget is the size limit in estimated tokens (est). When the whole
 // outline is larger, every actionable element and structure line (select
@@ -36,7 +37,9 @@
   const SHAPES_MAX = 60; // shapes listed for an SVG scene
   const DRAWN_MAX = 40; // items listed of what a canvas shows
   const SVG_SCAN = 200; // elements of an SVG looked at for listeners
-  const OPTIONS_MAX = 25; // options listed for a select
+  const OPTIONS_MAX = 25; // options of a select listed whole; of a longer one,
+  const OPTIONS_HEAD = 10; // the first ones,
+  const OPTIONS_TAIL = 3; // the last ones and the chosen ones are listed
   const TEXT_SCAN = 1200; // characters read when computing a name
   const REPEAT_KEEP = 8; // items of a list or rows of a table shown first
   const URL_MAX = 60; // characters of a link's URL used as its name
@@ -667,7 +670,10 @@
 
   function describe(el) {
     const tag = el.localName;
-    const role = classify(el, tag, cs(el), { cursor: 'auto' }) || tag;
+    const role = classify(el, tag, cs(el), { cursor: 'auto' });
+    // An element the snapshot does not act on (the paragraph that holds a
+    // text select_text found) is named by the start of its text.
+    if (!role) return tag + ' ' + q(cut(clean((el.innerText || '').slice(0, 400)), SHORT_NAME) || nameless(el, tag, tag));
     return role + ' ' + q(cut(accName(el, role, tag), NAME_MAX) || nameless(el, tag, role));
   }
 
@@ -706,6 +712,7 @@
   reg.resolve = resolve;
   reg.describe = describe;
   reg.slider = slider;
+  reg.refFor = refFor;
   reg.trackOf = trackOf;
   for (const [r, w] of reg.byRef) if (!w.deref()) reg.byRef.delete(r);
 
@@ -1151,15 +1158,38 @@
     flush();
   }
 
+  // options writes a select's options: all of them when they are few (at
+  // most OPTIONS_MAX); else the first OPTIONS_HEAD, the last OPTIONS_TAIL
+  // and the chosen ones, each run of the others as one line with its
+  // first and last label, the first such line saying how to read them all
+  // (the options tool).
   function options(sel, depth) {
     const opts = Array.from(sel.options).filter((o) => !o.hidden && cs(o).display !== 'none');
-    const n = Math.min(opts.length, OPTIONS_MAX);
-    for (let i = 0; i < n; i++) {
-      const o = opts[i];
-      push(depth, 'option ' + q(cut(clean(o.label), NAME_MAX)) + (o.selected ? ' selected' : '') +
-        (o.disabled ? ' disabled' : ''), 's');
-    }
-    if (opts.length > n) push(depth, '… ' + (opts.length - n) + ' more options (the select action takes any of them)', 's');
+    const line = (o) => push(depth, 'option ' + q(cut(clean(o.label), NAME_MAX)) + (o.selected ? ' selected' : '') +
+      (o.disabled ? ' disabled' : ''), 's');
+    const few = opts.length <= OPTIONS_MAX;
+    let run = [], told = false;
+    const fold = () => {
+      if (run.length > 2) {
+        const label = (o) => q(cut(clean(o.label), SHORT_NAME));
+        let s = '… ' + run.length + ' more options, ' + label(run[0]) + ' to ' + label(run[run.length - 1]);
+        if (!told) s += ': select takes any of them; options ref=' + refFor(sel) + ' lists them all';
+        told = true;
+        push(depth, s, 's');
+      } else {
+        run.forEach(line);
+      }
+      run = [];
+    };
+    opts.forEach((o, i) => {
+      if (few || i < OPTIONS_HEAD || i >= opts.length - OPTIONS_TAIL || o.selected) {
+        fold();
+        line(o);
+      } else {
+        run.push(o);
+      }
+    });
+    fold();
   }
 
   function isLayoutTable(el) {

@@ -1,10 +1,14 @@
 // textRange.js finds the range of an element's text, given as the text
-// itself or as offsets into the element's text with its spaces collapsed.
-// It changes nothing. For a field it returns the offsets; else the mouse
-// points before the first and after the last character, checked with the
-// caret hit test, when they are in the viewport.
+// itself or as offsets into the element's text with its spaces collapsed
+// (textMap). It changes nothing. A text found more than once is an error
+// that lists where (its first few places, with the words around them).
+// For a field it returns the offsets; else the mouse points before the
+// first and after the last character, checked with the caret hit test,
+// when they are in the viewport.
+/* global textMap */
 (function (want, start, end) {
   const el = this, doc = el.ownerDocument, win = doc.defaultView;
+  const PLACES = 5, AROUND = 30;
   want = want || ''; // an empty string arrives as undefined
   if (el.localName === 'input' || el.localName === 'textarea') {
     const v = el.value;
@@ -12,31 +16,24 @@
     if (start < 0 || end > v.length || start >= end) return {error: 'offsets', text: v.slice(0, 300), len: v.length};
     return {kind: 'field', start: start, end: end, text: v.slice(start, end)};
   }
-  // The text with spaces collapsed, and for each character where it is.
-  const map = [];
-  let norm = '', space = true;
-  const tw = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let n = tw.nextNode(); n; n = tw.nextNode()) {
-    const p = n.parentElement;
-    if (p && (p.closest('script,style,noscript') || !p.checkVisibility({checkVisibilityCSS: true}))) continue;
-    const d = n.data;
-    for (let i = 0; i < d.length; i++) {
-      if (/\s/.test(d[i])) { if (!space) { norm += ' '; map.push([n, i]); space = true; } continue; }
-      norm += d[i]; map.push([n, i]); space = false;
-    }
-  }
-  while (norm.endsWith(' ')) { norm = norm.slice(0, -1); map.pop(); }
+  const {norm, nodes, offs} = textMap(el);
   if (want !== '') {
     const w = want.replace(/\s+/g, ' ').trim();
-    start = w ? norm.indexOf(w) : -1;
-    if (start < 0) return {error: 'notfound', text: norm.slice(0, 300)};
+    const at = [];
+    for (let i = w ? norm.indexOf(w) : -1; i >= 0; i = norm.indexOf(w, i + w.length)) at.push(i);
+    if (!at.length) return {error: 'notfound', text: norm.slice(0, 300)};
+    if (at.length > 1) {
+      const places = at.slice(0, PLACES).map((s) => ({
+        start: s, end: s + w.length,
+        before: norm.slice(Math.max(0, s - AROUND), s), after: norm.slice(s + w.length, s + w.length + AROUND),
+      }));
+      return {error: 'ambiguous', count: at.length, places: places};
+    }
+    start = at[0];
     end = start + w.length;
   }
   if (start < 0 || end > norm.length || start >= end) return {error: 'offsets', text: norm.slice(0, 300), len: norm.length};
-  const [sn, so] = map[start], [en, eo] = map[end - 1];
-  const range = doc.createRange();
-  range.setStart(sn, so);
-  range.setEnd(en, eo + 1);
+  const sn = nodes[start], so = offs[start], en = nodes[end - 1], eo = offs[end - 1];
   const res = {kind: 'text', start: start, end: end, text: norm.slice(start, end)};
   const charRect = (n, o) => { const r = doc.createRange(); r.setStart(n, o); r.setEnd(n, o + 1); return r.getClientRects()[0]; };
   const a = charRect(sn, so), b = charRect(en, eo);

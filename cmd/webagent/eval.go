@@ -34,6 +34,7 @@ type evalOpts struct {
 	faults        bool
 	miniwob       string
 	miniwobTasks  listFlag
+	episodeTimer  bool // --episode-timer: MiniWoB++ episodes keep their own timer
 	seeds         listFlag
 	siteHost      string
 }
@@ -81,6 +82,8 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	fs.Var(&o.miniwobTasks, "miniwob-tasks", "MiniWoB++ tasks to run, e.g. click-button,enter-text (default: "+strings.Join(eval.DefaultMiniWoBTasks, ",")+")")
 	fs.StringVar(&o.siteHost, "site-host", "127.0.0.1", "address of this machine the task sites (and MiniWoB++ pages) are served on; remote browsers (--cdp-url) must be able to reach it")
 	fs.Var(&o.seeds, "seeds", "episode seeds for each MiniWoB++ task: a list (1,2,3) or a range (1-10); default 1-3")
+	fs.BoolVar(&o.episodeTimer, "episode-timer", false, "keep each MiniWoB++ task's own episode timer (10 s unless the task sets another), which ends an unfinished episode with reward -1; "+
+		"without it an episode has no time limit but --max-iterations and the other bounds")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
   webagent eval [flags] [TASK_FILES_OR_DIRS...]
@@ -199,6 +202,9 @@ func (o *evalOpts) validate(files []string) error {
 	if modes > 1 {
 		return usagef("--faults, --miniwob and task files are separate runs; give one of them")
 	}
+	if o.episodeTimer && o.miniwob == "" {
+		return usagef("--episode-timer is for MiniWoB++ episodes: give --miniwob DIR too, or leave it out")
+	}
 	return nil
 }
 
@@ -255,6 +261,7 @@ func (o *evalOpts) miniwobJobs(haveModel bool) ([]eval.Job, func(), error) {
 	if err != nil {
 		return nil, nil, usagef("--miniwob: %v", err)
 	}
+	mw.EpisodeTimer = o.episodeTimer
 	jobs, err := mw.Jobs(names, seeds)
 	if err != nil {
 		mw.Close()

@@ -106,6 +106,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"unknown suite", []string{"eval", "--suite", "nope"}, []string{`--suite "nope"`, "shop"}},
 		{"unknown task", []string{"eval", "--task", "nope"}, []string{`--task "nope"`}},
 		{"miniwob without model", []string{"eval", "--miniwob", dir}, []string{"--miniwob needs a model"}},
+		{"episode timer without miniwob", []string{"eval", "--episode-timer"}, []string{"--episode-timer is for MiniWoB++ episodes", "--miniwob DIR"}},
 		{"bad cdp url", []string{"eval", "--cdp-url", "localhost:9222"}, []string{"not a DevTools address"}},
 		{"no reference", []string{"eval", noRef}, []string{"noref.yaml:4", "no reference solution", "--model"}},
 		{"two modes", []string{"eval", "--faults", bad}, []string{"separate runs"}},
@@ -205,4 +206,41 @@ func TestEvalInterrupt(t *testing.T) {
 		t.Error("report.json does not say partial")
 	}
 	p.noEvalChromeLeft(t)
+}
+
+// --episode-timer reaches the MiniWoB++ episodes: a model that calls done
+// at once leaves the episode to its own timer, which ends it with the
+// benchmark's reward of -1; without the flag the episode is not done.
+func TestEvalMiniWoBEpisodeTimer(t *testing.T) {
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": "done"})}}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir, err := filepath.Abs("../../eval/testdata/miniwob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flags        []string
+		code, reason string
+	}{
+		{[]string{"--episode-timer"}, "EPISODE_FAILED", "timed out"},
+		{nil, "EPISODE_NOT_DONE", ""},
+	} {
+		out := t.TempDir()
+		args := append([]string{"eval", "--base-url", srv.BaseURL(), "--model", "m", "--out", out, "--trace=false",
+			"--miniwob", dir, "--miniwob-tasks", "click-timed", "--seeds", "1"}, c.flags...)
+		code, p := run(t, args...)
+		if code != exitFailed {
+			t.Fatalf("%v: exit %d; stderr:\n%s", c.flags, code, p.stderr.String())
+		}
+		r := readReport(t, out)
+		if len(r.Runs) != 1 || r.Runs[0].Code != c.code || r.Runs[0].RewardReason != c.reason {
+			t.Errorf("%v: runs %+v", c.flags, r.Runs)
+		}
+		p.noEvalChromeLeft(t)
+	}
 }

@@ -1,7 +1,8 @@
 // A small stand-in for MiniWoB++'s core, written for webagent's tests. It
 // implements what the harness uses: Math.seedrandom, core.setDataMode,
-// core.EPISODE_MAX_TIME, core.startEpisodeReal, core.getUtterance, the
-// #sync-task-cover, the #reward-display and the WOB_* globals.
+// core.EPISODE_MAX_TIME and the episode timer it sets (which ends the
+// episode with -1, "timed out"), core.startEpisodeReal, core.getUtterance,
+// the #sync-task-cover, the #reward-display and the WOB_* globals.
 (function () {
   var state = 1;
   Math.seedrandom = function (seed) {
@@ -18,6 +19,7 @@
   window.episodes = 0;
   var core = {
     EPISODE_MAX_TIME: 10000,
+    EP_TIMER: null,
     dataMode: 'test',
     utterance: '',
     setDataMode: function (m) { core.dataMode = m; },
@@ -29,8 +31,14 @@
       window.WOB_REWARD_REASON = null;
       document.getElementById('sync-task-cover').style.display = 'none';
       genProblem();
+      if (core.EP_TIMER !== null) clearTimeout(core.EP_TIMER);
+      core.EP_TIMER = setTimeout(function () { core.endEpisode(-1, 'timed out'); }, core.EPISODE_MAX_TIME);
     },
     endEpisode: function (reward, reason) {
+      // As the real core does, only the first end of an episode counts.
+      if (core.EP_TIMER === null) return;
+      clearTimeout(core.EP_TIMER);
+      core.EP_TIMER = null;
       window.WOB_DONE_GLOBAL = true;
       window.WOB_RAW_REWARD_GLOBAL = reward;
       window.WOB_REWARD_REASON = reason;
