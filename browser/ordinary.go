@@ -57,13 +57,11 @@ func (b *Browser) ordinaryFlags(ctx context.Context) map[string]any {
 			f["user-agent"] = ua
 		}
 	}
-	if o.Headful {
-		// The window has its own toolbars and the display its own size.
-		f["window-size"] = fmt.Sprintf("%d,%d", o.Width, o.Height)
-		return f
-	}
 	w, h := o.Width, o.Height+toolbarHeight
 	f["window-size"] = fmt.Sprintf("%d,%d", w, h)
-	f["screen-info"] = fmt.Sprintf("{%dx%d}", max(w, screenWidth), max(h, screenHeight))
+	if !o.Headful {
+		// A window's screen is its display's.
+		f["screen-info"] = fmt.Sprintf("{%dx%d}", max(w, screenWidth), max(h, screenHeight))
+	}
 	return f
 }

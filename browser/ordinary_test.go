@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +201,23 @@ func TestOrdinaryLeavesAttachedBrowser(t *testing.T) {
 	r := probe(t, b)
 	if !strings.Contains(r.Tells.UA, "HeadlessChrome") || !strings.Contains(r.Worker.UA, "HeadlessChrome") {
 		t.Errorf("the attached browser's user agent was changed: page %q, worker %q", r.Tells.UA, r.Worker.UA)
+	}
+}
+
+// TestOrdinaryHeadful: a browser with a window, on a virtual display where
+// there is none, is as ordinary as the headless one.
+func TestOrdinaryHeadful(t *testing.T) {
+	if _, err := exec.LookPath("Xvfb"); err != nil && os.Getenv("DISPLAY") == "" {
+		t.Skip("no display and no Xvfb (apt-get install xvfb)")
+	}
+	b := launch(t, Options{Logger: testLogger(), Headful: true})
+	r := probe(t, b)
+	for where, d := range map[string]botdResult{"the page": r.Botd, "a cross-origin frame": r.Frame.Botd} {
+		if d.Bot {
+			t.Errorf("BotD in %s: a bot, %s (%v)", where, d.BotKind, d.Flagged)
+		}
+	}
+	if p := r.Tells; p.Screen.Height < p.Outer.Height || p.Outer.Height <= p.Inner.Height || p.Webdriver {
+		t.Errorf("headful page: %+v", p)
 	}
 }
