@@ -187,6 +187,18 @@ func TestOrdinaryUserAgentOption(t *testing.T) {
 	}
 }
 
+// TestOrdinaryLocale: a locale, which overrides the user agent's
+// Accept-Language per tab, keeps the ordinary user agent.
+func TestOrdinaryLocale(t *testing.T) {
+	b := launch(t, Options{Logger: testLogger(), Locale: "de-DE"})
+	r := probe(t, b)
+	for where, v := range map[string]tellsResult{"page": r.Tells, "frame": r.Frame.Tells, "worker": r.Worker} {
+		if strings.Contains(v.UA, "Headless") || len(v.Languages) == 0 || v.Languages[0] != "de-DE" {
+			t.Errorf("%s: user agent %q, languages %v", where, v.UA, v.Languages)
+		}
+	}
+}
+
 // TestOrdinaryLeavesAttachedBrowser: a browser attached to keeps its own
 // user agent, headless as it was started.
 func TestOrdinaryLeavesAttachedBrowser(t *testing.T) {
