@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian/Ubuntu machine for webagent: Chromium (apt-get, only
+# Sets up a fresh Debian/Ubuntu machine for webagent: Chromium and Xvfb (apt-get, only
 # when missing), the Go modules, and the binary in ./bin/webagent.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,17 +14,22 @@ have_chrome() {
   command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1
 }
 
-if ! have_chrome; then
-  echo "setup: installing Chromium with apt-get" >&2
+# Chromium, and Xvfb for --headful on a machine without a display; each
+# only when missing.
+packages=()
+have_chrome || packages+=(chromium)
+command -v Xvfb >/dev/null 2>&1 || packages+=(xvfb)
+if [ ${#packages[@]} -gt 0 ]; then
+  echo "setup: installing ${packages[*]} with apt-get" >&2
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-      echo "setup: Chromium is missing and this is not root; run: apt-get install chromium" >&2
+      echo "setup: ${packages[*]} missing and this is not root; run: apt-get install ${packages[*]}" >&2
       exit 1
     fi
   fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 
 echo "setup: downloading Go modules" >&2

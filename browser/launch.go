@@ -87,7 +87,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	opts := b.opts
 	flags := launcher.BrowserFlags(!opts.Headful)
-	flags["window-size"] = fmt.Sprintf("%d,%d", opts.Width, opts.Height)
+	maps.Copy(flags, b.ordinaryFlags(ctx))
 	maps.Copy(flags, settingFlags(opts))
 	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, UserDataDir: opts.UserDataDir, Flags: flags, Logger: b.log, Pipe: true})
 	if err != nil {

@@ -48,9 +48,12 @@ var offline = Flags{
 }
 
 // BrowserFlags are the switches of a browser launched for one Browser
-// (browser.Launch), headless or with a window: those chromedp's
+// (browser.Launch), headless or with a window: most of those chromedp's
 // ExecAllocator gives by default, which webagent has always run with, and
-// webagent's own. headless also hides the scroll bars and mutes audio.
+// webagent's own. Unlike chromedp's, they leave out enable-automation and
+// turn off Blink's AutomationControlled feature, so that a page sees no
+// navigator.webdriver and no "controlled by automated software" bar
+// shows. headless also hides the scroll bars and mutes audio.
 func BrowserFlags(headless bool) Flags {
 	f := Flags{
 		"no-default-browser-check":               true,
@@ -70,16 +73,19 @@ func BrowserFlags(headless bool) Flags {
 		"force-color-profile":                    "srgb",
 		"metrics-recording-only":                 true,
 		"safebrowsing-disable-auto-update":       true,
-		"enable-automation":                      true,
 		"password-store":                         "basic",
 		"use-mock-keychain":                      true,
 		"disable-gpu":                            true,
 		"deny-permission-prompts":                true,
 		"disable-features":                       DisabledFeatures,
+		// navigator.webdriver is false, as in a browser a person runs.
+		"disable-blink-features": "AutomationControlled",
 	}
 	maps.Copy(f, offline)
 	if headless {
-		f["headless"] = true
+		// The headless mode that is the whole browser (plugins,
+		// window.chrome, permissions), not the old headless shell.
+		f["headless"] = "new"
 		f["hide-scrollbars"] = true
 		f["mute-audio"] = true
 	}

@@ -170,14 +170,46 @@ func TestKilledBrowser(t *testing.T) {
 	}
 }
 
-// A browser with a window needs a display; without one, Start says so
-// before anything starts.
+// A browser with a window where there is no display and no Xvfb to make
+// one: Start says what to install before anything starts.
 func TestHeadfulNeedsDisplay(t *testing.T) {
+	chrome, err := Find("")
+	if err != nil {
+		t.Skip(err)
+	}
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
-	_, err := Start(context.Background(), Config{Flags: BrowserFlags(false)})
+	t.Setenv("PATH", t.TempDir())
+	_, err = Start(context.Background(), Config{Path: chrome, Flags: BrowserFlags(false)})
 	var ce *ConfigError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Problem, "display") {
+	if !errors.As(err, &ce) || !errors.Is(err, ErrNoXvfb) || !strings.Contains(ce.Problem, "display") || !strings.Contains(ce.Fix, "apt-get install xvfb") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A browser with a window where there is no display runs on a virtual
+// one, which Close stops with the browser: no Xvfb, no lock file left.
+func TestHeadfulStartsVirtualDisplay(t *testing.T) {
+	if _, err := exec.LookPath("Xvfb"); err != nil {
+		t.Skip("Xvfb is not installed (apt-get install xvfb)")
+	}
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	p := start(t, Config{Flags: BrowserFlags(false)})
+	if p.display == nil || !p.Alive() {
+		t.Fatalf("no virtual display (%v), or the browser is gone (alive %v)", p.display, p.Alive())
+	}
+	xvfb, name := p.display.cmd.Process.Pid, p.display.name
+	if os.Getenv("DISPLAY") != "" {
+		t.Errorf("the display was set for this process too: %q", os.Getenv("DISPLAY"))
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(xvfb, 0); err == nil {
+		t.Errorf("Xvfb (pid %d) still runs after Close", xvfb)
+	}
+	if _, err := os.Stat("/tmp/.X" + strings.TrimPrefix(name, ":") + "-lock"); err == nil {
+		t.Errorf("Xvfb's lock file for %s is left", name)
 	}
 }

@@ -57,6 +57,10 @@ type Process struct {
 	// (its fd 3) and writes fromBrowser (its fd 4).
 	toBrowser, fromBrowser *os.File
 
+	// display is the virtual display started for a browser with a window
+	// where there was none; nil otherwise.
+	display *display
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -70,6 +74,11 @@ const maxOutputLines = 20
 // until this program ends, even by SIGKILL (its parent-death signal). It
 // runs in a process group of its own, which Close kills whole.
 //
+// A browser with a window (no headless flag) where neither DISPLAY nor
+// WAYLAND_DISPLAY is set runs on a virtual display: Start runs Xvfb for it
+// alone, stopped by Close, or returns a *ConfigError wrapping ErrNoXvfb
+// when Xvfb is not installed.
+//
 // A binary that exits without a DevTools address is a *ConfigError that
 // quotes what it printed; a start that ctx ended returns ctx's error.
 func Start(ctx context.Context, cfg Config) (*Process, error) {
@@ -77,30 +86,31 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h, ok := cfg.Flags["headless"]; (!ok || h == false) && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return nil, &ConfigError{Problem: "a browser with a window needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set",
-			Fix: "run without --headful, or start it on a desktop (or under a virtual display such as Xvfb with DISPLAY set)"}
+	var disp *display
+	if needsDisplay(cfg.Flags) {
+		if disp, err = startDisplay(ctx); err != nil {
+			return nil, err
+		}
 	}
 	dir, temp, err := profile(cfg.UserDataDir)
 	if err != nil {
+		disp.close()
 		return nil, err
 	}
-	p := &Process{Profile: dir, temp: temp, path: path, done: make(chan struct{})}
+	p := &Process{Profile: dir, temp: temp, path: path, done: make(chan struct{}), display: disp}
 	tempDir, tempEnv := newChromeTemp()
 	p.tempDir = tempDir
 	p.cmd = exec.Command(path, arguments(cfg.Flags, dir, cfg.Pipe)...)
 	// Its own process group, so that Close kills the helpers too; and the
 	// parent-death signal, so that it dies with this process.
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if tempEnv != "" {
-		p.cmd.Env = append(os.Environ(), tempEnv)
-	}
+	p.cmd.Env = p.environment(tempEnv)
 	// One pipe for stdout and stderr, read until every process holding it
 	// has exited: the output of a browser that fails at once is read
 	// whole (a pipe of exec.Cmd would be closed by Wait under the reader).
 	r, w, err := os.Pipe()
 	if err != nil {
-		p.removeFolders()
+		p.release()
 		return nil, err
 	}
 	p.cmd.Stdout, p.cmd.Stderr = w, w
@@ -109,7 +119,7 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		if theirs, err = p.pipes(); err != nil {
 			r.Close()
 			w.Close()
-			p.removeFolders()
+			p.release()
 			return nil, err
 		}
 	}
@@ -121,7 +131,7 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	if err != nil {
 		r.Close()
 		p.closePipes()
-		p.removeFolders()
+		p.release()
 		return nil, fmt.Errorf("browser: starting %s: %w", path, err)
 	}
 	p.out, p.outR = newOutput(cfg.Logger), r
@@ -276,6 +286,7 @@ func (p *Process) Close() error {
 		}
 		// Helpers can outlive the main process for a moment.
 		KillLeftovers(p.Profile)
+		p.display.close()
 		p.closePipes()
 		p.endOutput()
 		p.closeErr = p.removeFolders()
@@ -302,6 +313,30 @@ func (p *Process) endOutput() {
 	}
 	p.outR.Close()
 	<-p.out.done
+}
+
+// environment is the browser's: this process's, with its own TMPDIR
+// (tempEnv, if set) and the virtual display's DISPLAY; nil, this
+// process's as it is, when neither is set.
+func (p *Process) environment(tempEnv string) []string {
+	var extra []string
+	if tempEnv != "" {
+		extra = append(extra, tempEnv)
+	}
+	if p.display != nil {
+		extra = append(extra, p.display.env())
+	}
+	if extra == nil {
+		return nil
+	}
+	return append(os.Environ(), extra...)
+}
+
+// release undoes a start that failed before the browser ran: the virtual
+// display and the folders.
+func (p *Process) release() {
+	p.display.close()
+	_ = p.removeFolders()
 }
 
 // removeFolders removes the temporary profile and TMPDIR.
