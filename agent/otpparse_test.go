@@ -1,0 +1,93 @@
+package agent_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+)
+
+// The base32 of the ASCII key 12345678901234567890 (RFC 6238's SHA1 key).
+const rfcKey = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+
+// totp:KEY tolerates case, spaces and padding, and means SHA1, 6 digits,
+// 30 seconds; an otpauth URI sets each of them.
+func TestParseOTP(t *testing.T) {
+	at := time.Unix(59, 0)
+	for _, c := range []struct{ value, want string }{
+		{"totp:" + rfcKey, "287082"},
+		{"TOTP:" + strings.ToLower(rfcKey), "287082"},
+		{" totp:GEZD GNBV GY3T QOJQ GEZD GNBV GY3T QOJQ====", "287082"},
+		{"otpauth://totp/Bank:ann?secret=" + rfcKey + "&issuer=Bank", "287082"},
+		{"otpauth://totp/x?secret=" + rfcKey + "&algorithm=sha1&digits=8", "94287082"},
+		{"otpauth://totp/x?secret=" + rfcKey + "&period=60", "755224"}, // counter 0
+	} {
+		if !agent.IsOTP(c.value) {
+			t.Errorf("IsOTP(%q) = false", c.value)
+		}
+		o, err := agent.ParseOTP(c.value)
+		if err != nil {
+			t.Errorf("%q: %v", c.value, err)
+			continue
+		}
+		if got := o.Code(at); got != c.want {
+			t.Errorf("%q at 59: %s, want %s", c.value, got, c.want)
+		}
+	}
+	if agent.IsOTP("hunter2") || agent.IsOTP("my totp password") {
+		t.Error("a password is taken for a generator")
+	}
+}
+
+// A malformed generator is an *OTPError that says what is wrong and how to
+// write it, and never repeats the key.
+func TestParseOTPErrors(t *testing.T) {
+	for _, c := range []struct{ value, problem, fix string }{
+		{"totp:!!!", "character 1 is not a letter A-Z or a digit 2-7", "base32 key"},
+		{"totp:", "the key is empty", "totp:KEY"},
+		{"totp:ABCDEFGHI", "1 characters cannot end a base32 key", "copied whole"},
+		{"otpauth://hotp/x?secret=" + rfcKey + "&counter=1", "hotp", "ask_human"},
+		{"otpauth://totp/x?issuer=Bank", "no secret parameter", "secret=KEY"},
+		{"otpauth://totp/x?secret=" + rfcKey + "&algorithm=MD5", `"MD5" is not one of SHA1, SHA256, SHA512`, "algorithm=SHA1"},
+		{"otpauth://totp/x?secret=" + rfcKey + "&digits=7", "6 or 8 digits", "digits=6"},
+		{"otpauth://totp/x?secret=" + rfcKey + "&period=0", "positive number of seconds", "period=30"},
+		{"otpauth://totp/x?secret=" + rfcKey + "&period=-30", "positive number of seconds", "period=30"},
+		{"otpauth://totp/x?secret=" + rfcKey + "1", "not base32", "base32 key"},
+	} {
+		_, err := agent.ParseOTP(c.value)
+		var oe *agent.OTPError
+		if !errors.As(err, &oe) {
+			t.Errorf("%q: %v, want an *OTPError", c.value, err)
+			continue
+		}
+		if !strings.Contains(oe.Problem, c.problem) || !strings.Contains(oe.Fix, c.fix) {
+			t.Errorf("%q: %q, want %q and %q", c.value, err, c.problem, c.fix)
+		}
+		if strings.Contains(err.Error(), rfcKey) {
+			t.Errorf("%q: the error repeats the key: %v", c.value, err)
+		}
+	}
+}
+
+// A code typed is masked, with the codes either side of it, in every
+// Masker of the same generator; other numbers stay as they are.
+func TestMaskerHidesTypedCodes(t *testing.T) {
+	secrets := map[string]string{"otp": "otpauth://totp/x?secret=" + rfcKey + "&digits=8"}
+	m := agent.NewMasker(secrets)
+	if got := m.Mask("order 123456, key " + rfcKey); got != "order 123456, key <secret>otp</secret>" {
+		t.Errorf("before typing: %q", got)
+	}
+	o, err := agent.ParseOTP(secrets["otp"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := o.Now()
+	next := o.Code(time.Now().Add(o.Period))
+	for _, mk := range []*agent.Masker{m, agent.NewMasker(secrets)} {
+		if got := mk.Mask("code " + code + " or " + next + ", order 123456"); got != "code <secret>otp</secret> or <secret>otp</secret>, order 123456" {
+			t.Errorf("after typing: %q", got)
+		}
+	}
+}
