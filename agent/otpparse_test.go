@@ -72,7 +72,8 @@ func TestParseOTPErrors(t *testing.T) {
 }
 
 // A code typed is masked, with the codes either side of it, in every
-// Masker of the same generator; other numbers stay as they are.
+// Masker of the same generator; other numbers stay as they are, a longer
+// one that holds the code's digits too.
 func TestMaskerHidesTypedCodes(t *testing.T) {
 	secrets := map[string]string{"otp": "otpauth://totp/x?secret=" + rfcKey + "&digits=8"}
 	m := agent.NewMasker(secrets)
@@ -86,8 +87,11 @@ func TestMaskerHidesTypedCodes(t *testing.T) {
 	code := o.Now()
 	next := o.Code(time.Now().Add(o.Period))
 	for _, mk := range []*agent.Masker{m, agent.NewMasker(secrets)} {
-		if got := mk.Mask("code " + code + " or " + next + ", order 123456"); got != "code <secret>otp</secret> or <secret>otp</secret>, order 123456" {
+		if got := mk.Mask("code " + code + " or " + next + ", order 123456, at 17" + code + "0"); got != "code <secret>otp</secret> or <secret>otp</secret>, order 123456, at 17"+code+"0" {
 			t.Errorf("after typing: %q", got)
+		}
+		if got := mk.Mask(`{"q":"code=` + code + `"}`); got != `{"q":"code=<secret>otp</secret>"}` {
+			t.Errorf("in JSON: %q", got)
 		}
 	}
 }

@@ -74,14 +74,54 @@ func (o *OTP) keyForms() []string {
 }
 
 // maskCodes replaces the codes typed of every generator by its
-// placeholder.
+// placeholder. A code in digits is masked only as a number of its own,
+// not as the middle of a longer one (a timestamp, a price), which it would
+// break.
 func (s *secrets) maskCodes(text string) string {
 	for _, name := range s.otpNames() {
 		for _, f := range s.otps[name].typedForms() {
-			text = strings.ReplaceAll(text, f, "<secret>"+name+"</secret>")
+			if isDigits(f) {
+				text = replaceNumber(text, f, "<secret>"+name+"</secret>")
+			} else {
+				text = strings.ReplaceAll(text, f, "<secret>"+name+"</secret>")
+			}
 		}
 	}
 	return text
+}
+
+// replaceNumber replaces each n in text that no other digit touches.
+func replaceNumber(text, n, repl string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, n)
+		if i < 0 {
+			break
+		}
+		end := i + len(n)
+		if (i > 0 && isDigits(text[i-1:i])) || (end < len(text) && isDigits(text[end:end+1])) {
+			b.WriteString(text[:i+1])
+			text = text[i+1:]
+			continue
+		}
+		b.WriteString(text[:i])
+		b.WriteString(repl)
+		text = text[end:]
+	}
+	if b.Len() == 0 {
+		return text
+	}
+	return b.String() + text
+}
+
+// isDigits reports whether s is ASCII digits only.
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // otpNames lists the secrets that are generators, sorted.
@@ -106,6 +146,8 @@ func (s *secrets) promptNames(human bool) []string {
 			"a code sent by mail or SMS is not this secret"
 		if human {
 			out[i] += ": ask the person for it with ask_human"
+		} else {
+			out[i] += ": only the person has it, so fail saying the site asks for it"
 		}
 		out[i] += ")"
 	}
