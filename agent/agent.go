@@ -41,7 +41,9 @@ type Task struct {
 	Instruction string
 	// Secrets are credentials the task may use. The model refers to them as
 	// <secret>NAME</secret> and never sees the values; neither do logs,
-	// observers or results.
+	// observers or results. A value totp:BASE32KEY or otpauth://totp/…
+	// is a sign-in code generator (see ParseOTP): type enters the code
+	// valid when it types.
 	Secrets map[string]string
 	// AnswerSchema, a JSON Schema, makes the answer structured: done's
 	// answer must match it, and [Result.Object] holds it.
