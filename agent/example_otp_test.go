@@ -17,7 +17,7 @@ func ExampleParseOTP() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(o.Algorithm, o.Digits, o.Period, o.Code(time.Unix(59, 0)))
+	fmt.Println(o.Algorithm(), o.Digits(), o.Period(), o.Code(time.Unix(59, 0)))
 
 	_, err = agent.ParseOTP("totp:!!!")
 	var bad *agent.OTPError

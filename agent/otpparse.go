@@ -47,7 +47,7 @@ func ParseOTP(value string) (*OTP, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &OTP{key: key, Algorithm: "SHA1", Digits: 6, Period: 30 * time.Second}, nil
+		return &OTP{key: key, algo: "SHA1", digits: 6, period: 30 * time.Second}, nil
 	}
 	if len(v) >= len(otpauthPrefix) && strings.EqualFold(v[:len(otpauthPrefix)], otpauthPrefix) {
 		return parseOTPAuth(v)
@@ -77,15 +77,15 @@ func parseOTPAuth(v string) (*OTP, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &OTP{key: key, Algorithm: "SHA1", Digits: 6, Period: 30 * time.Second}
+	o := &OTP{key: key, algo: "SHA1", digits: 6, period: 30 * time.Second}
 	if a := q.Get("algorithm"); a != "" {
-		o.Algorithm = strings.ToUpper(strings.ReplaceAll(a, "-", ""))
-		if hashes[o.Algorithm] == nil {
+		o.algo = strings.ToUpper(strings.ReplaceAll(a, "-", ""))
+		if hashes[o.algo] == nil {
 			return nil, &OTPError{Problem: fmt.Sprintf("the algorithm %q is not one of SHA1, SHA256, SHA512", a), Fix: "write algorithm=SHA1, SHA256 or SHA512, or leave it out for SHA1"}
 		}
 	}
 	if d := q.Get("digits"); d != "" {
-		if o.Digits, err = strconv.Atoi(d); err != nil || pow10[o.Digits] == 0 {
+		if o.digits, err = strconv.Atoi(d); err != nil || pow10[o.digits] == 0 {
 			return nil, &OTPError{Problem: fmt.Sprintf("digits=%s: a code has 6 or 8 digits", d), Fix: "write digits=6 or digits=8, or leave it out for 6"}
 		}
 	}
@@ -94,7 +94,7 @@ func parseOTPAuth(v string) (*OTP, error) {
 		if err != nil || n <= 0 {
 			return nil, &OTPError{Problem: fmt.Sprintf("period=%s: the period is a positive number of seconds", p), Fix: "write e.g. period=30, or leave it out for 30"}
 		}
-		o.Period = time.Duration(n) * time.Second
+		o.period = time.Duration(n) * time.Second
 	}
 	return o, nil
 }

@@ -87,7 +87,7 @@ func TestMaskerHidesTypedCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := o.Now()
-	next := o.Code(time.Now().Add(o.Period))
+	next := o.Code(time.Now().Add(o.Period()))
 	for _, mk := range []*agent.Masker{m, agent.NewMasker(secrets)} {
 		if got := mk.Mask("code " + code + " or " + next + ", order 123456, at 17" + code + "0"); got != "code <secret>otp</secret> or <secret>otp</secret>, order 123456, at 17"+code+"0" {
 			t.Errorf("after typing: %q", got)

@@ -13,9 +13,10 @@ import (
 // typedCodes remembers, for each one-time password generator, the encoded
 // forms (see encodings) of the codes typed in this process and of the
 // codes of the periods either side of each: a page may echo any of them
-// back, and every secrets of the same value (the run's, the log's Masker,
-// the trace's) must hide them. Only codes typed are masked, so that a
-// page's other numbers stay readable when no code was typed.
+// back, and every set of secrets holding the same generator (the run's,
+// the log's Masker, the trace's) must hide them. Only codes typed are
+// masked, so that a page's other numbers stay readable when no code was
+// typed.
 var typedCodes = struct {
 	sync.Mutex
 	forms map[[32]byte][]string // id -> forms, in the order typed
@@ -27,7 +28,7 @@ const maxTypedForms = 4096
 
 // id names a generator in typedCodes without holding its key.
 func (o *OTP) id() [32]byte {
-	return sha256.Sum256(fmt.Appendf(nil, "%s/%d/%d/%x", o.Algorithm, o.Digits, o.Period, o.key))
+	return sha256.Sum256(fmt.Appendf(nil, "%s/%d/%d/%x", o.algo, o.digits, o.period, o.key))
 }
 
 // Now returns the code valid now, to be typed: from then on every Masker
@@ -43,7 +44,7 @@ func (o *OTP) typeCode(now time.Time) string {
 	typedCodes.Lock()
 	defer typedCodes.Unlock()
 	forms := typedCodes.forms[id]
-	for _, t := range []time.Time{now.Add(-o.Period), now, now.Add(o.Period)} {
+	for _, t := range []time.Time{now.Add(-o.period), now, now.Add(o.period)} {
 		for _, f := range encodings(o.Code(t)) {
 			if !slices.Contains(forms, f) {
 				forms = append(forms, f)

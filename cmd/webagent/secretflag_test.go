@@ -41,7 +41,7 @@ func newOTPSite(t *testing.T, o *agent.OTP) *otpSite {
 		code, now := r.FormValue("code"), time.Now()
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		for _, t := range []time.Time{now.Add(-o.Period), now, now.Add(o.Period)} {
+		for _, t := range []time.Time{now.Add(-o.Period()), now, now.Add(o.Period())} {
 			if code != "" && code == o.Code(t) {
 				s.accepted = append(s.accepted, code)
 				fmt.Fprintf(w, `<title>Welcome</title><p>Signed in with code %s.</p>`, html.EscapeString(code))
@@ -60,7 +60,7 @@ func newOTPSite(t *testing.T, o *agent.OTP) *otpSite {
 // site's server accepts it. The code and the key never reach the model
 // server, the result, the log or the trace (HAR included), though the
 // code rides in the URL and the page echoes it; the model is told what
-// the secret types.
+// the secret types. Replay signs in again with a fresh code.
 func TestOTPSignIn(t *testing.T) {
 	raw := make([]byte, 20)
 	if _, err := rand.Read(raw); err != nil {
@@ -127,6 +127,21 @@ func TestOTPSignIn(t *testing.T) {
 	if !strings.Contains(seen[filepath.Join(dir, "trace.har")], "code=\\u003csecret\\u003eotp\\u003c/secret\\u003e") &&
 		!strings.Contains(seen[filepath.Join(dir, "trace.har")], "code=<secret>otp</secret>") {
 		t.Error("the HAR does not show the masked code in the URL")
+	}
+	p.noChromeLeft(t)
+
+	// Replay types the code valid when it replays, as hidden as the run's.
+	model.Close()
+	code, p = run(t, "replay", "--secret", "otp=totp:"+key, dir)
+	site.mu.Lock()
+	accepted, refused = site.accepted, site.refused
+	site.mu.Unlock()
+	if code != exitOK || len(accepted) != 2 || refused != 0 {
+		t.Fatalf("replay: exit %d, %d codes accepted, %d refused\n%s%s", code, len(accepted), refused, p.stdout.String(), p.stderr.String())
+	}
+	replayLeak := regexp.MustCompile(`(^|[^0-9])` + accepted[1] + `($|[^0-9])|(?i)` + key[:16])
+	if m := replayLeak.FindString(p.stdout.String() + p.stderr.String()); m != "" {
+		t.Errorf("replay's output holds the code or the key: %q", m)
 	}
 	p.noChromeLeft(t)
 }
