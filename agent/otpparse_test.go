@@ -114,3 +114,32 @@ func TestRunRefusesMalformedOTP(t *testing.T) {
 		t.Errorf("the message holds the key, or the model was asked (%d requests)", len(srv.Requests()))
 	}
 }
+
+// A front end other than the loop (the MCP server) fills a generator
+// through Masker.Fill: type gets the code valid now, bound to the
+// secret's origin, and the same Masker hides it afterwards.
+func TestMaskerFillTypesCurrentCode(t *testing.T) {
+	secrets := map[string]string{"otp@https://login.example.org": "totp:" + rfcKey + "MFRGG"}
+	m := agent.NewMasker(secrets)
+	o, err := agent.ParseOTP(secrets["otp@https://login.example.org"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	a, err := m.Fill(agent.Action{Name: agent.ActType, Ref: "e1", Text: "<secret>otp</secret>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Text != o.Code(before) && a.Text != o.Code(time.Now()) {
+		t.Errorf("typed %q, want the current code", a.Text)
+	}
+	if len(a.Origins) != 1 || a.Origins[0] != "https://login.example.org" {
+		t.Errorf("origins %v", a.Origins)
+	}
+	if got := m.Mask("code: " + a.Text); got != "code: <secret>otp</secret>" {
+		t.Errorf("masked %q", got)
+	}
+	if _, err := m.Fill(agent.Action{Name: agent.ActGoto, URL: "https://x.example/?c=<secret>otp</secret>"}); err == nil {
+		t.Error("a goto with the code was filled")
+	}
+}

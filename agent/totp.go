@@ -2,7 +2,7 @@ package agent
 
 import (
 	"crypto/hmac"
-	"crypto/sha1" //nolint:gosec // RFC 6238's default algorithm; not used for collision resistance.
+	"crypto/sha1" // RFC 6238's default; HMAC-SHA1 needs no collision resistance
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/binary"

@@ -1,7 +1,7 @@
 package agent
 
 import (
-	"crypto/sha1" //nolint:gosec // RFC 4226's algorithm.
+	"crypto/sha1"
 	"encoding/base32"
 	"strings"
 	"testing"
