@@ -41,7 +41,9 @@ type Task struct {
 	Instruction string
 	// Secrets are credentials the task may use. The model refers to them as
 	// <secret>NAME</secret> and never sees the values; neither do logs,
-	// observers or results.
+	// observers or results. A value totp:BASE32KEY or otpauth://totp/…
+	// is a sign-in code generator (see ParseOTP): type enters the code
+	// valid when it types.
 	Secrets map[string]string
 	// AnswerSchema, a JSON Schema, makes the answer structured: done's
 	// answer must match it, and [Result.Object] holds it.
@@ -147,7 +149,7 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	}
 	r.tools.addCustom(a.cfg.customTools)
 	r.msgs = []Message{
-		{Role: RoleSystem, Content: systemPrompt(r.sec.names(), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
+		{Role: RoleSystem, Content: systemPrompt(r.sec.promptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 	return r
@@ -171,6 +173,9 @@ func (a *Agent) taskContext(ctx context.Context) (context.Context, context.Cance
 // the navigation policy and the start URL. An error ends the task with the
 // code returned.
 func (r *run) start(taskCtx context.Context) (Code, error) {
+	if r.sec.err != nil {
+		return CodeAgentFailed, r.sec.err
+	}
 	if len(r.task.AnswerSchema) > 0 {
 		var err error
 		if r.answer, err = compileAnswerSchema(r.task.AnswerSchema); err != nil {

@@ -16,7 +16,8 @@ Rules:
 - When the task is complete, call done with the answer the user asked for, stated plainly.
 - If the task cannot be done, call fail with the reason.`
 
-// systemPrompt is the system message; it lists the secrets by name only.
+// systemPrompt is the system message; it lists the secrets by name only
+// (with what a generator types, never a value).
 func systemPrompt(secretNames []string, human bool, f fence) string {
 	p := basePrompt + "\n- " + f.rule()
 	if human {

@@ -17,6 +17,10 @@ type secrets struct {
 	values  map[string]string
 	origins map[string][]string // name -> the origins it may be typed on
 	bad     map[string]string   // name -> why its binding cannot be used
+	otps    map[string]*OTP     // name -> its generator, for a one-time password
+	// err is the first secret that cannot be read (a malformed one-time
+	// password generator): the run refuses to start.
+	err error
 	// forms holds every encoded form of every value, longest first, with
 	// the placeholder that replaces it.
 	forms []secretForm
@@ -58,7 +62,7 @@ func originOf(raw string) (string, error) {
 // newSecrets reads the task's secrets. A key without an origin is bound to
 // the start URL's origin.
 func newSecrets(m map[string]string, startURL string) *secrets {
-	s := &secrets{values: map[string]string{}, origins: map[string][]string{}, bad: map[string]string{}}
+	s := &secrets{values: map[string]string{}, origins: map[string][]string{}, bad: map[string]string{}, otps: map[string]*OTP{}}
 	start, _ := originOf(startURL)
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -86,8 +90,13 @@ func newSecrets(m map[string]string, startURL string) *secrets {
 			s.origins[name] = append(s.origins[name], origin)
 		}
 	}
-	for name, v := range s.values {
-		for _, enc := range encodings(v) {
+	for _, name := range s.names() {
+		v := s.values[name]
+		forms := encodings(v)
+		if IsOTP(v) {
+			forms = append(forms, s.addOTP(name, v)...)
+		}
+		for _, enc := range forms {
 			s.forms = append(s.forms, secretForm{enc, name})
 		}
 	}
@@ -98,6 +107,21 @@ func newSecrets(m map[string]string, startURL string) *secrets {
 		return s.forms[i].enc < s.forms[j].enc
 	})
 	return s
+}
+
+// addOTP reads the generator of the secret name, keeping why it cannot be
+// used when it is malformed, and returns the forms of its key to mask.
+func (s *secrets) addOTP(name, v string) []string {
+	o, err := ParseOTP(v)
+	if err != nil {
+		s.bad[name] = err.Error()
+		if s.err == nil {
+			s.err = fmt.Errorf("secret %s: %w", name, err)
+		}
+		return nil
+	}
+	s.otps[name] = o
+	return o.keyForms()
 }
 
 func (s *secrets) names() []string {
@@ -117,6 +141,7 @@ func (s *secrets) mask(text string) string {
 			text = strings.ReplaceAll(text, f.enc, "<secret>"+f.name+"</secret>")
 		}
 	}
+	text = s.maskCodes(text)
 	if strings.Contains(text, "%") && len(s.values) > 0 {
 		text = s.maskEscaped(text)
 	}
@@ -148,16 +173,20 @@ func (s *secrets) maskPlain(text string) string {
 	for _, name := range s.names() {
 		text = strings.ReplaceAll(text, s.values[name], "<secret>"+name+"</secret>")
 	}
-	return text
+	return s.maskCodes(text)
 }
 
-// fill replaces known placeholders by their values.
+// fill replaces known placeholders by their values; a one-time password
+// generator's by the code valid now.
 func (s *secrets) fill(text string) string {
 	if len(s.values) == 0 {
 		return text
 	}
 	return secretRef.ReplaceAllStringFunc(text, func(m string) string {
 		name := secretRef.FindStringSubmatch(m)[1]
+		if o := s.otps[name]; o != nil {
+			return o.Now()
+		}
 		if v, ok := s.values[name]; ok {
 			return v
 		}

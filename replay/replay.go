@@ -405,6 +405,13 @@ func fillSecrets(a *agent.Action, vals map[string]string, origins map[string][]s
 		if !ok {
 			return fmt.Errorf("it types the secret %s: pass it again with --secret %s=VALUE", r[1], r[1])
 		}
+		if agent.IsOTP(v) {
+			o, err := agent.ParseOTP(v)
+			if err != nil {
+				return fmt.Errorf("the secret %s: %w", r[1], err)
+			}
+			v = o.Now() // the code valid now, not the one the run typed
+		}
 		a.Text = strings.ReplaceAll(a.Text, r[0], v)
 		a.SecretNames = append(a.SecretNames, r[1])
 		a.Origins = append(a.Origins, origins[r[1]]...)

@@ -32,7 +32,7 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	fs.StringVar(&o.host, "host", "127.0.0.1", "with --port, the address to listen on (loopback unless told otherwise)")
 	o.modelFlags.register(fs, "model run_task uses (default $WEBAGENT_MODEL; without one, run_task is refused and the browser tools work)",
 		"OpenAI-compatible endpoint of that model (default $OPENAI_BASE_URL)")
-	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment; repeatable)")
+	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code; repeatable)")
 	o.common.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent mcp [flags]            (stdio, for an MCP client that starts it)\n"+

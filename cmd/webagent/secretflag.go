@@ -16,7 +16,7 @@ func (s *secretFlag) String() string { return "" }
 func (s *secretFlag) Set(v string) error {
 	name, _, ok := strings.Cut(v, "=")
 	if !ok || name == "" {
-		return fmt.Errorf("--secret wants NAME=VALUE (or NAME=env:VAR), got %q", redactArg(v))
+		return fmt.Errorf("--secret wants NAME=VALUE (or NAME=env:VAR, NAME=totp:BASE32KEY), got %q", redactArg(v))
 	}
 	*s = append(*s, v)
 	return nil
@@ -43,6 +43,11 @@ func (s secretFlag) resolve() (map[string]string, error) {
 		}
 		if _, _, err := agent.ParseSecretKey(name); err != nil {
 			return nil, usagef("--secret: %v", err)
+		}
+		if agent.IsOTP(val) {
+			if _, err := agent.ParseOTP(val); err != nil {
+				return nil, usagef("--secret %s: %v", name, err)
+			}
 		}
 		m[name] = val
 	}
