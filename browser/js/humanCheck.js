@@ -46,8 +46,16 @@
   const invisible = (el) => /(?:^|[?&#])size=invisible(?:&|$)/.test(el.src || '') ||
     (el.getAttribute && el.getAttribute('data-size') === 'invisible');
 
-  const body = document.body;
-  const text = body ? body.innerText.slice(0, SHORT_TEXT + 1) : '';
+  // The page's text up to SHORT_TEXT + 1 characters: a walk that stops
+  // early, as innerText would lay out and read a whole long page.
+  let text = '';
+  if (document.body) {
+    const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n && text.length <= SHORT_TEXT; n = w.nextNode()) {
+      const p = n.parentElement && n.parentElement.localName;
+      if (p !== 'script' && p !== 'style' && p !== 'noscript' && p !== 'template') text += n.data.slice(0, SHORT_TEXT + 1).replace(/\s+/g, ' ');
+    }
+  }
   // A frame's words are a widget's, not a page's (reCAPTCHA's own frame
   // says "I'm not a robot"): words and challenge pages count in the top
   // document only.
