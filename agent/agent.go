@@ -100,6 +100,7 @@ type run struct {
 	ctx     context.Context // the caller's, for the tracer
 
 	nudged      bool   // the model was reminded to call a tool
+	checkSeen   bool   // the last snapshot showed a human check standing in front of the page
 	consecutive int    // failed tool calls in a row
 	errors      int    // failed tool calls in all
 	timeouts    int    // iterations that timed out (recover policy)
@@ -209,13 +210,15 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	r.prepareMessages()
 	prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
 	msgs := append([]Message(nil), r.msgs...)
+	checkSeen := r.checkSeen
 	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
-		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, prog) })
+		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, checkSeen, prog) })
 	if err != nil {
 		code, end = r.iterationFailed(ctx, taskCtx, prog, err)
 		return code, end, err
 	}
 	code, err = r.apply(out)
+	r.checkSeen = out.checkBlocks
 	r.record(out.step)
 	if err != nil {
 		return code, true, err
@@ -251,12 +254,16 @@ func (r *run) ending(out *iterOut) (code Code, end bool, err error) {
 			r.res.Object = json.RawMessage(r.res.Answer)
 		}
 		return CodeSuccess, true, nil
+	case out.fail != nil && out.check != "":
+		return CodeBlocked, true, fmt.Errorf("the agent gave up on a page that shows %s, which only a person may pass: %s", out.check, r.sec.mask(*out.fail))
 	case out.fail != nil:
 		return CodeAgentFailed, true, fmt.Errorf("the agent gave up: %s", r.sec.mask(*out.fail))
 	case out.over != nil && out.over.Success:
 		return CodeSuccess, true, nil
 	case out.over != nil:
 		return CodeAgentFailed, true, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message))
+	case out.blocked != "":
+		return CodeBlocked, true, errors.New(out.blocked)
 	case out.noTool:
 		if r.nudged {
 			return CodeAgentFailed, true, errors.New("the model answered twice without calling a tool")

@@ -14,18 +14,22 @@ import (
 // iterOut is what one iteration produced; the loop applies it only if the
 // iteration finished within its bound.
 type iterOut struct {
-	obs       Message
-	page      string   // fingerprint of the page the actions were taken on
-	pages     []string // per tool call, the page state it was taken on ("": page)
-	assistant Message
-	results   []Message // one per tool call, aligned with step.Actions
-	images    [][]byte  // screenshots taken, shown to the model next
-	step      Step
-	done      *string
-	fail      *string
-	over      *TaskOver // the environment ended the task
-	seen      string    // the snapshot's text, for wait_for
-	noTool    bool
+	obs         Message
+	page        string   // fingerprint of the page the actions were taken on
+	pages       []string // per tool call, the page state it was taken on ("": page)
+	assistant   Message
+	results     []Message // one per tool call, aligned with step.Actions
+	images      [][]byte  // screenshots taken, shown to the model next
+	step        Step
+	done        *string
+	fail        *string
+	over        *TaskOver // the environment ended the task
+	seen        string    // the snapshot's text, for wait_for
+	url         string    // the snapshot's URL
+	check       string    // the human check the page shows (Snapshot.HumanCheck)
+	checkBlocks bool      // it stands in front of the page (Snapshot.HumanCheckBlocks)
+	blocked     string    // why the task ends blocked by a human check
+	noTool      bool
 }
 
 // progress lets the loop report where a timed-out iteration was stuck.
@@ -69,7 +73,7 @@ func ms(d time.Duration) int64 { return d.Milliseconds() }
 // iterate runs one observe-decide-act iteration. It must not touch r's
 // mutable state: it works on its own copy of the messages and returns what
 // to append.
-func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress) (*iterOut, error) {
+func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen bool, p *progress) (*iterOut, error) {
 	out := &iterOut{}
 	p.set(nil, "taking a snapshot of the page")
 	t0 := time.Now()
@@ -81,8 +85,13 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, p *progress
 	r.traceSnapshot(ctx, iter)
 	out.obs = Message{Role: RoleUser, Content: obs}
 	out.page = fingerprint(snap)
-	out.seen = snap.Text
+	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
 	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
+	if msg := r.blockedBy(snap, checkSeen); msg != "" {
+		out.blocked = msg
+		out.step = p.snapshot().Step
+		return out, nil
+	}
 
 	t1 := time.Now()
 	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}

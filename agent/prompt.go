@@ -22,6 +22,9 @@ func systemPrompt(secretNames []string, human bool, f fence) string {
 	p := basePrompt + "\n- " + f.rule()
 	if human {
 		p += "\n- When only the person who gave you the task can answer (a missing detail, a one-time code), call ask_human."
+		p += "\n- When the snapshot starts with \"human check:\" (a CAPTCHA, a challenge page), never try to solve it or click it: call ask_human and ask the person to pass it in the browser; they get the page's address. Then go on."
+	} else {
+		p += "\n- When the snapshot starts with \"human check:\" (a CAPTCHA, a challenge page), never try to solve it or click it. If a challenge page stands in front of the site, wait a few seconds once: some pass by themselves. If the task needs the check passed, call fail and say so."
 	}
 	if len(secretNames) > 0 {
 		p += "\n\nSecrets available (type them as <secret>NAME</secret>; their values are hidden from you): " +

@@ -45,6 +45,11 @@ const (
 	// CodeAgentStuck: the model repeated the same action on a page that did
 	// not change, after being warned.
 	CodeAgentStuck Code = "AGENT_STUCK"
+	// CodeBlocked: the page showed a check only a person may pass (a
+	// CAPTCHA, a challenge page; Snapshot.HumanCheck names it) and no
+	// person was there to pass it (WithHuman). The agent never tries to
+	// solve one.
+	CodeBlocked Code = "BLOCKED"
 )
 
 // OperationTimeout is the error code of the tool result the model receives

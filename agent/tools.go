@@ -221,8 +221,8 @@ func askHumanTool(budget time.Duration) *tool {
 		desc: "Ask the person who gave you the task a question, when only they can answer " +
 			"(a missing detail, a choice, a one-time code). The answer may come later: a pending result means go on meanwhile if you can.",
 		props: []prop{str("question", "one clear question")}, required: []string{"question"},
-		do: func(ctx context.Context, r *run, c call, _ *iterOut) (Outcome, error) {
-			answer, err := r.asks.ask(ctx, c.args.Question)
+		do: func(ctx context.Context, r *run, c call, out *iterOut) (Outcome, error) {
+			answer, err := r.asks.ask(ctx, c.args.Question+handOver(out.check, r.sec.mask(out.url)))
 			return Outcome{Text: answer}, err
 		},
 		late: func(c call) outcome { return outcome{text: pendingResult(c.args.Question)} },

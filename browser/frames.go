@@ -202,6 +202,9 @@ func (o *op) spliceFrames(fr *oopif, text string, n, budget, depth int, res *wal
 			continue
 		}
 		res.Tokens += cr.Tokens
+		if res.Check == nil {
+			res.Check = cr.Check // a check inside a frame is the page's
+		}
 		ct, err := o.spliceFrames(f.child, cr.Text, cr.XFrames, budget, depth+1, res)
 		if err != nil {
 			return "", err

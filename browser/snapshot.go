@@ -109,15 +109,16 @@ func (b *Browser) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 
 // walkResult is what the walker returns.
 type walkResult struct {
-	URL     string    `json:"url"`
-	Title   string    `json:"title"`
-	Text    string    `json:"text"`
-	Tokens  int       `json:"tokens"`
-	XFrames int       `json:"xframes"`
-	Omitted int       `json:"omitted"`
-	Partial bool      `json:"partial"` // the walk ran out of its time budget
-	MaxRef  int       `json:"maxRef"`
-	Timing  []float64 `json:"timing"` // ms: layout, walk, fitting the budget (for the debug log)
+	URL     string      `json:"url"`
+	Title   string      `json:"title"`
+	Text    string      `json:"text"`
+	Tokens  int         `json:"tokens"`
+	XFrames int         `json:"xframes"`
+	Omitted int         `json:"omitted"`
+	Partial bool        `json:"partial"` // the walk ran out of its time budget
+	MaxRef  int         `json:"maxRef"`
+	Check   *humanCheck `json:"check"`  // the human check the document shows (js/humanCheck.js), or nil
+	Timing  []float64   `json:"timing"` // ms: layout, walk, fitting the budget (for the debug log)
 
 	unsettled bool // the page kept navigating; this is the last complete walk
 }
@@ -144,11 +145,19 @@ func (o *op) snapshot() (contract.Snapshot, error) {
 	if res.unsettled {
 		notes = append(notes, "the page kept navigating while it was read: this snapshot may already be out of date")
 	}
+	text := res.Text
+	var check humanCheck
+	if res.Check != nil {
+		check = *res.Check
+		text = check.line() + "\n" + text
+	}
 	return contract.Snapshot{
-		URL:     res.URL,
-		Title:   res.Title,
-		Text:    res.Text,
-		Notices: notes,
+		URL:              res.URL,
+		Title:            res.Title,
+		Text:             text,
+		Notices:          notes,
+		HumanCheck:       check.Name,
+		HumanCheckBlocks: check.Whole,
 	}, nil
 }
 

@@ -47,6 +47,15 @@ type Snapshot struct {
 	// the page itself no longer shows, such as a JavaScript dialog that was
 	// answered.
 	Notices []string
+	// HumanCheck names a check only a person may pass that the page shows
+	// (a CAPTCHA such as "reCAPTCHA", "hCaptcha", "Cloudflare Turnstile", a
+	// "Cloudflare challenge" page, a page asking to verify you are human),
+	// or is empty. Text also says so on its first line.
+	HumanCheck string
+	// HumanCheckBlocks is set when the check stands in front of the page
+	// (a challenge page, a page with little else on it): nothing else can
+	// be done before a person passes it.
+	HumanCheckBlocks bool
 }
 
 // PageStater is implemented by browsers that can fingerprint the page

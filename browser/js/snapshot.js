@@ -21,7 +21,7 @@
 // Cross-origin frames cannot be read from here: each becomes a line
 // `iframe "name"` followed by \x01 and its index in the registry's
 // xframes, which Go replaces with the frame's own outline.
-/* global colourName, canvasDrawn */
+/* global colourName, canvasDrawn, humanCheck */
 (function (floor, budget) {
   'use strict';
 
@@ -1492,6 +1492,7 @@
     omitted: shown.omitted,
     partial,
     maxRef: reg.next - 1,
+    check: humanCheck(),
     timing: [T1 - T0, T2 - T1, performance.now() - T2],
   };
 })
