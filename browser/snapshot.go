@@ -171,6 +171,7 @@ func (o *op) readPage() (walkResult, []string, error) {
 			o.stopLoading = true
 			return walkResult{}, nil, err
 		}
+		o.answerConsent()    // a cookie banner is answered first (Options.Consent)
 		o.settleAnimations() // running animations end first
 		s0 := b.nav.state()
 		res, err := o.walk()

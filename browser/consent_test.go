@@ -1,0 +1,262 @@
+package browser
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/webagent/webagent/contract"
+)
+
+// Pages that mimic the consent platforms as a site embeds them: a loader
+// script that shows the banner a moment after the page loads, the
+// platform's global API, and the cookie it stores the visitor's choice in.
+
+// oneTrustPage embeds a OneTrust-like platform: its stub script, its
+// banner #onetrust-banner-sdk and the OneTrust object, whose RejectAll and
+// AllowAll store the groups in the OptanonConsent cookie and hide the
+// banner.
+const oneTrustPage = `<title>Shop</title><h1>Welcome to the shop</h1><p>Our products.</p>
+<script src="/scripttemplates/otSDKStub.js" data-domain-script="0000-test" async></script>`
+
+const oneTrustStub = `setTimeout(() => {
+  const sdk = document.createElement('div');
+  sdk.id = 'onetrust-consent-sdk';
+  sdk.innerHTML = '<div id="onetrust-banner-sdk" role="region" aria-label="Cookie banner" style="position:fixed;bottom:0;left:0;right:0;background:#fff">' +
+    '<p id="onetrust-policy-text">We use cookies to give you the best experience. Accept all cookies or reject the ones that are not necessary.</p>' +
+    '<button id="onetrust-reject-all-handler">Reject All</button><button id="onetrust-accept-btn-handler">Accept All Cookies</button></div>';
+  document.body.appendChild(sdk);
+  const save = (groups) => {
+    document.cookie = 'OptanonConsent=isGDPRRegion=true&groups=' + encodeURIComponent(groups) + '; path=/';
+    document.cookie = 'OptanonAlertBoxClosed=' + new Date().toISOString() + '; path=/';
+    document.getElementById('onetrust-banner-sdk').style.display = 'none';
+  };
+  window.OneTrust = {
+    RejectAll: () => save('C0001:1,C0002:0,C0003:0,C0004:0'),
+    AllowAll: () => save('C0001:1,C0002:1,C0003:1,C0004:1'),
+    IsAlertBoxClosed: () => document.cookie.includes('OptanonAlertBoxClosed='),
+  };
+  document.getElementById('onetrust-reject-all-handler').onclick = () => window.OneTrust.RejectAll();
+  document.getElementById('onetrust-accept-btn-handler').onclick = () => window.OneTrust.AllowAll();
+}, 300);`
+
+// cookiebotPage embeds a Cookiebot-like platform: script#Cookiebot, its
+// dialog #CybotCookiebotDialog and Cookiebot.submitCustomConsent, which
+// stores the choice in the CookieConsent cookie.
+const cookiebotPage = `<title>News</title><h1>Today's news</h1><p>Stories.</p>
+<script id="Cookiebot" src="/uc.js" data-cbid="0000-test" async></script>`
+
+const cookiebotUC = `(() => {
+  const d = document.createElement('div');
+  d.id = 'CybotCookiebotDialog';
+  d.setAttribute('role', 'dialog');
+  d.style.cssText = 'position:fixed;top:20%;left:20%;width:60%;background:#fff;border:1px solid';
+  d.innerHTML = '<h2>This website uses cookies</h2><p>We use cookies to personalise content and ads and to analyse our traffic.</p>' +
+    '<button id="CybotCookiebotDialogBodyButtonDecline">Deny</button><button id="CybotCookiebotDialogBodyLevelButtonLevelOptinAllowAll">Allow all</button>';
+  document.body.appendChild(d);
+  window.Cookiebot = {
+    hasResponse: false,
+    submitCustomConsent(preferences, statistics, marketing) {
+      const v = '{stamp:%27test%27%2Cnecessary:true%2Cpreferences:' + preferences + '%2Cstatistics:' + statistics +
+        '%2Cmarketing:' + marketing + '%2Cmethod:%27explicit%27%2Cver:1}';
+      document.cookie = 'CookieConsent=' + v + '; path=/';
+      this.hasResponse = true;
+      d.remove();
+    },
+  };
+})();`
+
+// genericPage is a site's own cookie dialog: its buttons store the choice
+// in a cookie, and only for a trusted click.
+const genericPage = `<title>Blog</title><h1>My blog</h1><p>Posts.</p>
+<div id=cookies role=dialog aria-label="Cookies" style="position:fixed;bottom:0;left:0;right:0;background:#fff">
+<p>We use cookies to measure our audience. Do you agree?</p>
+<button id=no>Reject all</button> <button id=yes>Accept all</button></div>
+<script>
+for (const [id, v] of [['no', 'rejected'], ['yes', 'accepted']]) {
+  document.getElementById(id).addEventListener('click', (e) => {
+    if (!e.isTrusted) return;
+    document.cookie = 'blog_consent=' + v + '; path=/';
+    document.getElementById('cookies').remove();
+  });
+}
+</script>`
+
+// consentSite serves the consent pages and keeps the Cookie header of the
+// latest request to /next, which is what the site sees of the choice.
+type consentSite struct {
+	url string
+	mu  sync.Mutex
+	got string
+}
+
+func newConsentSite(t *testing.T) *consentSite {
+	t.Helper()
+	s := &consentSite{}
+	mux := http.NewServeMux()
+	page := func(body, ct string) http.HandlerFunc {
+		return func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", ct)
+			fmt.Fprint(w, body)
+		}
+	}
+	const html, js = "text/html; charset=utf-8", "text/javascript"
+	mux.Handle("/onetrust", page(oneTrustPage, html))
+	mux.Handle("/scripttemplates/otSDKStub.js", page(oneTrustStub, js))
+	mux.Handle("/cookiebot", page(cookiebotPage, html))
+	mux.Handle("/uc.js", page(cookiebotUC, js))
+	mux.Handle("/generic", page(genericPage, html))
+	mux.HandleFunc("/next", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.got = r.Header.Get("Cookie")
+		s.mu.Unlock()
+		fmt.Fprint(w, "<title>Next</title><p>Next page</p>")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s.url = srv.URL
+	return s
+}
+
+// cookie returns the value of the named cookie the site received on its
+// latest /next request, URL-decoded.
+func (s *consentSite) cookie(t *testing.T, b *Browser, name string) string {
+	t.Helper()
+	do(t, b, contract.Action{Name: contract.ActGoto, URL: s.url + "/next"})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range strings.SplitSeq(s.got, "; ") {
+		if k, v, _ := strings.Cut(c, "="); k == name {
+			dec, err := url.QueryUnescape(v)
+			if err != nil {
+				t.Fatalf("cookie %s=%q: %v", name, v, err)
+			}
+			return dec
+		}
+	}
+	t.Fatalf("the site got no %s cookie; its Cookie header: %q", name, s.got)
+	return ""
+}
+
+// wantNotice fails the test unless one of the snapshot's notices is want.
+func wantNotice(t *testing.T, s contract.Snapshot, want string) {
+	t.Helper()
+	for _, n := range s.Notices {
+		if n == want {
+			return
+		}
+	}
+	t.Errorf("no notice %q; notices: %q", want, s.Notices)
+}
+
+// consentCase is one consent page: the banner's text, the notice for each
+// answer and the cookie that stores it.
+type consentCase struct {
+	path, banner, cookie string
+	notice, stored       map[string]string
+}
+
+var consentCases = []consentCase{
+	{
+		path: "/onetrust", banner: "We use cookies to give you the best experience", cookie: "OptanonConsent",
+		notice: map[string]string{ConsentReject: "cookie consent: rejected (OneTrust)", ConsentAccept: "cookie consent: accepted (OneTrust)"},
+		stored: map[string]string{ConsentReject: "groups=C0001:1,C0002:0,C0003:0,C0004:0", ConsentAccept: "groups=C0001:1,C0002:1,C0003:1,C0004:1"},
+	},
+	{
+		path: "/cookiebot", banner: "This website uses cookies", cookie: "CookieConsent",
+		notice: map[string]string{ConsentReject: "cookie consent: rejected (Cookiebot)", ConsentAccept: "cookie consent: accepted (Cookiebot)"},
+		stored: map[string]string{
+			ConsentReject: "necessary:true,preferences:false,statistics:false,marketing:false",
+			ConsentAccept: "necessary:true,preferences:true,statistics:true,marketing:true",
+		},
+	},
+	{
+		path: "/generic", banner: "We use cookies to measure our audience", cookie: "blog_consent",
+		notice: map[string]string{
+			ConsentReject: `cookie consent: rejected (a cookie dialog, clicked "Reject all")`,
+			ConsentAccept: `cookie consent: accepted (a cookie dialog, clicked "Accept all")`,
+		},
+		stored: map[string]string{ConsentReject: "rejected", ConsentAccept: "accepted"},
+	},
+}
+
+// With Consent set, the first snapshot after goto no longer shows the
+// banner, says how it was answered, and the site's next request carries
+// the answer in its cookie.
+func TestConsentAnswersBanners(t *testing.T) {
+	for _, mode := range []string{ConsentReject, ConsentAccept} {
+		t.Run(mode, func(t *testing.T) {
+			b := launch(t, Options{Logger: testLogger(), Consent: mode})
+			site := newConsentSite(t)
+			for _, c := range consentCases {
+				s := open(t, b, site.url+c.path)
+				if strings.Contains(s.Text, c.banner) {
+					t.Errorf("%s: the banner still shows:\n%s", c.path, s.Text)
+				}
+				wantNotice(t, s, c.notice[mode])
+				if got := site.cookie(t, b, c.cookie); !strings.Contains(got, c.stored[mode]) {
+					t.Errorf("%s: the site got %s=%q, want it to hold %q", c.path, c.cookie, got, c.stored[mode])
+				}
+			}
+		})
+	}
+}
+
+// Without Consent, the banner is left to the model: it shows in the
+// snapshot, with its buttons, and no notice speaks of it.
+func TestConsentOffLeavesBanner(t *testing.T) {
+	site := newConsentSite(t)
+	s := open(t, shared, site.url+"/generic")
+	if !strings.Contains(s.Text, "We use cookies to measure our audience") {
+		t.Errorf("the banner is not in the snapshot:\n%s", s.Text)
+	}
+	refOf(t, s, `button "Reject all"`)
+	for _, n := range s.Notices {
+		if strings.Contains(n, "cookie consent") {
+			t.Errorf("a notice about consent without Consent set: %q", n)
+		}
+	}
+}
+
+// A page with no cookie banner is left alone: a dialog with a Reject
+// button that is not about cookies (though it speaks of them) and a fixed
+// toolbar's Decline are not clicked.
+func TestConsentLeavesOtherDialogs(t *testing.T) {
+	b := launch(t, Options{Logger: testLogger(), Consent: ConsentReject})
+	url := servePage(t, `<title>Applications</title><h1>Applications</h1>
+<div role=dialog aria-label="Application"><p>Jane applied for the baker position: she bakes cookies for the café.</p>
+<button onclick="window.clicked = 'reject'">Reject</button> <button onclick="window.clicked = 'accept'">Accept</button></div>
+<div style="position:fixed;top:0;right:0"><button onclick="window.clicked = 'decline'">Decline</button></div>`)
+	s := open(t, b, url)
+	refOf(t, s, `button "Reject"`)
+	if got := evalPage[any](t, b, "window.clicked ?? null"); got != nil {
+		t.Errorf("the page's %v button was clicked", got)
+	}
+	for _, n := range s.Notices {
+		if strings.Contains(n, "cookie") {
+			t.Errorf("a notice about cookies on a page without a banner: %q", n)
+		}
+	}
+}
+
+func TestCheckConsent(t *testing.T) {
+	for _, v := range []string{"", ConsentReject, ConsentAccept} {
+		if err := CheckConsent(v); err != nil {
+			t.Errorf("CheckConsent(%q) = %v", v, err)
+		}
+	}
+	err := CheckConsent("maybe")
+	if err == nil || !strings.Contains(err.Error(), `"maybe"`) || !strings.Contains(err.Error(), "reject") {
+		t.Errorf(`CheckConsent("maybe") = %v, want it to name the value and the choices`, err)
+	}
+	_, err = Launch(tctx(t), Options{Consent: "maybe"})
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Errorf("Launch with Consent maybe = %v, want a *ConfigError", err)
+	}
+}
