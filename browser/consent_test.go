@@ -223,25 +223,46 @@ func TestConsentOffLeavesBanner(t *testing.T) {
 	}
 }
 
-// A page with no cookie banner is left alone: a dialog with a Reject
-// button that is not about cookies (though it speaks of them) and a fixed
-// toolbar's Decline are not clicked.
-func TestConsentLeavesOtherDialogs(t *testing.T) {
+// Nothing but a cookie banner's reject button is clicked: not a dialog
+// with a Reject button that is not about cookies (though it speaks of
+// them), not a fixed toolbar's Decline, not a Reject button elsewhere on
+// a page whose body is named after its banner; and a banner without a
+// reject button is left to the model, which a notice tells.
+func TestConsentClicksOnlyBannerButtons(t *testing.T) {
 	b := launch(t, Options{Logger: testLogger(), Consent: ConsentReject})
-	url := servePage(t, `<title>Applications</title><h1>Applications</h1>
+	noneClicked := func(s contract.Snapshot) {
+		t.Helper()
+		if got := evalPage[any](t, b, "window.clicked ?? null"); got != nil {
+			t.Errorf("the page's %v button was clicked", got)
+		}
+		for _, n := range s.Notices {
+			if strings.Contains(n, "cookie consent: rejected") {
+				t.Errorf("a notice of a rejection: %q", n)
+			}
+		}
+	}
+	s := open(t, b, servePage(t, `<title>Applications</title><h1>Applications</h1>
 <div role=dialog aria-label="Application"><p>Jane applied for the baker position: she bakes cookies for the café.</p>
 <button onclick="window.clicked = 'reject'">Reject</button> <button onclick="window.clicked = 'accept'">Accept</button></div>
-<div style="position:fixed;top:0;right:0"><button onclick="window.clicked = 'decline'">Decline</button></div>`)
-	s := open(t, b, url)
+<div style="position:fixed;top:0;right:0"><button onclick="window.clicked = 'decline'">Decline</button></div>`))
 	refOf(t, s, `button "Reject"`)
-	if got := evalPage[any](t, b, "window.clicked ?? null"); got != nil {
-		t.Errorf("the page's %v button was clicked", got)
-	}
+	noneClicked(s)
 	for _, n := range s.Notices {
 		if strings.Contains(n, "cookie") {
 			t.Errorf("a notice about cookies on a page without a banner: %q", n)
 		}
 	}
+
+	s = open(t, b, servePage(t, `<title>Reviews</title><body class="has-cookie-banner"><h1>Reviews</h1>
+<p>A review waits: <button onclick="window.clicked = 'review'">Reject</button></p>
+<div id=cookie-banner style="position:fixed;bottom:0;left:0;right:0;background:#fff"><p>We use cookies for analytics.</p>
+<button onclick="window.clicked = 'settings'">Manage settings</button> <button onclick="window.clicked = 'accept'">Accept all</button></div>`))
+	noneClicked(s)
+	if !strings.Contains(s.Text, "We use cookies for analytics") {
+		t.Errorf("the banner without a reject button is not in the snapshot:\n%s", s.Text)
+	}
+	wantNotice(t, s, "cookie consent: a cookie banner (a cookie dialog) shows, but it could not be rejected: "+
+		"it has no button to reject; it is in the snapshot: answer it yourself if it is in the way")
 }
 
 func TestCheckConsent(t *testing.T) {

@@ -76,6 +76,7 @@
         if (fn(api, 'closeCMP')) await api.closeCMP();
       },
       buttons: [],
+      shadow: '[role=dialog], [data-testid=uc-default-banner], #uc-center-container',
     },
   ];
 
@@ -114,6 +115,7 @@
     return null;
   };
 
+  const BANNER_MAX = 3000; // characters of text
   // The boxes that may be a site's own cookie banner: dialogs, boxes
   // named after cookies or consent, and fixed or sticky boxes.
   const named = '[id*=cookie i], [class*=cookie i], [id*=consent i], [class*=consent i], [id*=gdpr i], [class*=gdpr i], [id*=cmp i], [class*=cmp-]';
@@ -125,11 +127,30 @@
       const pos = getComputedStyle(el).position;
       if (pos === 'fixed' || pos === 'sticky') out.add(el);
     }
-    return [...out].filter((el) => shows(el) && aboutCookies.test((el.innerText || '').slice(0, 4000)));
+    // A banner is short: a box of the whole page (a body or wrapper
+    // named after its banner) is not one. The smallest box is tried
+    // first, so that a banner's button is the one found.
+    const area = (el) => { const r = el.getBoundingClientRect(); return r.width * r.height; };
+    return [...out]
+      .filter((el) => el !== document.body && el !== document.documentElement && shows(el))
+      .filter((el) => { const t = el.innerText || ''; return t.length <= BANNER_MAX && aboutCookies.test(t); })
+      .sort((a, b) => area(a) - area(b));
   };
 
-  const platformShown = () => platforms.find((p) => first(p.banner) && (p.ready() || p.buttons.length));
+  // A platform's banner shows; Usercentrics draws its own in a shadow
+  // root, which its host only holds.
+  const bannerOf = (p) => {
+    if (!p.shadow) return first(p.banner);
+    const hosts = p.banner.map((s) => document.querySelector(s)).filter((h) => h && h.shadowRoot);
+    return hosts.find((h) => [...h.shadowRoot.querySelectorAll(p.shadow)].some(shows)) || null;
+  };
+  // A platform asks when its banner shows and it has no answer stored.
+  const platformShown = () => platforms.find((p) =>
+    bannerOf(p) && (p.ready() || p.buttons.length) && !(p.ready() && p.answered()));
+  // A platform is pending while its script is on the page and it has
+  // not yet either loaded its API or found an answer stored.
   const pending = () => platforms.some((p) => document.querySelector(p.loader) && !(p.ready() && p.answered()));
+  const settled = () => platformShown() || (pending() ? null : 'none');
   const until = (cond, limit) => {
     const v = cond();
     if (v || limit <= 0) return Promise.resolve(v);
@@ -163,9 +184,9 @@
   return (async () => {
     const t0 = Date.now();
     let p = platformShown();
-    if (!p && pending()) p = await until(platformShown, ms);
-    if (p) {
-      const banner = () => first(p.banner);
+    if (!p && pending()) p = await until(settled, ms);
+    if (p && p !== 'none') {
+      const banner = () => bannerOf(p);
       if (p.ready()) {
         try { await p.answer(); } catch (e) { /* its buttons are tried below */ }
         const gone = await until(() => !banner(), Math.max(ms - (Date.now() - t0), 200));
