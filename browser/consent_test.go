@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/webagent/webagent/contract"
 )
@@ -71,6 +73,63 @@ const cookiebotUC = `(() => {
   };
 })();`
 
+// didomiPage embeds a Didomi-like platform: its loader, its notice
+// #didomi-notice and the Didomi object, whose setUserDisagreeToAll and
+// setUserAgreeToAll store the purposes in the didomi_token cookie.
+const didomiPage = `<title>Travel</title><h1>Trips</h1><p>Offers.</p>
+<script src="/didomi/loader.js" async></script>`
+
+const didomiLoader = `setTimeout(() => {
+  const host = document.createElement('div');
+  host.id = 'didomi-host';
+  host.innerHTML = '<div id="didomi-notice" style="position:fixed;bottom:0;left:0;right:0;background:#fff">' +
+    '<p>We and our partners use cookies to store and access personal data on your device.</p>' +
+    '<button id="didomi-notice-disagree-button">Continue without agreeing</button><button id="didomi-notice-agree-button">Agree and close</button></div>';
+  document.body.appendChild(host);
+  let answered = false;
+  const save = (agree) => {
+    const purposes = agree ? {enabled: ['analytics', 'ads'], disabled: []} : {enabled: [], disabled: ['analytics', 'ads']};
+    document.cookie = 'didomi_token=' + encodeURIComponent(JSON.stringify({purposes})) + '; path=/';
+    answered = true;
+    document.getElementById('didomi-notice').remove();
+  };
+  window.Didomi = {
+    setUserDisagreeToAll: () => save(false),
+    setUserAgreeToAll: () => save(true),
+    shouldConsentBeCollected: () => !answered,
+  };
+}, 200);`
+
+// usercentricsPage embeds a Usercentrics-like platform: its banner in the
+// shadow root of #usercentrics-root and the UC_UI object, whose
+// denyAllConsents and acceptAllConsents keep the choice in localStorage
+// (uc_settings), as Usercentrics does.
+const usercentricsPage = `<title>Bank</title><h1>Accounts</h1><p>Rates.</p>
+<script id="usercentrics-cmp" src="/usercentrics/loader.js" async></script>`
+
+const usercentricsLoader = `(() => {
+  const host = document.createElement('div');
+  host.id = 'usercentrics-root';
+  document.body.appendChild(host);
+  const root = host.attachShadow({mode: 'open'});
+  root.innerHTML = '<div role="dialog" aria-label="Privacy settings" style="position:fixed;bottom:0;left:0;right:0;background:#fff">' +
+    '<p>We use cookies and similar technologies with your consent.</p>' +
+    '<button data-testid="uc-deny-all-button">Deny</button><button data-testid="uc-accept-all-button">Accept All</button></div>';
+  let required = true;
+  const save = (all) => {
+    localStorage.setItem('uc_settings', JSON.stringify({services: [{id: 'analytics', status: all}, {id: 'ads', status: all}]}));
+    required = false;
+    root.innerHTML = '';
+    return Promise.resolve();
+  };
+  window.UC_UI = {
+    denyAllConsents: () => save(false),
+    acceptAllConsents: () => save(true),
+    isConsentRequired: () => required,
+    closeCMP: () => Promise.resolve(),
+  };
+})();`
+
 // genericPage is a site's own cookie dialog: its buttons store the choice
 // in a cookie, and only for a trusted click.
 const genericPage = `<title>Blog</title><h1>My blog</h1><p>Posts.</p>
@@ -111,6 +170,10 @@ func newConsentSite(t *testing.T) *consentSite {
 	mux.Handle("/cookiebot", page(cookiebotPage, html))
 	mux.Handle("/uc.js", page(cookiebotUC, js))
 	mux.Handle("/generic", page(genericPage, html))
+	mux.Handle("/didomi", page(didomiPage, html))
+	mux.Handle("/didomi/loader.js", page(didomiLoader, js))
+	mux.Handle("/usercentrics", page(usercentricsPage, html))
+	mux.Handle("/usercentrics/loader.js", page(usercentricsLoader, js))
 	mux.HandleFunc("/next", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.got = r.Header.Get("Cookie")
@@ -155,9 +218,11 @@ func wantNotice(t *testing.T, s contract.Snapshot, want string) {
 }
 
 // consentCase is one consent page: the banner's text, the notice for each
-// answer and the cookie that stores it.
+// answer and the cookie that stores it (or the localStorage key, with
+// local).
 type consentCase struct {
 	path, banner, cookie string
+	local                bool
 	notice, stored       map[string]string
 }
 
@@ -173,6 +238,19 @@ var consentCases = []consentCase{
 		stored: map[string]string{
 			ConsentReject: "necessary:true,preferences:false,statistics:false,marketing:false",
 			ConsentAccept: "necessary:true,preferences:true,statistics:true,marketing:true",
+		},
+	},
+	{
+		path: "/didomi", banner: "We and our partners use cookies", cookie: "didomi_token",
+		notice: map[string]string{ConsentReject: "cookie consent: rejected (Didomi)", ConsentAccept: "cookie consent: accepted (Didomi)"},
+		stored: map[string]string{ConsentReject: `"enabled":[],"disabled":["analytics","ads"]`, ConsentAccept: `"enabled":["analytics","ads"],"disabled":[]`},
+	},
+	{
+		path: "/usercentrics", banner: "We use cookies and similar technologies", cookie: "uc_settings", local: true,
+		notice: map[string]string{ConsentReject: "cookie consent: rejected (Usercentrics)", ConsentAccept: "cookie consent: accepted (Usercentrics)"},
+		stored: map[string]string{
+			ConsentReject: `[{"id":"analytics","status":false},{"id":"ads","status":false}]`,
+			ConsentAccept: `[{"id":"analytics","status":true},{"id":"ads","status":true}]`,
 		},
 	},
 	{
@@ -199,7 +277,13 @@ func TestConsentAnswersBanners(t *testing.T) {
 					t.Errorf("%s: the banner still shows:\n%s", c.path, s.Text)
 				}
 				wantNotice(t, s, c.notice[mode])
-				if got := site.cookie(t, b, c.cookie); !strings.Contains(got, c.stored[mode]) {
+				var got string
+				if c.local {
+					got = evalPage[string](t, b, "localStorage.getItem("+strconv.Quote(c.cookie)+") ?? ''")
+				} else {
+					got = site.cookie(t, b, c.cookie)
+				}
+				if !strings.Contains(got, c.stored[mode]) {
 					t.Errorf("%s: the site got %s=%q, want it to hold %q", c.path, c.cookie, got, c.stored[mode])
 				}
 			}
@@ -211,16 +295,23 @@ func TestConsentAnswersBanners(t *testing.T) {
 // snapshot, with its buttons, and no notice speaks of it.
 func TestConsentOffLeavesBanner(t *testing.T) {
 	site := newConsentSite(t)
-	s := open(t, shared, site.url+"/generic")
-	if !strings.Contains(s.Text, "We use cookies to measure our audience") {
-		t.Errorf("the banner is not in the snapshot:\n%s", s.Text)
-	}
-	refOf(t, s, `button "Reject all"`)
-	for _, n := range s.Notices {
-		if strings.Contains(n, "cookie consent") {
-			t.Errorf("a notice about consent without Consent set: %q", n)
+	for _, c := range consentCases {
+		// The platforms show their banner a moment after the page loads.
+		s := open(t, shared, site.url+c.path)
+		waitFor(t, c.path+"'s banner in the snapshot", 5*time.Second, func() bool {
+			if !strings.Contains(s.Text, c.banner) {
+				s = snapshot(t, shared)
+			}
+			return strings.Contains(s.Text, c.banner)
+		})
+		for _, n := range s.Notices {
+			if strings.Contains(n, "cookie consent") {
+				t.Errorf("%s: a notice about consent without Consent set: %q", c.path, n)
+			}
 		}
 	}
+	s := open(t, shared, site.url+"/generic")
+	refOf(t, s, `button "Reject all"`)
 }
 
 // Nothing but a cookie banner's reject button is clicked: not a dialog
