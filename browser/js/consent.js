@@ -117,16 +117,32 @@
 
   const BANNER_MAX = 3000; // characters of text
   // The boxes that may be a site's own cookie banner: dialogs, boxes
-  // named after cookies or consent, and fixed or sticky boxes.
+  // named after cookies or consent, and fixed or sticky boxes. A banner
+  // shows in the viewport, so the fixed ones are found by hit tests on a
+  // grid denser at the edges, where banners sit, and their ancestors:
+  // a few dozen tests, where reading every element's style would cost
+  // a large page a tenth of a second at every snapshot.
   const named = '[id*=cookie i], [class*=cookie i], [id*=consent i], [class*=consent i], [id*=gdpr i], [class*=gdpr i], [id*=cmp i], [class*=cmp-]';
+  const GRID = [0.01, 0.05, 0.15, 0.3, 0.5, 0.7, 0.85, 0.95, 0.99];
+  const fixedBoxes = (out) => {
+    const seen = new Set();
+    const w = document.documentElement.clientWidth, h = document.documentElement.clientHeight;
+    for (const fx of GRID) {
+      for (const fy of GRID) {
+        for (const hit of document.elementsFromPoint(fx * w, fy * h).slice(0, 3)) {
+          for (let el = hit; el && el !== document.body && el !== document.documentElement && !seen.has(el); el = el.parentElement) {
+            seen.add(el);
+            const pos = getComputedStyle(el).position;
+            if (pos === 'fixed' || pos === 'sticky') out.add(el);
+          }
+        }
+      }
+    }
+  };
   const boxes = () => {
     const out = new Set();
     for (const el of document.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true], ' + named)) out.add(el);
-    const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_ELEMENT);
-    for (let el = walker.nextNode(), n = 0; el && n < 5000; el = walker.nextNode(), n++) {
-      const pos = getComputedStyle(el).position;
-      if (pos === 'fixed' || pos === 'sticky') out.add(el);
-    }
+    fixedBoxes(out);
     // A banner is short: a box of the whole page (a body or wrapper
     // named after its banner) is not one. The smallest box is tried
     // first, so that a banner's button is the one found.
