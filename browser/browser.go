@@ -99,6 +99,13 @@ type Options struct {
 	// 0600: it holds credentials), also after a failed task; SaveStorageState
 	// writes it on demand.
 	SaveStorageState string
+	// Consent answers cookie-consent banners before the snapshot shows
+	// them: ConsentReject refuses every cookie that is not necessary,
+	// ConsentAccept accepts them all; the notices say what was done.
+	// OneTrust, Cookiebot, Didomi and Usercentrics are answered through
+	// their own API, an IAB TCF platform's banner or a site's own cookie
+	// dialog by clicking its button. Empty leaves banners to the model.
+	Consent string
 
 	proxy Proxy // Proxy, parsed by checkSettings
 }
@@ -138,13 +145,14 @@ type Browser struct {
 	tabSet
 
 	// What the Browser keeps about its pages.
-	snap      snapState   // the snapshot's settings and memory; guarded by sem
-	notices   notices     // what happened that the next snapshot tells
-	guard     guard       // where the tabs may go (Confine)
-	downloads downloads   // the download folder and the downloads under way
-	activity  activityLog // console and network activity, for traces (Options.RecordActivity)
-	origins   originSet   // the origins whose localStorage the storage state keeps
-	defaultUA string      // the browser's own user agent, when only a locale is set
+	snap      snapState    // the snapshot's settings and memory; guarded by sem
+	notices   notices      // what happened that the next snapshot tells
+	consent   consentState // the current document's cookie banner (Options.Consent); guarded by sem
+	guard     guard        // where the tabs may go (Confine)
+	downloads downloads    // the download folder and the downloads under way
+	activity  activityLog  // console and network activity, for traces (Options.RecordActivity)
+	origins   originSet    // the origins whose localStorage the storage state keeps
+	defaultUA string       // the browser's own user agent, when only a locale is set
 }
 
 // calls serialise the calls of a Browser (begin, op.end) and end them

@@ -198,6 +198,9 @@ func checkSettings(opts *Options) error {
 			return bad(err, "use an IANA time zone")
 		}
 	}
+	if err := CheckConsent(opts.Consent); err != nil {
+		return bad(err, `set Consent to "reject", "accept" or ""`)
+	}
 	if strings.ContainsAny(opts.UserAgent, "\r\n\x00") {
 		return bad(errors.New("the user agent has a line break"), "give it on one line")
 	}

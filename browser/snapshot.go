@@ -93,7 +93,8 @@ func (b *Browser) setupSnapshot(ctx context.Context, opts Options) error {
 //
 // The Notices say what happened since the previous snapshot: dialogs that
 // were answered, a changed URL, a new tab, a dialog that opened in the
-// page, and how many actionable elements appeared and disappeared.
+// page, a cookie banner answered or left to the model (Options.Consent),
+// and how many actionable elements appeared and disappeared.
 func (b *Browser) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 	o, err := b.begin(ctx)
 	if err != nil {
@@ -180,6 +181,7 @@ func (o *op) readPage() (walkResult, []string, error) {
 			o.stopLoading = true
 			return walkResult{}, nil, err
 		}
+		o.answerConsent()    // a cookie banner is answered first (Options.Consent)
 		o.settleAnimations() // running animations end first
 		s0 := b.nav.state()
 		res, err := o.walk()

@@ -10,11 +10,11 @@ import (
 )
 
 // browserFlags are the browser settings: --user-agent, --viewport,
-// --locale, --timezone, --proxy and --extra-header, each defaulting to a
-// WEBAGENT_… variable. package browser checks the values.
+// --locale, --timezone, --proxy, --extra-header and --consent, each
+// defaulting to a WEBAGENT_… variable. package browser checks the values.
 type browserFlags struct {
-	userAgent, viewport, locale, timezone, proxy string
-	headers                                      headerFlag
+	userAgent, viewport, locale, timezone, proxy, consent string
+	headers                                               headerFlag
 	// parsed by validate
 	width, height int
 	headerMap     map[string]string
@@ -28,6 +28,7 @@ var browserEnv = map[string]string{
 	"timezone":     "WEBAGENT_TIMEZONE",
 	"proxy":        "WEBAGENT_PROXY",
 	"extra-header": "WEBAGENT_EXTRA_HEADERS",
+	"consent":      "WEBAGENT_CONSENT",
 }
 
 func (f *browserFlags) register(fs *flag.FlagSet) {
@@ -36,6 +37,7 @@ func (f *browserFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.locale, "locale", "", "the pages' language and formats, a tag such as de-DE (default $WEBAGENT_LOCALE, else the system's)")
 	fs.StringVar(&f.timezone, "timezone", "", "the pages' time zone, e.g. Europe/Berlin (default $WEBAGENT_TIMEZONE, else the system's)")
 	fs.StringVar(&f.proxy, "proxy", "", "send the browser's traffic through this proxy, http://[user:password@]host:port or socks5://host:port (default $WEBAGENT_PROXY); the password is never logged")
+	fs.StringVar(&f.consent, "consent", "", "answer cookie-consent banners before the agent sees a page: reject or accept (default $WEBAGENT_CONSENT, else the model decides)")
 	fs.Var(&f.headers, "extra-header", "\"Name: value\" a header sent with every request to every site (repeatable; default $WEBAGENT_EXTRA_HEADERS, one per line)")
 }
 
@@ -52,6 +54,7 @@ func (f *browserFlags) validate() error {
 	env(&f.locale, "locale")
 	env(&f.timezone, "timezone")
 	env(&f.proxy, "proxy")
+	env(&f.consent, "consent")
 	if len(f.headers) == 0 {
 		for line := range strings.SplitSeq(os.Getenv(browserEnv["extra-header"]), "\n") {
 			if strings.TrimSpace(line) != "" {
@@ -76,6 +79,9 @@ func (f *browserFlags) validate() error {
 			return usagef("--timezone: %v", err)
 		}
 	}
+	if err := browser.CheckConsent(f.consent); err != nil {
+		return usagef("--consent: %v", err)
+	}
 	if strings.ContainsAny(f.userAgent, "\r\n") {
 		return usagef("--user-agent has a line break; give it on one line")
 	}
@@ -98,6 +104,7 @@ func (f *browserFlags) validate() error {
 // apply sets the settings in o.
 func (f *browserFlags) apply(o *browser.Options) {
 	o.UserAgent, o.Locale, o.Timezone, o.Proxy = f.userAgent, f.locale, f.timezone, f.proxy
+	o.Consent = f.consent
 	o.Width, o.Height = f.width, f.height
 	if len(f.headerMap) > 0 {
 		o.ExtraHeaders = f.headerMap

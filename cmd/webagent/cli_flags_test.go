@@ -57,6 +57,9 @@ func TestCommandLineMissteps(t *testing.T) {
 		{"empty stdin task", run("-"), []string{"the task read from stdin is empty"}, " \n"},
 		{"missing task file", run("--task-file", "/nonexistent/task.txt"), []string{"--task-file", "no such file"}, ""},
 		{"task twice", run("--task-file", "/dev/null", "task"), []string{"give the task once"}, ""},
+		{"consent maybe", run("--consent", "maybe", "task"), []string{`--consent: consent "maybe" is neither reject nor accept`, "give reject"}, ""},
+		{"consent maybe in eval", []string{"eval", "--consent", "maybe"}, []string{`--consent: consent "maybe"`, "give reject"}, ""},
+		{"consent maybe in mcp", []string{"mcp", "--consent", "maybe"}, []string{`--consent: consent "maybe"`, "give reject"}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
