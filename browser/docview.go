@@ -31,17 +31,26 @@ func docOutline(name string, t pdfText, budget int) (string, map[string]string) 
 	for _, p := range t.pages {
 		whole += tokenEstimate(p) + 4
 	}
+	// reserve[i] is what the pages after page i+1 cost at least: a
+	// folded line each, or less for a page cheaper whole.
+	reserve := make([]int, len(t.pages)+1)
+	for i := len(t.pages) - 1; i >= 0; i-- {
+		reserve[i] = reserve[i+1]
+		if p := t.pages[i]; p != "" {
+			reserve[i] += min(foldCost, tokenEstimate(p)+4)
+		}
+	}
 	regions := map[string]string{}
 	used := tokenEstimate(sb.String())
 	for i, p := range t.pages {
 		n := i + 1
 		fmt.Fprintf(&sb, "\npage %d of %d", n, t.total)
 		cost := tokenEstimate(p) + 4
-		rest := (len(t.pages) - n) * foldCost
+		rest := reserve[n]
 		switch {
 		case p == "":
 			sb.WriteString("\n  (no text on this page: it may be a scanned image)")
-		case whole <= budget || used+cost+rest <= budget:
+		case whole <= budget || used+cost+rest <= budget || cost <= foldCost:
 			used += cost
 			for l := range strings.Lines(p) {
 				sb.WriteString("\n  " + strings.TrimSuffix(l, "\n"))

@@ -17,12 +17,16 @@ import (
 // pdfAnswer is the sentence only the third page of the test PDF holds.
 const pdfAnswer = "The harbour master's code word is PELICAN-4217."
 
+// filler is a paragraph that makes a page longer than its folded line.
+const filler = `<p>Harbour records are kept by the office on the quay, in ledgers that
+list every ship, its cargo, its crew and the hour it was seen from the lighthouse.</p>`
+
 // reportHTML prints as three pages, one per section.
 const reportHTML = `<!doctype html><title>Report</title>
 <style>section { break-after: page } p { font: 16px serif }</style>
-<section><h1>Chapter one</h1><p>Ships arrive in the morning and leave at dusk.</p></section>
-<section><h1>Chapter two</h1><p>The tides follow the moon, twice a day.</p></section>
-<section><h1>Chapter three</h1><p>` + pdfAnswer + `</p></section>`
+<section><h1>Chapter one</h1><p>Ships arrive in the morning and leave at dusk.</p>` + filler + `</section>
+<section><h1>Chapter two</h1><p>The tides follow the moon, twice a day.</p>` + filler + `</section>
+<section><h1>Chapter three</h1>` + filler + `<p>` + pdfAnswer + `</p></section>`
 
 // printPDF makes a PDF of html with Chromium's print to PDF in b.
 func printPDF(t *testing.T, b *Browser, html string) []byte {
@@ -130,7 +134,7 @@ func TestPDFFoldedPages(t *testing.T) {
 		t.Fatalf("page 3 is not a region:\n%s", s.Text)
 	}
 	got := do(t, b, contract.Action{Name: contract.ActReadRegion, Ref: "r3"})
-	if got != "region r3:\nChapter three\n"+pdfAnswer {
+	if !strings.HasPrefix(got, "region r3:\nChapter three\nHarbour records") || !strings.HasSuffix(got, "\n"+pdfAnswer) {
 		t.Errorf("read_region r3 = %q", got)
 	}
 }
