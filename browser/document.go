@@ -3,8 +3,11 @@ package browser
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/url"
 	"path"
+	"strconv"
+	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/io"
@@ -27,6 +30,8 @@ type tabDoc struct {
 	url    string
 	name   string
 	text   pdfText
+
+	extracted int // where the next extract starts, in its text
 }
 
 // showDocument replaces the walk of a PDF viewer with the PDF's text. A PDF
@@ -34,29 +39,72 @@ type tabDoc struct {
 // context ending is an error.
 func (o *op) showDocument(res *walkResult) error {
 	b := o.b
-	st := b.nav.state()
-	d := b.snap.doc
-	if d == nil || d.loader != st.loader || d.url != res.URL {
-		d = &tabDoc{loader: st.loader, url: res.URL, name: docName(res.URL)}
-		data, err := o.loadResource(res.URL)
-		switch {
-		case o.ctx.Err() != nil:
-			return o.ctx.Err()
-		case err != nil:
-			d.text.problem = err.Error()
-		default:
-			d.text = readPDF(o.ctx, data)
-		}
-		if o.ctx.Err() != nil {
-			return o.ctx.Err() // cut short: read it again next time
-		}
-		b.snap.doc = d
+	d, err := o.tabDocument(res.URL)
+	if err != nil {
+		return err
 	}
 	res.Text, b.snap.docRegions = docOutline(d.name, d.text, b.snap.tokens)
 	if res.Title == "" {
 		res.Title = d.name
 	}
 	return nil
+}
+
+// tabDocument returns the PDF at u that the tab holds, read once per
+// document. A PDF that cannot be loaded or read is a tabDoc saying why;
+// only the op's context ending is an error.
+func (o *op) tabDocument(u string) (*tabDoc, error) {
+	b := o.b
+	st := b.nav.state()
+	if d := b.snap.doc; d != nil && d.loader == st.loader && d.url == u {
+		return d, nil
+	}
+	d := &tabDoc{loader: st.loader, url: u, name: docName(u)}
+	data, err := o.loadResource(u)
+	switch {
+	case o.ctx.Err() != nil:
+		return nil, o.ctx.Err()
+	case err != nil:
+		d.text.problem = err.Error()
+	default:
+		d.text = readPDF(o.ctx, data)
+	}
+	if o.ctx.Err() != nil {
+		return nil, o.ctx.Err() // cut short: read it again next time
+	}
+	b.snap.doc = d
+	return d, nil
+}
+
+// extractDocument is extract for a tab holding a PDF: the next part of its
+// text, page by page, extractMaxChars at a time.
+func (o *op) extractDocument(u string) (string, error) {
+	d, err := o.tabDocument(u)
+	if err != nil {
+		return "", err
+	}
+	all, _ := docOutline(d.name, d.text, math.MaxInt)
+	start := d.extracted
+	if start >= len(all) {
+		start = 0
+	}
+	end := min(len(all), start+extractMaxChars)
+	if end < len(all) {
+		if nl := strings.LastIndexByte(all[:end], '\n'); nl > start+extractMaxChars/2 {
+			end = nl
+		}
+	}
+	d.extracted = end
+	if start == 0 && end == len(all) {
+		return fmt.Sprintf("Text of the PDF %s:\n\n%s", strconv.Quote(d.name), all), nil
+	}
+	out := fmt.Sprintf("Text of the PDF %s, characters %d-%d of %d:\n\n%s", strconv.Quote(d.name), start+1, end, len(all), all[start:end])
+	if end < len(all) {
+		out += fmt.Sprintf("\n\n[cut here: %d more characters follow. Call extract again to read the next part.]", len(all)-end)
+	} else {
+		out += "\n\n[end of the document; another extract starts again from the beginning.]"
+	}
+	return out, nil
 }
 
 // docName is the file name of a document's URL.

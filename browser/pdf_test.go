@@ -84,6 +84,11 @@ func TestPDF(t *testing.T) {
 		if s.Title != "report.pdf" {
 			t.Errorf("title %q, want the file's name", s.Title)
 		}
+		// extract reads the PDF too.
+		out := do(t, b, contract.Action{Name: contract.ActExtract})
+		if _, third, ok := strings.Cut(out, "\npage 3 of 3\n"); !strings.HasPrefix(out, `Text of the PDF "report.pdf":`) || !ok || !strings.Contains(third, pdfAnswer) {
+			t.Errorf("extract gave:\n%s", out)
+		}
 	})
 
 	t.Run("download", func(t *testing.T) {
