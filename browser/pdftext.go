@@ -57,6 +57,9 @@ func readPDF(ctx context.Context, data []byte) (t pdfText) {
 	case errors.Is(err, pdf.ErrInvalidPassword):
 		t.problem = "it is encrypted with a password"
 		return t
+	case err != nil && strings.Contains(err.Error(), "encryption"):
+		t.problem = fmt.Sprintf("it is encrypted in a way webagent cannot read (%v)", err)
+		return t
 	case err != nil:
 		t.problem = fmt.Sprintf("it is damaged or not a PDF (%v)", err)
 		return t
