@@ -194,8 +194,9 @@ var tools = []*tool{
 	newTool(ActExtract, 20*time.Second, "Read the page's main content as Markdown, for long pages (the snapshot shows what is visible and actionable).", nil),
 	newTool(ActBox, 5*time.Second, "Give an element's box (x, y, width, height in CSS pixels of the viewport) and whether it is in view, to aim at a point of it.",
 		[]prop{refArg}, "ref"),
-	newTool(ActReadRegion, 5*time.Second, "Read the whole text of a region the snapshot left out (a line starting with … and ending with [region=r3]).",
-		[]prop{str("ref", "the region's handle from the latest snapshot, e.g. r3")}, "ref"),
+	newTool(ActReadRegion, 5*time.Second, "Read the whole text of a region the snapshot left out (a line starting with … and ending with [region=r3]), "+
+		"or of a downloaded PDF by the handle its download notice gives (f1 for all of it, f1p2 for its page 2).",
+		[]prop{str("ref", "the region's handle from the latest snapshot, e.g. r3, or a downloaded PDF's, e.g. f1")}, "ref"),
 	{name: ToolDone, desc: "Finish the task successfully with the answer the user asked for (or a short confirmation of what was done).",
 		props: []prop{str("answer", "the final answer")}, required: []string{"answer"}, local: true,
 		end: func(c call, out *iterOut) string { out.done = &c.args.Answer; return "task finished" }},

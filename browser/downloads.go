@@ -27,6 +27,7 @@ type downloads struct {
 	dir   string
 	temp  bool              // dir was made by us and is removed on Close
 	names map[string]string // GUID -> suggested file name
+	pdfs  []string          // the downloaded PDFs: read_region f1 reads pdfs[0]
 }
 
 func (d *downloads) init(b *Browser) {
@@ -112,7 +113,13 @@ func (d *downloads) completed(e *cdpbrowser.EventDownloadProgress) {
 		size = fi.Size()
 	}
 	// The notice names the file, never the machine's folders.
-	d.b.notices.add(fmt.Sprintf("downloaded %s (%s) into the download folder", filepath.Base(dst), humanSize(size)))
+	note := fmt.Sprintf("downloaded %s (%s) into the download folder", filepath.Base(dst), humanSize(size))
+	if fileIsPDF(dst) && len(d.pdfs) < maxDownloadPDFs {
+		d.pdfs = append(d.pdfs, dst)
+		id := fmt.Sprintf("f%d", len(d.pdfs))
+		note += fmt.Sprintf("; it is a PDF: read_region %s reads its text (%sp2 its page 2)", id, id)
+	}
+	d.b.notices.add(note)
 }
 
 // close removes the download folder if it was a temporary one.

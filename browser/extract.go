@@ -24,11 +24,14 @@ func (o *op) doExtract(contract.Action) (string, error) {
 		return "", err
 	}
 	var res struct {
-		URL, Title, Text        string
-		Part, Start, End, Total int
+		URL, Title, Text, ContentType string
+		Part, Start, End, Total       int
 	}
 	if err := o.evalValue(jsCall(extractJS, extractMaxChars), &res); err != nil {
 		return "", err
+	}
+	if res.ContentType == pdfMIME {
+		return o.extractDocument(res.URL)
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Main content of %s (%q) as Markdown", res.URL, res.Title)

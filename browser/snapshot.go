@@ -37,6 +37,9 @@ type snapState struct {
 	popups  int
 
 	frames frameSet // cross-origin frames
+
+	doc        *tabDoc           // the PDF of the latest snapshot that showed one
+	docRegions map[string]string // its folded pages, while the latest snapshot shows it
 }
 
 // setupSnapshot applies the snapshot's options at launch.
@@ -110,16 +113,19 @@ func (b *Browser) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 
 // walkResult is what the walker returns.
 type walkResult struct {
-	URL     string      `json:"url"`
-	Title   string      `json:"title"`
-	Text    string      `json:"text"`
-	Tokens  int         `json:"tokens"`
-	XFrames int         `json:"xframes"`
-	Omitted int         `json:"omitted"`
-	Partial bool        `json:"partial"` // the walk ran out of its time budget
-	MaxRef  int         `json:"maxRef"`
-	Check   *humanCheck `json:"check"`  // the human check the document shows (js/humanCheck.js), or nil
-	Timing  []float64   `json:"timing"` // ms: layout, walk, fitting the budget (for the debug log)
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	// ContentType is the document's MIME type: application/pdf for
+	// Chromium's PDF viewer, whose text the walker cannot read.
+	ContentType string      `json:"contentType"`
+	Text        string      `json:"text"`
+	Tokens      int         `json:"tokens"`
+	XFrames     int         `json:"xframes"`
+	Omitted     int         `json:"omitted"`
+	Partial     bool        `json:"partial"` // the walk ran out of its time budget
+	MaxRef      int         `json:"maxRef"`
+	Check       *humanCheck `json:"check"`  // the human check the document shows (js/humanCheck.js), or nil
+	Timing      []float64   `json:"timing"` // ms: layout, walk, fitting the budget (for the debug log)
 
 	unsettled bool // the page kept navigating; this is the last complete walk
 }
@@ -131,6 +137,12 @@ func (o *op) snapshot() (contract.Snapshot, error) {
 	res, loading, err := o.readPage()
 	if err != nil {
 		return contract.Snapshot{}, err
+	}
+	b.snap.docRegions = nil
+	if res.ContentType == pdfMIME {
+		if err := o.showDocument(&res); err != nil {
+			return contract.Snapshot{}, err
+		}
 	}
 	notes := b.notices.take()
 	notes = append(notes, b.changes(res)...)

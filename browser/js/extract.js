@@ -208,6 +208,7 @@
   return {
     url: location.href,
     title: document.title,
+    contentType: document.contentType,
     text: md.slice(start, end).trim(),
     part: cur.part,
     start: start,

@@ -1486,6 +1486,7 @@
   return {
     url: location.href,
     title: document.title,
+    contentType: document.contentType,
     text: shown.text,
     tokens: Math.round(shown.tokens),
     xframes: xframes.length,
