@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -66,19 +65,7 @@ func startDisplay(ctx context.Context) (*display, error) {
 	d.cmd = exec.Command(path, "-displayfd", "3", "-screen", "0", xvfbScreen, "-nolisten", "tcp")
 	d.cmd.ExtraFiles = []*os.File{w}
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	started := make(chan error, 1)
-	go func() {
-		// The parent-death signal follows the thread that started Xvfb.
-		runtime.LockOSThread()
-		if err := d.cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		_ = d.cmd.Wait()
-		close(d.done)
-	}()
-	err = <-started
+	err = runLocked(d.cmd, d.done)
 	w.Close()
 	if err != nil {
 		return nil, fmt.Errorf("browser: starting %s: %w", path, err)

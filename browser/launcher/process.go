@@ -175,20 +175,24 @@ func arguments(f Flags, dir string, pipe bool) []string {
 	return append(args, "about:blank")
 }
 
-// run starts the process and waits for it on one locked OS thread: the
-// parent-death signal fires when the thread that started the child ends,
-// not the process, so that thread lives as long as Chromium does.
-func (p *Process) run() error {
+// run starts the process and waits for it (runLocked).
+func (p *Process) run() error { return runLocked(p.cmd, p.done) }
+
+// runLocked starts cmd and waits for it on one locked OS thread, closing
+// done when it has exited: the parent-death signal (Pdeathsig) fires when
+// the thread that started the child ends, not the process, so that thread
+// lives as long as the child does. It returns Start's error.
+func runLocked(cmd *exec.Cmd, done chan struct{}) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		if err := p.cmd.Start(); err != nil {
+		if err := cmd.Start(); err != nil {
 			started <- err
 			return
 		}
 		started <- nil
-		_ = p.cmd.Wait()
-		close(p.done)
+		_ = cmd.Wait()
+		close(done)
 	}()
 	return <-started
 }
