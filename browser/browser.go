@@ -153,6 +153,7 @@ type Browser struct {
 	activity  activityLog  // console and network activity, for traces (Options.RecordActivity)
 	origins   originSet    // the origins whose localStorage the storage state keeps
 	defaultUA string       // the browser's own user agent, when only a locale is set
+	hints     uaHints      // what the tabs' client hints are made of (clienthints.go)
 }
 
 // calls serialise the calls of a Browser (begin, op.end) and end them

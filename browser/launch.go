@@ -87,7 +87,9 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	opts := b.opts
 	flags := launcher.BrowserFlags(!opts.Headful)
-	maps.Copy(flags, b.ordinaryFlags(ctx))
+	ordinary, hints := ordinaryFlags(ctx, opts, b.log)
+	maps.Copy(flags, ordinary)
+	b.hints = hints
 	maps.Copy(flags, settingFlags(opts))
 	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, UserDataDir: opts.UserDataDir, Flags: flags, Logger: b.log, Pipe: true})
 	if err != nil {

@@ -7,10 +7,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -31,6 +33,10 @@ type tellsResult struct {
 	Languages       []string
 	Brands          []string
 	FullVersionList []string
+	Architecture    string
+	Bitness         string
+	UAFullVersion   string
+	Headers         map[string]string // the client hints the server got
 	Platform        string
 	WebGL           struct{ Vendor, Renderer, UnmaskedVendor, UnmaskedRenderer string }
 	Plugins         int
@@ -65,8 +71,21 @@ func serveProbe(t *testing.T) string {
 	mux.HandleFunc("/botd.esm.js", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, "testdata/botd/botd.esm.js")
 	})
+	mux.HandleFunc("/hints", func(w http.ResponseWriter, r *http.Request) {
+		h := map[string]string{}
+		for name := range r.Header {
+			if strings.HasPrefix(strings.ToLower(name), "sec-ch-ua") {
+				h[strings.ToLower(name)] = r.Header.Get(name)
+			}
+		}
+		_ = json.NewEncoder(w).Encode(h)
+	})
 	mux.Handle("/", http.FileServer(http.Dir("testdata/ordinary")))
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// As a site that wants the high-entropy hints asks for them.
+		w.Header().Set("Accept-CH", "Sec-CH-UA-Full-Version-List, Sec-CH-UA-Arch, Sec-CH-UA-Bitness")
+		mux.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	frame := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/probe.html"
 	return srv.URL + "/probe.html?frame=" + frame
@@ -121,6 +140,31 @@ func TestOrdinaryTells(t *testing.T) {
 			if len(v.Brands) == 0 || strings.Contains(strings.Join(v.Brands, ","), "Headless") {
 				t.Errorf("%s: client hint brands %v", where, v.Brands)
 			}
+		}
+	})
+	t.Run("ClientHints", func(t *testing.T) {
+		// A person's Chromium answers the high-entropy hints with its own
+		// version; the brands are Chromium's own, which a frame of another
+		// site (which keeps the low-entropy hints only) reports unchanged.
+		v, err := launcher.BrowserVersion(tctx(t), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := "Chromium " + v.Full
+		if v.Name == "Google Chrome" {
+			full = "Google Chrome " + v.Full
+		}
+		for where, v2 := range map[string]tellsResult{"page": r.Tells, "worker": r.Worker} {
+			if !slices.Contains(v2.FullVersionList, full) || v2.Architecture == "" || v2.Bitness == "" || v2.UAFullVersion != v.Full {
+				t.Errorf("%s: high-entropy hints %v, architecture %q, bitness %q, uaFullVersion %q; want %q among them", where, v2.FullVersionList, v2.Architecture, v2.Bitness, v2.UAFullVersion, full)
+			}
+			if strings.Join(v2.Brands, ",") != strings.Join(r.Frame.Tells.Brands, ",") {
+				t.Errorf("%s: brands %v, Chromium's own (the frame's) %v", where, v2.Brands, r.Frame.Tells.Brands)
+			}
+		}
+		h := r.Tells.Headers
+		if !strings.Contains(h["sec-ch-ua-full-version-list"], `"`+v.Full+`"`) || h["sec-ch-ua-arch"] == "" || strings.Contains(h["sec-ch-ua"], "Headless") {
+			t.Errorf("the server got the client hints %v; want the full version %s and the architecture", h, v.Full)
 		}
 	})
 	t.Run("Webdriver", func(t *testing.T) {
@@ -231,5 +275,31 @@ func TestOrdinaryHeadful(t *testing.T) {
 	}
 	if p := r.Tells; p.Screen.Height < p.Outer.Height || p.Outer.Height <= p.Inner.Height || p.Webdriver {
 		t.Errorf("headful page: %+v", p)
+	}
+}
+
+// TestOrdinaryServer: the browser a Server shares (the eval harness's) is
+// as ordinary as a launched one: BotD finds no bot in its tabs.
+func TestOrdinaryServer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := StartServer(ctx, Options{Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b, err := Launch(ctx, Options{CDPURL: s.URL, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r := probe(t, b)
+	for where, d := range map[string]botdResult{"the page": r.Botd, "a cross-origin frame": r.Frame.Botd} {
+		if d.Bot {
+			t.Errorf("BotD in %s: a bot, %s (%v)", where, d.BotKind, d.Flagged)
+		}
+	}
+	if p := r.Tells; strings.Contains(p.UA, "Headless") || strings.Contains(r.Worker.UA, "Headless") || p.Webdriver || p.Screen.Height < p.Outer.Height {
+		t.Errorf("the server's page: %+v", p)
 	}
 }

@@ -2,7 +2,8 @@ package browser
 
 import (
 	"context"
-	"fmt"
+	"log/slog"
+	"maps"
 
 	"github.com/webagent/webagent/browser/launcher"
 )
@@ -26,14 +27,22 @@ type Server struct {
 
 // StartServer starts Chromium with a fresh profile and waits, until ctx
 // ends, for its DevTools address. Of opts it uses ChromePath, Headful, Width
-// and Height. The process dies with this one, even on SIGKILL.
+// and Height, and UserAgent. It is an ordinary browser (ordinary.go), as a
+// launched one is. The process dies with this one, even on SIGKILL.
 func StartServer(ctx context.Context, opts Options) (*Server, error) {
-	w, h := opts.Width, opts.Height
-	if w <= 0 || h <= 0 {
-		w, h = defaultWidth, defaultHeight
+	if opts.Width <= 0 || opts.Height <= 0 {
+		opts.Width, opts.Height = defaultWidth, defaultHeight
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
 	flags := launcher.ServerFlags(!opts.Headful)
-	flags["window-size"] = fmt.Sprintf("%d,%d", w, h)
+	ordinary, _ := ordinaryFlags(ctx, opts, log)
+	maps.Copy(flags, ordinary)
+	if opts.UserAgent != "" {
+		flags["user-agent"] = opts.UserAgent
+	}
 	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, Flags: flags, Logger: opts.Logger})
 	if err != nil {
 		return nil, err

@@ -227,12 +227,16 @@ func checkSettings(opts *Options) error {
 // headers of the Options. The viewport is set with the tab (setupTab).
 func (b *Browser) applySettings(ctx context.Context, t cdp.Session) error {
 	o := b.opts
-	if o.UserAgent != "" || o.Locale != "" {
-		ua := o.UserAgent
-		if ua == "" {
-			ua = b.defaultUA
-		}
-		if _, err := cdp.Call(ctx, t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: acceptLanguage(o.Locale)}); err != nil {
+	ua := o.UserAgent
+	var md *uaMetadata
+	if b.wantsHints() {
+		ua, md = b.hints.ua, b.uaMetadata()
+	}
+	if ua == "" && o.Locale != "" {
+		ua = b.defaultUA
+	}
+	if ua != "" {
+		if _, err := cdp.Call(ctx, t, setUserAgentOverride, uaOverrideParams{UserAgent: ua, AcceptLanguage: acceptLanguage(o.Locale), UserAgentMetadata: md}); err != nil {
 			return fmt.Errorf("setting the user agent: %w", err)
 		}
 	}

@@ -75,7 +75,6 @@ func BrowserFlags(headless bool) Flags {
 		"safebrowsing-disable-auto-update":       true,
 		"password-store":                         "basic",
 		"use-mock-keychain":                      true,
-		"disable-gpu":                            true,
 		"deny-permission-prompts":                true,
 		"disable-features":                       DisabledFeatures,
 		// navigator.webdriver is false, as in a browser a person runs.
@@ -88,14 +87,18 @@ func BrowserFlags(headless bool) Flags {
 		f["headless"] = "new"
 		f["hide-scrollbars"] = true
 		f["mute-audio"] = true
+		// Drawing in software, whatever the machine. A window draws
+		// with the machine's GPU, and WebGL names it, as a person's
+		// Chromium does; without one Chromium falls back to SwiftShader.
+		f["disable-gpu"] = true
 	}
 	return f
 }
 
 // ServerFlags are the switches of a browser shared by many Browsers
 // (browser.StartServer), which listens on a loopback port. They differ
-// from BrowserFlags in a few switches (no enable-automation, no
-// disable-popup-blocking, crash reporting off): the two sets are kept as
+// from BrowserFlags in a few switches (no disable-popup-blocking, crash
+// reporting off, no GPU with a window either): the two sets are kept as
 // each was measured and tested, until a change to one of them is made on
 // purpose for both.
 func ServerFlags(headless bool) Flags {
@@ -118,6 +121,8 @@ func ServerFlags(headless bool) Flags {
 		"disable-crash-reporter":                 true,
 		"no-crashpad":                            true,
 		"remote-debugging-address":               "127.0.0.1",
+		// navigator.webdriver is false, as in a browser a person runs.
+		"disable-blink-features": "AutomationControlled",
 	}
 	maps.Copy(f, offline)
 	if headless {

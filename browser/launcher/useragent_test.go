@@ -2,10 +2,12 @@ package launcher
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -35,6 +37,28 @@ func TestOrdinaryUserAgent(t *testing.T) {
 			t.Errorf("%q: user agent %q, want an error", c.prints, ua)
 		case c.want != "" && (err != nil || !regexp.MustCompile(`^Mozilla/5\.0 \([^)]+\) AppleWebKit/537\.36 \(KHTML, like Gecko\) `+regexp.QuoteMeta(c.want)+`$`).MatchString(ua)):
 			t.Errorf("%q: user agent %q (%v), want one ending %q", c.prints, ua, err, c.want)
+		}
+	}
+}
+
+// The client hints' brands are those Chromium and Chrome report for their
+// version: a GREASE brand and Chromium's for Chromium, with Chrome's too
+// for Chrome, in the order the major version picks.
+func TestVersionBrands(t *testing.T) {
+	for _, c := range []struct {
+		v    Version
+		want string
+	}{
+		{Version{"Chromium", "156.0.8078.79", "156"}, `"Not:A-Brand";v="8", "Chromium";v="156"`},
+		{Version{"Google Chrome", "131.0.6778.85", "131"}, `"Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"`},
+		{Version{"Google Chrome", "120.0.6099.109", "120"}, `"Not_A Brand";v="8", "Chromium";v="120", "Google Chrome";v="120"`},
+	} {
+		var got []string
+		for _, b := range c.v.Brands() {
+			got = append(got, fmt.Sprintf("%q;v=%q", b.Brand, b.Version))
+		}
+		if s := strings.Join(got, ", "); s != c.want {
+			t.Errorf("%s %s: brands %s, want %s", c.v.Name, c.v.Full, s, c.want)
 		}
 	}
 }

@@ -12,12 +12,18 @@ async function tells() {
     brands: [],
     fullVersionList: [],
     platform: '',
+    architecture: '',
+    bitness: '',
+    uaFullVersion: '',
   };
   if (n.userAgentData) {
     t.brands = n.userAgentData.brands.map((b) => b.brand + ' ' + b.version);
     t.platform = n.userAgentData.platform;
-    const hi = await n.userAgentData.getHighEntropyValues(['fullVersionList']);
-    t.fullVersionList = hi.fullVersionList.map((b) => b.brand + ' ' + b.version);
+    const hi = await n.userAgentData.getHighEntropyValues(['fullVersionList', 'architecture', 'bitness', 'uaFullVersion']);
+    t.fullVersionList = (hi.fullVersionList || []).map((b) => b.brand + ' ' + b.version);
+    t.architecture = hi.architecture || '';
+    t.bitness = hi.bitness || '';
+    t.uaFullVersion = hi.uaFullVersion || '';
   }
   const canvas = typeof document !== 'undefined' ? document.createElement('canvas') : new OffscreenCanvas(1, 1);
   const gl = canvas.getContext('webgl');
@@ -33,6 +39,8 @@ async function tells() {
   if (typeof window === 'undefined') {
     return t;
   }
+  // What the server got, once it asked for the hints (Accept-CH).
+  t.headers = await (await fetch('hints')).json();
   t.plugins = n.plugins.length;
   t.pluginArray = n.plugins instanceof PluginArray;
   t.mimeTypes = n.mimeTypes.length;
