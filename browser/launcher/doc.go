@@ -10,7 +10,9 @@
 // profile and its TMPDIR. The browser also dies with the program that
 // started it, even on SIGKILL (the parent-death signal).
 //
-// What a Process leaves when its program is killed (a temporary profile,
-// Chromium's singleton folder) carries a prefix (ProfilePrefix, TempPrefix)
-// in the system's temporary folder.
+// What a Process leaves when its program is killed or exits before Close
+// ends (a temporary profile, Chromium's singleton folder) carries a prefix
+// (ProfilePrefix, TempPrefix) in the system's temporary folder and names
+// its owner; the next Start removes the folders whose owner has ended
+// (SweepLeftovers).
 package launcher

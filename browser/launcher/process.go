@@ -86,6 +86,7 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	SweepLeftovers()
 	var disp *display
 	if needsDisplay(cfg.Flags) {
 		if disp, err = startDisplay(ctx); err != nil {
@@ -277,23 +278,40 @@ func (p *Process) Alive() bool {
 	}
 }
 
-// Close kills the browser and its helper processes, waits for it to exit
+// Close kills the browser and its helper processes, waits for them to exit
 // and removes its temporary profile and its TMPDIR; a persistent profile is
 // kept. It is idempotent. A browser that should write its profile first is
 // asked to close (Browser.close over its DevTools connection) before Close.
+//
+// The folders are removed while the killed processes die (on a busy
+// machine the kernel takes a few hundred milliseconds to end a browser):
+// a killed process runs no more code of its own, and a write it had under
+// way when the signal came is met by RemoveAll's retries. A program that
+// exits before Close returns (at its bound) leaves the processes killed;
+// what remains of the folders is removed by the next Start
+// (SweepLeftovers).
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		if p.cmd.Process != nil {
 			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 			_ = p.cmd.Process.Kill()
-			<-p.done
 		}
+		if p.temp {
+			// Helpers outside the group, found by their profile.
+			KillUsing(p.Profile)
+		}
+		err := p.removeFolders()
+		<-p.done
 		// Helpers can outlive the main process for a moment.
 		KillLeftovers(p.Profile)
+		if err == nil {
+			// What a dying helper wrote after the removal.
+			err = p.removeFolders()
+		}
+		p.closeErr = err
 		p.display.close()
 		p.closePipes()
 		p.endOutput()
-		p.closeErr = p.removeFolders()
 	})
 	return p.closeErr
 }

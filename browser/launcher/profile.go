@@ -20,6 +20,10 @@ func profile(dir string) (path string, temp bool, err error) {
 		if err != nil {
 			return "", false, fmt.Errorf("browser: creating the profile: %w", err)
 		}
+		if err := markOwner(d); err != nil {
+			os.Remove(d)
+			return "", false, fmt.Errorf("browser: creating the profile: %w", err)
+		}
 		return d, true, nil
 	}
 	abs, err := filepath.Abs(dir)

@@ -34,10 +34,10 @@ func newChromeTemp() (dir, env string) {
 		if err != nil {
 			continue
 		}
-		if abs, err := filepath.Abs(dir); err == nil && len(abs)+len(socketSuffix) <= maxSocketPath {
+		if abs, err := filepath.Abs(dir); err == nil && len(abs)+len(socketSuffix) <= maxSocketPath && markOwner(abs) == nil {
 			return abs, "TMPDIR=" + abs
 		}
-		os.Remove(dir)
+		os.RemoveAll(dir)
 	}
 	return "", ""
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -24,6 +25,9 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(spinEnv) != "" {
+		spin()
+	}
 	dir, err := os.MkdirTemp("", "webagent-cli-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -57,12 +61,22 @@ type proc struct {
 // (read it after the process has exited).
 type stampedBuffer struct {
 	bytes.Buffer
-	first time.Time
+	first   time.Time
+	printed chan struct{} // closed with the first bytes, when made
+}
+
+// ReadFrom copies through Write, which notes the time: the Buffer's own
+// ReadFrom, which exec's copy prefers, would not.
+func (b *stampedBuffer) ReadFrom(r io.Reader) (int64, error) {
+	return io.Copy(struct{ io.Writer }{b}, r)
 }
 
 func (b *stampedBuffer) Write(p []byte) (int, error) {
 	if b.first.IsZero() && len(p) > 0 {
 		b.first = time.Now()
+		if b.printed != nil {
+			close(b.printed)
+		}
 	}
 	return b.Buffer.Write(p)
 }
@@ -72,6 +86,7 @@ func (b *stampedBuffer) Write(p []byte) (int, error) {
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
 	p := &proc{tmp: t.TempDir()}
+	p.stdout.printed = make(chan struct{})
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	env := []string{"TMPDIR=" + p.tmp}
@@ -112,23 +127,31 @@ func (p *proc) wait(t *testing.T, within time.Duration) int {
 
 // noChromeLeft checks that no Chrome profile (and so no Chrome using it)
 // remains in the process's TMPDIR.
+// Folders the process left for the next start to remove (it exits at its
+// bound, see exitBudget) must be removed by that start.
 func (p *proc) noChromeLeft(t *testing.T) {
 	t.Helper()
+	if _, err := sweptByNextStart(p); err != nil {
+		t.Error(err)
+	}
+}
+
+// left lists the temporary Chrome profiles and folders, and the processes
+// using them, that remain in the process's TMPDIR.
+func (p *proc) left() []string {
 	var left []string
 	for _, pat := range []string{"webagent-profile-*", "webagent-tmp-*", "org.chromium.Chromium.*"} {
 		m, _ := filepath.Glob(filepath.Join(p.tmp, pat))
 		left = append(left, m...)
 	}
-	if len(left) > 0 {
-		t.Errorf("temporary Chrome profiles or folders left behind: %v", left)
-	}
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range procs {
 		b, err := os.ReadFile(f)
 		if err == nil && bytes.Contains(b, []byte(p.tmp)) {
-			t.Errorf("a process still uses %s: %s", p.tmp, strings.ReplaceAll(string(b), "\x00", " "))
+			left = append(left, "a process: "+strings.ReplaceAll(string(b), "\x00", " "))
 		}
 	}
+	return left
 }
 
 func run(t *testing.T, args ...string) (int, *proc) {
@@ -307,6 +330,37 @@ func TestSignalCancels(t *testing.T) {
 			p.noChromeLeft(t)
 		})
 	}
+}
+
+// A signal that comes once the task has its result (printed, the browser
+// closing) does not change it: the outcome reached first wins, here
+// SUCCESS and exit 0; the process still exits within exitBound.
+func TestSignalAfterResultKeepsIt(t *testing.T) {
+	site, _ := hangingSetup(t)
+	srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "pressed"})}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	p := start(t, "run", "--json", "--url", site, "--base-url", srv.BaseURL(), "--model", "m", "press Go")
+	select {
+	case <-p.stdout.printed:
+	case <-time.After(time.Minute):
+		t.Fatalf("no result within a minute; stderr:\n%s", p.stderr.String())
+	}
+	sent := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	code := p.wait(t, 5*time.Second)
+	if lag := time.Since(sent); lag > exitBound {
+		t.Errorf("exited %s after the signal, want within %s", lag, exitBound)
+	}
+	var res struct{ Code, Answer string }
+	if err := json.Unmarshal(p.stdout.Bytes(), &res); err != nil || res.Code != "SUCCESS" || code != exitOK {
+		t.Fatalf("exit %d, result %q (%v), want SUCCESS and 0", code, p.stdout.String(), err)
+	}
+	p.noChromeLeft(t)
 }
 
 func TestIterationTimeoutExitsOne(t *testing.T) {

@@ -95,7 +95,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Version:          mcpVersion(),
 		Logger:           log,
 	})
-	defer srv.Close()
+	// A signal ends the server at once: its browsers are killed within
+	// exitBudget (what is left of their folders goes with the next start).
+	defer within(exitBudget, func() { srv.Close() })
 	if o.port == 0 {
 		err := srv.ServeIO(ctx, stdin, stdout)
 		if ctx.Err() != nil {

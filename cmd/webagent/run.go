@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/url"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/trace"
 )
 
 type runOpts struct {
@@ -170,7 +172,14 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		}
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)
 	}
-	defer b.Close()
+	// On the way out, the browser closes once; after the result, at most
+	// within exitBudget (closeAfterResult).
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			b.Close()
+		}
+	}()
 
 	opts := append(c.loopOptions(c.maxIterations),
 		agent.WithLogger(log),
@@ -191,18 +200,11 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		return exitUsage, usagef("%v", err)
 	}
 	res := a.Run(ctx, task)
-	// The result first: the browser's clean-up (bounded) comes after.
+	// The result first: the trace's end and the browser's clean-up come
+	// after, within exitBudget.
 	printResult(stdout, stderr, res, c.json)
-	if tw != nil {
-		if err := tw.End(ctx, res); err != nil {
-			fmt.Fprintf(stderr, "webagent: %v\n", err)
-		} else {
-			fmt.Fprintf(stderr, "trace: %s (webagent show-trace %s)\n", tw.Dir(), tw.Dir())
-		}
-	}
-	if err := b.Close(); err != nil {
-		log.Warn("closing the browser", "error", err)
-	}
+	handedOff = true
+	closeAfterResult(ctx, log, b, tw, res, stderr)
 	switch {
 	case res.Code == agent.CodeSuccess:
 		return exitOK, nil
@@ -210,6 +212,58 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		return exitInterrupted, nil
 	default:
 		return exitFailed, nil
+	}
+}
+
+// exitBudget is how long after the result the process may spend ending the
+// trace and closing the browser: a task ends within half a second of its
+// bound, on a busy machine too, and killing a browser, removing its
+// folders and exiting must fit in what is left of that.
+const exitBudget = 300 * time.Millisecond
+
+// closeAfterResult ends the trace and closes the browser, returning when
+// both are done or exitBudget has passed, whichever is first. Past the
+// budget the browser has been killed (Close kills it first thing, and it
+// dies with this process in any case: launcher's parent-death signal);
+// folders that were not removed yet are removed by the next start
+// (launcher.SweepLeftovers).
+func closeAfterResult(ctx context.Context, log *slog.Logger, b *browser.Browser, tw *trace.Writer, res *agent.Result, stderr io.Writer) {
+	// The trace's last screenshot may take half of it, not the browser's
+	// kill.
+	cctx, cancel := context.WithTimeout(ctx, exitBudget/2)
+	defer cancel()
+	if !within(exitBudget, func() {
+		if tw != nil {
+			if err := tw.End(cctx, res); err != nil {
+				fmt.Fprintf(stderr, "webagent: %v\n", err)
+			} else {
+				fmt.Fprintf(stderr, "trace: %s (webagent show-trace %s)\n", tw.Dir(), tw.Dir())
+			}
+		}
+		if err := b.Close(); err != nil {
+			log.Warn("closing the browser", "error", err)
+		}
+	}) {
+		log.Debug("exiting before the browser's clean-up ended; the next start removes what is left")
+	}
+}
+
+// within runs f and waits for it at most d; it reports whether f ended.
+// What f has not done by then is left to the process's exit (a browser
+// dies with this process) and to the next start (its folders).
+func within(d time.Duration, f func()) bool {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return true
+	case <-timer.C:
+		return false
 	}
 }
 

@@ -1,0 +1,105 @@
+package launcher
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Folders left by a process that ended before its clean-up did: a program
+// that must exit at its bound (the CLI) kills its browser and goes, and the
+// browser's temporary folders may outlast it. Each folder names its owner
+// in a file (ownerFile: the owning process's id and start time, which tell
+// it from a later process with the same id); the next Start of any
+// webagent on the machine removes the folders whose owner is gone and that
+// no process uses.
+
+// ownerFile names a temporary folder's owner.
+const ownerFile = "webagent-owner"
+
+// markOwner writes this process as dir's owner.
+func markOwner(dir string) error {
+	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(selfOwner()), 0o600)
+}
+
+// selfOwner is this process's owner line.
+func selfOwner() string {
+	return fmt.Sprintf("%d %s\n", os.Getpid(), startTime(os.Getpid()))
+}
+
+// startTime is the start time of process pid (field 22 of its stat, in
+// clock ticks since boot), "" when it does not run.
+func startTime(pid int) string {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return ""
+	}
+	// After "pid (comm) ": state is field 3, start time field 22.
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+// ownerGone reports whether dir's owner has ended. A folder with no owner
+// file (being made, or left by a version that wrote none) is not judged.
+func ownerGone(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return false
+	}
+	pid, err := strconv.Atoi(f[0])
+	if err != nil || pid <= 0 {
+		return false
+	}
+	return !Running(pid) || startTime(pid) != f[1]
+}
+
+// SweepLeftovers removes the temporary folders (ProfilePrefix, TempPrefix)
+// in the folders bases (by default the system's temporary folder and
+// /tmp, where Start makes them) whose owner has ended, killing any process
+// still using them first. It returns how many it removed. Start calls it.
+func SweepLeftovers(bases ...string) int {
+	if len(bases) == 0 {
+		bases = sweepBases()
+	}
+	n := 0
+	for _, base := range bases {
+		for _, prefix := range []string{ProfilePrefix, TempPrefix} {
+			dirs, _ := filepath.Glob(filepath.Join(base, prefix+"*"))
+			for _, d := range dirs {
+				if !ownerGone(d) {
+					continue
+				}
+				if prefix == ProfilePrefix {
+					KillUsing(d)
+				}
+				if os.RemoveAll(d) == nil {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// sweepBases are the folders the temporary folders are made in.
+func sweepBases() []string {
+	bases := []string{os.TempDir()}
+	if abs, err := filepath.Abs(os.TempDir()); err != nil || abs != "/tmp" {
+		bases = append(bases, "/tmp")
+	}
+	return bases
+}
