@@ -168,7 +168,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) *Report {
 	for w := range min(r.cfg.Workers, max(len(jobs), 1)) {
 		wg.Go(func() {
 			wk := &worker{id: w}
-			defer wk.close()
+			defer wk.close(ctx)
 			for i := range queue {
 				if ctx.Err() != nil {
 					continue
@@ -237,7 +237,7 @@ func (r *Runner) attempt(ctx context.Context, wk *worker, slot int, job Job, mor
 		opts.Isolated = true
 	case !r.cfg.LaunchPerRun:
 		if wk.chrome != nil && !wk.chrome.Alive() {
-			wk.close()
+			wk.close(ctx)
 		}
 		if wk.chrome == nil {
 			c, err := browser.StartServer(lctx, opts)
@@ -292,7 +292,7 @@ func (r *Runner) attempt(ctx context.Context, wk *worker, slot int, job Job, mor
 		// The worker's Chromium is gone or unreachable: the next run
 		// gets a new one.
 		wk.closeLater(b)
-		wk.close()
+		wk.close(ctx)
 	}
 	return run, err
 }

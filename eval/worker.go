@@ -55,7 +55,12 @@ func (w *worker) take(cdp string) *browser.Browser {
 func (w *worker) closeLater(b *browser.Browser) { w.bg.Go(func() { _ = b.Close() }) }
 
 // close closes every tab and the worker's Chromium, and waits for them.
-func (w *worker) close() {
+// After ctx ended (a signal), the Chromium is killed first: closing its
+// tabs one by one would only delay the exit, and they go with it.
+func (w *worker) close(ctx context.Context) {
+	if ctx.Err() != nil && w.chrome != nil {
+		w.chrome.Close()
+	}
 	if b := w.take(""); b != nil {
 		_ = b.Close()
 	}

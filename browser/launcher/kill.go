@@ -2,7 +2,9 @@ package launcher
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -81,14 +83,33 @@ func Running(pid int) bool {
 }
 
 // RemoveAll removes dir, retrying for a moment (3 s at most): a dying
-// helper process can still write into it.
+// helper process can still write into it. Its owner file (sweep.go) goes
+// last, so that a removal cut short by the program's exit leaves a folder
+// the next start knows to sweep.
 func RemoveAll(dir string) error {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		err := os.RemoveAll(dir)
+		err := removeOwnerLast(dir)
 		if err == nil || time.Now().After(deadline) {
 			return err
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// removeOwnerLast removes what dir holds but its owner file, then the rest.
+func removeOwnerLast(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	for _, e := range entries {
+		if e.Name() == ownerFile {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return os.RemoveAll(dir)
 }

@@ -204,7 +204,10 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	// after, within exitBudget.
 	printResult(stdout, stderr, res, c.json)
 	handedOff = true
-	closeAfterResult(ctx, log, b, tw, res, stderr)
+	// What the user asked to keep is written whole, however long after
+	// the bound that takes (each step has a deadline of its own).
+	keeps := tw != nil || bopts.SaveStorageState != "" || bopts.UserDataDir != ""
+	closeAfterResult(ctx, log, b, tw, res, stderr, keeps)
 	switch {
 	case res.Code == agent.CodeSuccess:
 		return exitOK, nil
@@ -226,15 +229,16 @@ const exitBudget = 300 * time.Millisecond
 // budget the browser has been killed (Close kills it first thing, and it
 // dies with this process in any case: launcher's parent-death signal);
 // folders that were not removed yet are removed by the next start
-// (launcher.SweepLeftovers).
-func closeAfterResult(ctx context.Context, log *slog.Logger, b *browser.Browser, tw *trace.Writer, res *agent.Result, stderr io.Writer) {
-	// The trace's last screenshot may take half of it, not the browser's
-	// kill.
-	cctx, cancel := context.WithTimeout(ctx, exitBudget/2)
-	defer cancel()
-	if !within(exitBudget, func() {
+// (launcher.SweepLeftovers). When the run keeps something (a trace, a
+// saved storage state, a persistent profile), it waits for all of it: a
+// trace without its last screenshot or a session not saved would be
+// worse than a later exit.
+func closeAfterResult(ctx context.Context, log *slog.Logger, b *browser.Browser, tw *trace.Writer, res *agent.Result, stderr io.Writer, keeps bool) {
+	closeAll := func() {
 		if tw != nil {
-			if err := tw.End(cctx, res); err != nil {
+			tctx, cancel := context.WithTimeout(ctx, traceEndTimeout)
+			defer cancel()
+			if err := tw.End(tctx, res); err != nil {
 				fmt.Fprintf(stderr, "webagent: %v\n", err)
 			} else {
 				fmt.Fprintf(stderr, "trace: %s (webagent show-trace %s)\n", tw.Dir(), tw.Dir())
@@ -243,10 +247,18 @@ func closeAfterResult(ctx context.Context, log *slog.Logger, b *browser.Browser,
 		if err := b.Close(); err != nil {
 			log.Warn("closing the browser", "error", err)
 		}
-	}) {
+	}
+	if keeps {
+		closeAll()
+		return
+	}
+	if !within(exitBudget, closeAll) {
 		log.Debug("exiting before the browser's clean-up ended; the next start removes what is left")
 	}
 }
+
+// traceEndTimeout bounds the trace's last screenshot.
+const traceEndTimeout = 5 * time.Second
 
 // within runs f and waits for it at most d; it reports whether f ended.
 // What f has not done by then is left to the process's exit (a browser
