@@ -303,3 +303,39 @@ func TestOrdinaryServer(t *testing.T) {
 		t.Errorf("the server's page: %+v", p)
 	}
 }
+
+// TestOrdinaryBuiltinsLookNative: the built-ins webagent wraps in every
+// document (addEventListener for refs and clicks, the canvas methods for
+// the draw log) look as the browser's own to a script that inspects them,
+// the way fingerprinting scripts look for lies.
+func TestOrdinaryBuiltinsLookNative(t *testing.T) {
+	do(t, shared, contract.Action{Name: contract.ActGoto, URL: servePage(t, `<title>n</title><canvas></canvas>`)})
+	v, err := shared.Eval(tctx(t), `(() => {
+  const ts = Function.prototype.toString;
+  const fns = {
+    addEventListener: EventTarget.prototype.addEventListener,
+    fillText: CanvasRenderingContext2D.prototype.fillText,
+    fillStyleSetter: Object.getOwnPropertyDescriptor(CanvasRenderingContext2D.prototype, 'fillStyle').set,
+    widthSetter: Object.getOwnPropertyDescriptor(HTMLCanvasElement.prototype, 'width').set,
+    toString: ts,
+  };
+  const bad = [];
+  for (const [k, f] of Object.entries(fns)) {
+    const text = ts.call(f);
+    if (!/^function [\w ]*\(\) \{ \[native code\] \}$/.test(text)) bad.push(k + ': ' + text.slice(0, 60));
+    if (String(f) !== text) bad.push(k + ': String() differs');
+    const own = Object.getOwnPropertyNames(f).sort().join(',');
+    if (own !== 'length,name') bad.push(k + ': own properties ' + own);
+    if ('prototype' in f) bad.push(k + ': has a prototype');
+  }
+  try { ts.call(null); bad.push('toString.call(null) did not throw'); } catch (e) { if (!(e instanceof TypeError)) bad.push('toString.call(null): ' + e); }
+  if (ts.name !== 'toString' || ts.length !== 0) bad.push('toString is ' + ts.name + '/' + ts.length);
+  return bad.join('; ');
+})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != "" {
+		t.Errorf("wrapped built-ins do not look native: %v", v)
+	}
+}

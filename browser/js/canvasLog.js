@@ -34,6 +34,7 @@
 // The wrappers keep the originals' names, lengths, property attributes and
 // toString, never throw into the page and cost a few arithmetic operations
 // a call.
+/* global masker */
 (() => {
   const KEY = Symbol.for('webagent.canvas');
   if (window[KEY] || typeof CanvasRenderingContext2D !== 'function') return;
@@ -338,15 +339,13 @@
   // Setting a canvas's width or height clears it and resets its context.
   const resize = (c) => { const log = logs.get(c); if (log) fresh(log, c); };
 
-  // hide makes wrapped pass for orig: its name and length, and a toString
-  // that gives the original's text.
-  const toStr = Function.prototype.toString;
+  // hide makes wrapped pass for orig: its name and length, and the
+  // original's text from Function.prototype.toString (masker.js).
+  const mask = masker();
   function hide(wrapped, orig) {
-    const text = apply(toStr, orig, []);
     Object.defineProperty(wrapped, 'name', { value: orig.name });
     Object.defineProperty(wrapped, 'length', { value: orig.length });
-    Object.defineProperty(wrapped, 'toString', { value: { toString() { return text; } }.toString, configurable: true, writable: true });
-    return wrapped;
+    return mask(wrapped, orig);
   }
   for (const name of Object.keys(notes)) {
     const d = desc(P, name);

@@ -23,6 +23,7 @@
 // asks a WeakSet. The wrapper keeps the original's name, length and
 // toString, so that pages that inspect it see no difference, and never
 // throws into the page.
+/* global masker */
 ((binding) => {
   const KEY = Symbol.for('webagent.listeners');
   if (window[KEY]) return;
@@ -89,8 +90,5 @@
     if (x) { try { report(x, clicks.target); } catch (err) { /* never break the page */ } }
   }, true);
   orig.call(window, 'mousedown', (e) => { if (e.isTrusted) clicks.down = innermost(e); }, true);
-  const toStr = Function.prototype.toString;
-  const origStr = toStr.call(orig);
-  Object.defineProperty(wrapped, 'toString', { value: function toString() { return origStr; }, configurable: true, writable: true });
-  Object.defineProperty(proto, 'addEventListener', { value: wrapped, configurable: true, writable: true, enumerable: true });
+  Object.defineProperty(proto, 'addEventListener', { value: masker()(wrapped, orig), configurable: true, writable: true, enumerable: true });
 })
