@@ -123,3 +123,26 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		Answer json.RawMessage `json:"answer"`
 	}{plain(r), r.Object})
 }
+
+// UnmarshalJSON reads what MarshalJSON writes: an answer that is an object
+// fills Object, and Answer with its JSON text.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	type plain Result
+	aux := struct {
+		*plain
+		Answer json.RawMessage `json:"answer"`
+	}{plain: (*plain)(r)}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	r.Answer, r.Object = "", nil
+	switch {
+	case len(aux.Answer) == 0 || string(aux.Answer) == "null":
+	case aux.Answer[0] == '"':
+		return json.Unmarshal(aux.Answer, &r.Answer)
+	default:
+		r.Object = aux.Answer
+		r.Answer = string(aux.Answer)
+	}
+	return nil
+}

@@ -37,6 +37,7 @@ type evalOpts struct {
 	episodeTimer  bool // --episode-timer: MiniWoB++ episodes keep their own timer
 	seeds         listFlag
 	siteHost      string
+	fleet         evalFleetFlags
 }
 
 // listFlag is a repeatable flag whose values may also be comma lists.
@@ -84,6 +85,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	fs.Var(&o.seeds, "seeds", "episode seeds for each MiniWoB++ task: a list (1,2,3) or a range (1-10); default 1-3")
 	fs.BoolVar(&o.episodeTimer, "episode-timer", false, "keep each MiniWoB++ task's own episode timer (10 s unless the task sets another), which ends an unfinished episode with reward -1; "+
 		"without it an episode has no time limit but --max-iterations and the other bounds")
+	o.fleet.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
   webagent eval [flags] [TASK_FILES_OR_DIRS...]
@@ -120,6 +122,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		return exitUsage, err
 	}
 	log := o.logger(stderr)
+	if o.fleet.temporal.addr != "" {
+		return o.fleetEval(ctx, fs, pos, log, stdout, stderr)
+	}
 
 	// The model: the reference model unless one is configured.
 	var model agent.Model

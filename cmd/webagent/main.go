@@ -41,6 +41,10 @@ Usage:
   webagent show-trace DIR          open the viewer of a trace written by run --trace DIR
   webagent replay DIR              run a trace's actions again, without a model (a regression test)
   webagent mcp [--port N]          serve the browser tools and run_task over MCP (stdio, or HTTP with --port)
+  webagent worker --temporal ADDR  run tasks and eval episodes from a Temporal queue (a fleet's machine)
+  webagent submit --temporal ADDR --url URL "task"   run a task on the fleet (--detach: print its id)
+  webagent status|cancel ID        a fleet task's state, question and result; end it as CANCELED
+  webagent answer ID "text"        answer a fleet task's pending ask_human question
   webagent version                 print the version and the commit it was built from
   webagent completion bash|zsh|fish  print a shell completion script
   webagent help [command]
@@ -89,6 +93,16 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdReplay(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		code, err = cmdMCP(ctx, args[1:], os.Stdin, stdout, stderr)
+	case "worker":
+		code, err = cmdWorker(ctx, args[1:], stdout, stderr)
+	case "submit":
+		code, err = cmdSubmit(ctx, args[1:], stdout, stderr)
+	case "status":
+		code, err = cmdStatus(ctx, args[1:], stdout, stderr)
+	case "cancel":
+		code, err = cmdCancel(ctx, args[1:], stdout, stderr)
+	case "answer":
+		code, err = cmdAnswer(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		code, err = cmdVersion(args[1:], stdout)
 	case "completion":
@@ -120,7 +134,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -131,6 +145,11 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"show-trace": func() *flag.FlagSet { fs, _ := showTraceFlags(); return fs },
 	"replay":     func() *flag.FlagSet { fs, _ := replayFlags(); return fs },
 	"mcp":        func() *flag.FlagSet { fs, _ := mcpFlags(); return fs },
+	"worker":     func() *flag.FlagSet { fs, _ := workerFlags(); return fs },
+	"submit":     func() *flag.FlagSet { fs, _ := submitFlags(); return fs },
+	"status":     func() *flag.FlagSet { fs, _ := idFlags("status", "status [flags] ID"); return fs },
+	"cancel":     func() *flag.FlagSet { fs, _ := idFlags("cancel", "cancel [flags] ID"); return fs },
+	"answer":     func() *flag.FlagSet { fs, _ := idFlags("answer", "answer [flags] ID \"text\""); return fs },
 }
 
 func unknownCommand(cmd string) error {

@@ -1,0 +1,30 @@
+// Package fleet runs webagent tasks and eval episodes on Temporal workers,
+// past one machine.
+//
+// A task is a workflow ([TaskWorkflow]); its whole run, browser and all, is
+// one activity on whichever worker takes it from the shared task queue, so
+// the browser lives on that worker alone. The activity heartbeats while it
+// runs and at each iteration: a worker that dies misses its heartbeats and
+// the run starts again on another worker with a fresh browser, up to the
+// restarts the submitter allows. What must later reach the machine that
+// holds the browser (a person's answer to ask_human, a cancel) goes to that
+// worker's own task queue (Temporal's worker-specific queue pattern), which
+// the run names when it starts.
+//
+// An eval episode is a workflow too ([EpisodeWorkflow]) whose id is made
+// from the eval, the task and the attempt: an eval started again with the
+// same arguments finds the episodes that finished and runs only the rest
+// ([RunEval]).
+//
+// Workflow history holds inputs and results. Neither ever carries a model
+// key or a secret value: a task names its secrets and the worker resolves
+// them from its own configuration; results are masked as [agent.Result]s
+// always are.
+//
+// The parts:
+//   - [Worker]: a process's worker, its browsers and its model (worker.go).
+//   - [TaskWorkflow], [EpisodeWorkflow]: the workflows (workflow.go).
+//   - the activities that run on workers (activities.go).
+//   - [Client]: submit, status, cancel, answer (client.go).
+//   - [RunEval]: an eval whose episodes run on the fleet (eval.go).
+package fleet
