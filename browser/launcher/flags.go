@@ -38,13 +38,16 @@ const DisabledFeatures = "Translate,MediaRouter,DeferRendererTasksAfterInput"
 
 // offline are the switches that keep Chromium off the network where
 // nobody asked it to go: no background requests, no component or sync
-// updates, no QUIC probes, no first-run pages.
+// updates, no QUIC probes, no first-run pages, no WebRTC around the proxy.
 var offline = Flags{
 	"disable-background-networking": true,
 	"disable-component-update":      true,
 	"disable-sync":                  true,
 	"no-first-run":                  true,
 	"disable-quic":                  true,
+	// WebRTC sends no UDP the browser's proxy does not carry, and a proxy
+	// carries none: a page's peer connection reaches no host by itself.
+	"webrtc-ip-handling-policy": "disable_non_proxied_udp",
 }
 
 // BrowserFlags are the switches of a browser launched for one Browser
