@@ -138,6 +138,11 @@ func (e *egress) close() {
 }
 
 func (e *egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if quiet(r.Host) {
+		// Chromium's own account calls (launcher.QuietHost): no page's.
+		http.Error(w, "", http.StatusForbidden)
+		return
+	}
 	if r.Method == http.MethodConnect {
 		e.tunnel(w, r)
 		return
@@ -218,6 +223,17 @@ func (e *egress) tunnel(w http.ResponseWriter, r *http.Request) {
 		<-done
 		<-done
 	})
+}
+
+// quiet reports whether host:port is under .invalid (RFC 6761), where
+// nothing is and where Chromium's own calls are sent.
+func quiet(hostport string) bool {
+	h := hostport
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	return h == "invalid" || strings.HasSuffix(h, ".invalid")
 }
 
 // closeWrite half-closes a connection when it can, else closes it.

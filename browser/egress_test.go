@@ -139,7 +139,10 @@ Promise.all(settle).then(() => { window.done = true; });
 	}) + "/"
 }
 
-var refusedCount = regexp.MustCompile(`(\d+) requests? to hosts? outside your limits (?:were|was) refused`)
+var (
+	refusedCount = regexp.MustCompile(`(\d+) requests? to hosts? outside your limits (?:were|was) refused: ([^;]*)`)
+	refusedHost  = regexp.MustCompile(`([^\s,]+) \(\d+\)`)
+)
 
 // TestEgressLimits: a page on an allowed host reaches for a second host
 // with an image, a script, fetch, a WebSocket, an EventSource, a beacon,
@@ -212,6 +215,12 @@ func TestEgressLimits(t *testing.T) {
 					n, _ := strconv.Atoi(m[1])
 					refused += n
 					told = append(told, m[0])
+					for _, h := range refusedHost.FindAllStringSubmatch(m[2], -1) {
+						if h[1] != otherHost {
+							// Chromium's own calls are not the page's.
+							t.Errorf("a refusal of %s was reported: %s", h[1], m[0])
+						}
+					}
 				}
 			}
 			count(text)
