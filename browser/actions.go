@@ -108,6 +108,9 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	if notes := b.notices.since(o.noticeMark); len(notes) > 0 {
 		out += "; " + strings.Join(notes, "; ")
 	}
+	if refused := b.egress.summary(); refused != "" {
+		out += "; " + refused
+	}
 	// The tab the action began in loaded a document or changed its URL, or
 	// another tab is now the current one (also one that replaced a crashed
 	// or closed tab before the action): the snapshot's refs are gone.

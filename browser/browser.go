@@ -79,8 +79,8 @@ type Options struct {
 	Timezone string
 	// Proxy routes the browser's traffic, loopback included, through a
 	// proxy: http://host:port (or https, socks4, socks5), optionally with
-	// user:password@, which is answered to the proxy's challenge and never
-	// logged. Not used when attaching (CDPURL).
+	// user:password@, which the Browser's egress sends to the proxy and
+	// never logs. Not used when attaching (CDPURL).
 	Proxy string
 	// ExtraHeaders are sent with every request of every page, to every
 	// site.
@@ -149,6 +149,7 @@ type Browser struct {
 	notices   notices      // what happened that the next snapshot tells
 	consent   consentState // the current document's cookie banner (Options.Consent); guarded by sem
 	guard     guard        // where the tabs may go (Confine)
+	egress    *egress      // the proxy every request leaves through; nil when attached to a shared context
 	downloads downloads    // the download folder and the downloads under way
 	activity  activityLog  // console and network activity, for traces (Options.RecordActivity)
 	origins   originSet    // the origins whose localStorage the storage state keeps

@@ -17,7 +17,9 @@ import (
 // The navigation guard in the browser: every document request (a goto, a
 // link, a form, a redirect, a popup, a frame) pauses in the browser until
 // the guard allows it, so that no page can take the agent where goto would
-// not. Only document requests are intercepted; subresources load as before.
+// not. Only document requests are intercepted here; every request, these
+// included, then leaves through the egress (egress.go), which holds the
+// rest to the same limits.
 
 // interceptBudget bounds the answer to one paused request.
 const interceptBudget = 10 * time.Second
@@ -51,12 +53,6 @@ func (b *Browser) intercept(ctx context.Context, s *session) error {
 	params := fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}},
 	}
-	if b.opts.proxy.Username != "" {
-		// The proxy's challenge is answered here (answerAuth), which
-		// needs every request to pass through Fetch.
-		params.Patterns[0].ResourceType = ""
-		params.HandleAuthRequests = new(true)
-	}
 	_, err := cdp.Call(ctx, s.browser, fetch.Enable, params)
 	return err
 }
@@ -74,12 +70,6 @@ func (in *interceptor) handle(ev any) {
 		defer in.mu.Unlock()
 		if !in.closed {
 			in.wg.Go(func() { in.answer(e) })
-		}
-	case *fetch.EventAuthRequired:
-		in.mu.Lock()
-		defer in.mu.Unlock()
-		if !in.closed {
-			in.wg.Go(func() { in.answerAuth(e) })
 		}
 	}
 }
@@ -128,9 +118,6 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 	}
 	ours, top := in.owner(e.FrameID)
 	why := ""
-	if e.ResourceType != network.ResourceTypeDocument {
-		ours = false // paused only to answer a proxy's challenge
-	}
 	if ours {
 		why = in.b.guard.check(ctx, e.Request.URL, top)
 	}

@@ -50,6 +50,11 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	b.broken, b.breakf = context.WithCancelCause(context.Background())
 	b.downloads.init(b)
 	b.guard.files = opts.AllowFileURLs
+	if opts.CDPURL == "" || opts.Isolated {
+		if b.egress, err = startEgress(b); err != nil {
+			return nil, err
+		}
+	}
 
 	sess, err := b.startSession(ctx)
 	if err != nil {
@@ -91,6 +96,12 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	maps.Copy(flags, ordinary)
 	b.hints = hints
 	maps.Copy(flags, settingFlags(opts))
+	if b.egress != nil {
+		// Every request leaves through the egress, which takes the user's
+		// proxy as its own way out.
+		flags["proxy-server"] = b.egress.url()
+		flags["proxy-bypass-list"] = "<-loopback>"
+	}
 	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, UserDataDir: opts.UserDataDir, Flags: flags, Logger: b.log, Pipe: true})
 	if err != nil {
 		return err
@@ -181,6 +192,9 @@ func (b *Browser) shutdown() error {
 	}
 	if b.broken != nil {
 		b.breakf(ErrClosed)
+	}
+	if b.egress != nil {
+		b.egress.close()
 	}
 	b.wg.Wait()
 	if err := b.downloads.close(); err != nil {

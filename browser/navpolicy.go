@@ -33,13 +33,17 @@ type guard struct {
 }
 
 // Confine sets the navigation policy of every tab of the Browser, from now
-// on. It implements contract.Confiner.
+// on: for the documents it opens (the interceptor) and for every request
+// its pages make (the egress). It implements contract.Confiner.
 func (b *Browser) Confine(p contract.NavigationPolicy) error {
 	g := &b.guard
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.policy = &p
 	g.resolved = map[string]bool{}
+	if b.egress == nil && (len(p.Allowed) > 0 || len(p.Blocked) > 0 || !p.AllowPrivateNetwork) {
+		b.log.Warn("attached to a browser's own context: only documents are held to the limits, not the requests pages make (use an isolated context)")
+	}
 	return nil
 }
 

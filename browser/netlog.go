@@ -180,3 +180,15 @@ func epochMS(t runtime.Timestamp) int64 { return int64(t) }
 
 // wallMS converts a Network wall time (seconds since the epoch).
 func wallMS(t cdp.TimeSinceEpoch) int64 { return int64(float64(t) * 1000) }
+
+// addRefused records a request the egress refused; it never reached the
+// network, so Chromium's own events may tell of it only as a failure.
+func (l *activityLog) addRefused(n contract.NetEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.done) >= maxNetEntries {
+		l.dropped++
+		return
+	}
+	l.done = append(l.done, n)
+}

@@ -144,7 +144,13 @@ func (b *Browser) prepareSession(ctx context.Context, s *session) error {
 	}
 	if b.opts.Isolated {
 		// Disposed with the connection too, should this process die.
-		res, err := cdp.Call(ctx, s.browser, target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: new(true)})
+		params := target.CreateBrowserContextParams{DisposeOnDetach: new(true)}
+		if b.egress != nil {
+			// The context's requests leave through the egress.
+			params.ProxyServer = b.egress.url()
+			params.ProxyBypassList = "<-loopback>"
+		}
+		res, err := cdp.Call(ctx, s.browser, target.CreateBrowserContext, params)
 		if err != nil {
 			return fmt.Errorf("creating an isolated browser context: %w", err)
 		}

@@ -72,8 +72,8 @@ func CheckTimezone(s string) error {
 	return nil
 }
 
-// Proxy is a parsed Options.Proxy: the server Chromium is given and, when
-// the URL had them, the credentials answered to the proxy's challenge.
+// Proxy is a parsed Options.Proxy: the server the egress goes through and,
+// when the URL had them, the credentials it sends.
 // Its String never shows the password.
 type Proxy struct {
 	// Server is scheme://host:port, without credentials.

@@ -145,6 +145,9 @@ func (o *op) snapshot() (contract.Snapshot, error) {
 		}
 	}
 	notes := b.notices.take()
+	if refused := b.egress.summary(); refused != "" {
+		notes = append(notes, refused)
+	}
 	notes = append(notes, b.changes(res)...)
 	if s := b.nav.state(); s.parseLapsed() {
 		notes = append(notes, "the page is still loading: this is what has arrived so far; take a new snapshot later to see more")

@@ -34,18 +34,35 @@ func (f Flags) args() []string {
 // seeing what the input did (a form's navigation, a handler's timer) by up
 // to a frame, about 17 ms an action. Chromium's own order of tasks and
 // frames before that feature is what the page gets.
-const DisabledFeatures = "Translate,MediaRouter,DeferRendererTasksAfterInput"
+//
+// The optimization guide's hints and models and the network time service
+// are Chromium asking Google servers of its own accord: off, so that what
+// leaves the browser is what its pages ask for.
+const DisabledFeatures = "Translate,MediaRouter,DeferRendererTasksAfterInput," +
+	"OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,OptimizationTargetPrediction," +
+	"NetworkTimeServiceQuerying"
 
 // offline are the switches that keep Chromium off the network where
 // nobody asked it to go: no background requests, no component or sync
-// updates, no QUIC probes, no first-run pages.
+// updates, no QUIC probes, no first-run pages, no WebRTC around the proxy.
 var offline = Flags{
 	"disable-background-networking": true,
 	"disable-component-update":      true,
 	"disable-sync":                  true,
 	"no-first-run":                  true,
 	"disable-quic":                  true,
+	// WebRTC sends no UDP the browser's proxy does not carry, and a proxy
+	// carries none: a page's peer connection reaches no host by itself.
+	"webrtc-ip-handling-policy": "disable_non_proxied_udp",
+	// Chromium asks Google's account service who is signed in every few
+	// seconds, sign-in or not; it asks a host that cannot exist (RFC 6761)
+	// instead, which the browser's egress drops without a word.
+	"gaia-url": "https://" + QuietHost,
 }
+
+// QuietHost is where Chromium's own account calls go (gaia-url): a name
+// under .invalid, which never resolves.
+const QuietHost = "gaia.webagent.invalid"
 
 // BrowserFlags are the switches of a browser launched for one Browser
 // (browser.Launch), headless or with a window: most of those chromedp's
