@@ -115,7 +115,7 @@ func (c *config) validate() error {
 	if c.maxConsecutive < 1 || c.maxErrors < 1 {
 		return fmt.Errorf("agent: the error budget (%d in a row, %d in all) must be at least 1 each", c.maxConsecutive, c.maxErrors)
 	}
-	asks := c.human != nil || c.policy != nil
+	asks := c.human != nil || c.policy.Asks()
 	if asks && c.iterationTimeout > 0 && c.humanTimeout >= c.iterationTimeout {
 		return fmt.Errorf("agent: the human timeout (%s) must be below the iteration timeout (%s), which bounds it", c.humanTimeout, c.iterationTimeout)
 	}

@@ -21,8 +21,8 @@ type Target struct {
 // Form is a form an action would submit, as the browser would send it
 // (the submitter's formmethod and formaction win over the form's own).
 type Form struct {
-	Method string // lower-case: get, post or dialog
-	Action string // absolute URL
+	Method string `json:"method"` // lower-case: get, post or dialog
+	Action string `json:"action"` // absolute URL
 }
 
 // TargetDescriber is implemented by browsers that can tell what an action

@@ -101,6 +101,11 @@ func (p *Policy) Decide(a Action) Verdict {
 	return Verdict{Decision: Allow}
 }
 
+// Asks reports whether a rule of p may ask a person (then: confirm).
+func (p *Policy) Asks() bool {
+	return p != nil && slices.ContainsFunc(p.Rules, func(r Rule) bool { return r.Then == Confirm })
+}
+
 // Needs reports whether deciding a call of tool needs what the action aims
 // at (role, name, form): whether a rule that may match the tool looks at
 // them. A caller can spare the browser the question otherwise.

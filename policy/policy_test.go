@@ -82,8 +82,11 @@ rules:
 		t.Errorf("--confirm purchases: Needs(goto) %v (want false), Needs(press) %v (want true)", ask.Needs("goto"), ask.Needs("press"))
 	}
 	var none *Policy
-	if v := none.Decide(Action{Tool: "click"}); v.Decision != Allow {
-		t.Errorf("the nil policy decided %s", v.Decision)
+	if v := none.Decide(Action{Tool: "click"}); v.Decision != Allow || none.Asks() {
+		t.Errorf("the nil policy decided %s, asks %v", v.Decision, none.Asks())
+	}
+	if !p.Asks() || !ask.Asks() {
+		t.Error("a policy with a confirm rule does not ask")
 	}
 }
 
