@@ -74,6 +74,9 @@ func New(b Browser, m Model, opts ...Option) (*Agent, error) {
 	if _, ok := b.(Screenshotter); cfg.vision && !ok {
 		return nil, errors.New("agent: vision needs a browser that can take screenshots (agent.Screenshotter)")
 	}
+	if _, ok := b.(TargetDescriber); cfg.policy != nil && !ok {
+		cfg.logger.Warn("the browser cannot tell what an action aims at (agent.TargetDescriber): policy rules on role, name or form never match")
+	}
 	for _, w := range cfg.warnings() {
 		cfg.logger.Warn(w)
 	}
@@ -306,6 +309,13 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 
 func (r *run) record(s Step) {
 	r.res.Steps = append(r.res.Steps, s)
+	for _, a := range s.Actions {
+		if a.Policy != nil {
+			d := *a.Policy
+			d.Iteration = s.Iteration
+			r.res.Policy = append(r.res.Policy, d)
+		}
+	}
 	r.res.Usage = r.res.Usage.Add(s.Usage)
 	if r.a.cfg.observer != nil {
 		r.a.cfg.observer.OnStep(s)

@@ -21,6 +21,9 @@ type (
 	Confiner         = contract.Confiner
 	NavigationPolicy = contract.NavigationPolicy
 	DomainPattern    = contract.DomainPattern
+	TargetDescriber  = contract.TargetDescriber
+	Target           = contract.Target
+	Form             = contract.Form
 )
 
 // The model side.

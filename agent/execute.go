@@ -18,6 +18,7 @@ type outcome struct {
 	stale     bool // the call named an element that is gone
 	navigated bool // the page navigated: the reply's other calls are not run
 	json      bool // a JSON result: kept valid, the fence's boundary removed only
+	policy    *PolicyDecision
 }
 
 // execute runs one tool call. Its error is only for failures that end the
@@ -34,6 +35,25 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	if err := ctx.Err(); err != nil {
 		return outcome{}, err
 	}
+	if c.tool.do != nil || r.a.cfg.policy == nil {
+		return r.perform(ctx, tc, c, out)
+	}
+	pd, refused, err := r.checkPolicy(ctx, c, out)
+	switch {
+	case err != nil:
+		return outcome{}, err
+	case refused != nil:
+		refused.policy = pd
+		return *refused, nil
+	}
+	o, err := r.perform(ctx, tc, c, out)
+	o.policy = pd
+	return o, err
+}
+
+// perform dispatches a parsed call and turns what happened into the
+// model's result.
+func (r *run) perform(ctx context.Context, tc ToolCall, c call, out *iterOut) (outcome, error) {
 	res, err := r.dispatch(ctx, c, out)
 	var te *watchdog.TimeoutError
 	var ae *ActionError

@@ -137,6 +137,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen b
 				return nil, err
 			}
 			rec.Outcome, rec.Error, structured = r.sec.mask(res.text), res.failed, res.json
+			rec.Policy = res.policy
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -62,6 +63,8 @@ type config struct {
 	custom           []CustomTool     // WithTools
 	customTools      []*tool          // custom, checked by validate
 	extraPrompt      string           // WithSystemPrompt
+	policy           *policy.Policy   // WithPolicy
+	confirmer        Confirmer        // WithConfirmer
 }
 
 func defaults() config {
@@ -112,7 +115,8 @@ func (c *config) validate() error {
 	if c.maxConsecutive < 1 || c.maxErrors < 1 {
 		return fmt.Errorf("agent: the error budget (%d in a row, %d in all) must be at least 1 each", c.maxConsecutive, c.maxErrors)
 	}
-	if c.human != nil && c.iterationTimeout > 0 && c.humanTimeout >= c.iterationTimeout {
+	asks := c.human != nil || c.policy.Asks()
+	if asks && c.iterationTimeout > 0 && c.humanTimeout >= c.iterationTimeout {
 		return fmt.Errorf("agent: the human timeout (%s) must be below the iteration timeout (%s), which bounds it", c.humanTimeout, c.iterationTimeout)
 	}
 	if c.human != nil && c.operationTimeout > 0 && c.humanTimeout >= c.operationTimeout {
@@ -182,6 +186,11 @@ func WithErrorBudget(consecutive, total int) Option {
 func WithHuman(h Human, timeout time.Duration) Option {
 	return func(c *config) { c.human, c.humanTimeout = h, timeout }
 }
+
+// WithHumanTimeout bounds each wait for a person (an ask_human question,
+// a confirmation of the policy) without setting a Human (default 60s,
+// below the iteration timeout).
+func WithHumanTimeout(d time.Duration) Option { return func(c *config) { c.humanTimeout = d } }
 
 // WithVision offers the model a screenshot tool: the page as an image, for
 // models that accept images. The browser must implement Screenshotter.

@@ -74,6 +74,9 @@ type Result struct {
 	DurationMS int64           `json:"duration_ms"`
 	Steps      []Step          `json:"steps"`
 	Usage      Usage           `json:"usage"`
+	// Policy lists the actions a rule of the user's policy decided
+	// (WithPolicy), allowed or not, in order.
+	Policy []PolicyDecision `json:"policy,omitempty"`
 	// Err is the error behind a failure, for errors.Is/As; nil on success.
 	Err error `json:"-"`
 }
@@ -109,6 +112,9 @@ type ActionRecord struct {
 	// same reply failed or ended the task.
 	Skipped bool  `json:"skipped,omitempty"`
 	MS      int64 `json:"ms"`
+	// Policy is set when a rule of the user's policy decided the call;
+	// a call it refused did not run.
+	Policy *PolicyDecision `json:"policy,omitempty"`
 }
 
 // MarshalJSON writes the result; with an answer schema, "answer" is the

@@ -41,6 +41,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/policy"
 )
 
 // Config configures a Server.
@@ -60,6 +61,13 @@ type Config struct {
 	Model agent.Model
 	// AgentOptions configure run_task's loop (timeouts, limits).
 	AgentOptions []agent.Option
+	// Actions is the user's action policy for run_task's page actions; an
+	// action it wants confirmed is asked to the client's user through MCP
+	// elicitation, within the human timeout (agent.WithHumanTimeout in
+	// AgentOptions), and refused when the client cannot ask. Nil allows
+	// every action. The browser_ tools, which the client's own model
+	// drives, are not checked.
+	Actions *policy.Policy
 	// OperationTimeout is the backstop above every browser tool's budget;
 	// agent.DefaultOperationTimeout if 0.
 	OperationTimeout time.Duration

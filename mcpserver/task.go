@@ -54,6 +54,9 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		agent.WithPrivateNetwork(s.cfg.Policy.AllowPrivateNetwork),
 		agent.WithLogger(s.cfg.Logger),
 	)
+	if s.cfg.Actions != nil {
+		opts = append(opts, agent.WithPolicy(s.cfg.Actions), agent.WithConfirmer(elicitor{req.Session}))
+	}
 	if in.MaxIterations > 0 {
 		opts = append(opts, agent.WithMaxIterations(in.MaxIterations))
 	}

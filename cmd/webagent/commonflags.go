@@ -42,6 +42,7 @@ type common struct {
 	trace   traceFlags
 	browser browserFlags
 	session sessionFlags // registered by run only
+	policy  policyFlags  // registered by run and mcp
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -209,5 +210,6 @@ func (c *common) loopOptions(maxIterations int) []agent.Option {
 		agent.WithOperationTimeout(c.operationTimeout),
 		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(c.timeoutPolicy), c.maxTimeouts),
 		agent.WithVision(c.vision),
+		agent.WithHumanTimeout(c.humanTimeout),
 	}, c.nav.options()...)
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/webagent/webagent/agent"
 )
 
 // terminalHuman asks questions on the terminal. A read from stdin cannot be
@@ -53,5 +55,31 @@ func (h *terminalHuman) Ask(ctx context.Context, question string) (string, error
 		return line, nil
 	case <-ctx.Done():
 		return "", ctx.Err()
+	}
+}
+
+// Confirm asks whether an action the policy wants confirmed may run
+// (agent.Confirmer): a line yes, y, allow or ok is a yes, anything else a
+// no. Lines typed before the question are dropped first, so an answer
+// meant for an earlier question never allows this action.
+func (h *terminalHuman) Confirm(ctx context.Context, c agent.Confirmation) (bool, error) {
+	h.once.Do(h.start)
+	for drained := false; !drained; {
+		select {
+		case _, ok := <-h.lines:
+			drained = !ok
+		default:
+			drained = true
+		}
+	}
+	fmt.Fprintf(h.out, "\nThe policy asks: %s\nYour answer (yes or no, then Enter): ", c.Question)
+	select {
+	case line, ok := <-h.lines:
+		if !ok {
+			return false, fmt.Errorf("the terminal was closed")
+		}
+		return agent.IsYes(line), nil
+	case <-ctx.Done():
+		return false, ctx.Err()
 	}
 }

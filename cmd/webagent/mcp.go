@@ -34,6 +34,7 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 		"OpenAI-compatible endpoint of that model (default $OPENAI_BASE_URL)")
 	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code; repeatable)")
 	o.common.register(fs)
+	o.policy.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent mcp [flags]            (stdio, for an MCP client that starts it)\n"+
 			"       webagent mcp --port 8931 [flags] (streamable HTTP on 127.0.0.1:8931/mcp)\n\n"+
@@ -58,6 +59,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitUsage, err
 	}
 	if err := o.modelFlags.validate(); err != nil {
+		return exitUsage, err
+	}
+	if err := o.policy.load(); err != nil {
 		return exitUsage, err
 	}
 	if o.port < 0 || o.port > 65535 {
@@ -91,6 +95,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Secrets:          secrets,
 		Model:            model,
 		AgentOptions:     o.loopOptions(o.maxIterations), // common.loopOptions
+		Actions:          o.policy.p,
 		OperationTimeout: o.operationTimeout,
 		Version:          mcpVersion(),
 		Logger:           log,

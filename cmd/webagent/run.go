@@ -41,6 +41,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
 	o.session.register(fs)
+	o.policy.register(fs)
 	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
@@ -94,6 +95,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := o.modelFlags.validate(); err != nil {
 		return exitUsage, err
 	}
+	if err := o.policy.load(); err != nil {
+		return exitUsage, err
+	}
 	schema, err := readSchema(o.schemaFile)
 	if err != nil {
 		return exitUsage, err
@@ -101,6 +105,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if stdinIsTerminal() {
 		o.human = newTerminalHuman(os.Stdin, stderr)
 	}
+	o.policy.warnNoOne(o.human, stderr)
 	secrets, err := o.secrets.resolve()
 	if err != nil {
 		return exitUsage, err
@@ -188,6 +193,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	if c.human != nil {
 		opts = append(opts, agent.WithHuman(c.human, c.humanTimeout))
 	}
+	opts = append(opts, c.policy.options(c.human)...)
 	tw, err := c.trace.start(b, task)
 	if err != nil {
 		return exitUsage, usagef("--trace: %v", err)

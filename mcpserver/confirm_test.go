@@ -1,0 +1,145 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/mcpserver"
+	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/policy"
+)
+
+// TestPolicyConfirmElicitation runs run_task on a checkout page under
+// --confirm purchases' rules: the click on "Place order" is asked to the
+// client's user through elicitation; an accept places the order, a decline
+// does not and the model is told; a client that cannot elicit gets a no.
+func TestPolicyConfirmElicitation(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		action   string // the client's answer; "" for a client without elicitation
+		protocol string // the client's protocol version
+		orders   int32
+	}{
+		{"accept", "accept", "2025-11-25", 1},
+		{"decline", "decline", "2025-11-25", 0},
+		{"no elicitation", "", "2025-11-25", 0},
+		// From 2026-07-28 a server may not elicit inside a call (SEP-2322):
+		// the answer is a no, and the record says why.
+		{"multi round-trip protocol", "accept", "", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var orders atomic.Int32
+			shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				if r.Method == http.MethodPost && r.URL.Path == "/order" {
+					orders.Add(1)
+					fmt.Fprint(w, `<title>Thanks</title><h1>Order placed</h1>`)
+					return
+				}
+				fmt.Fprint(w, `<title>Checkout</title><form method="post" action="/order"><button>Place order</button></form>`)
+			}))
+			t.Cleanup(shop.Close)
+			model := orderingServer(t)
+			client, err := llm.New(llm.Config{BaseURL: model.BaseURL(), Model: "scripted"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			allowed, _ := agent.ParseDomainPatterns("127.0.0.1")
+			ask, _ := policy.Presets("purchases")
+			s := mcpserver.New(mcpserver.Config{
+				Policy: agent.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop,
+				AgentOptions: []agent.Option{agent.WithIterationTimeout(20 * time.Second), agent.WithHumanTimeout(5 * time.Second)},
+				Actions:      ask,
+			})
+			t.Cleanup(func() { _ = s.Close() })
+
+			var asked atomic.Value
+			opts := &mcp.ClientOptions{}
+			if c.action != "" {
+				opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked.Store(req.Params.Message)
+					return &mcp.ElicitResult{Action: c.action}, nil
+				}
+			}
+			cs, served := stdioVersion(t, s, opts, c.protocol)
+			res, out := call(t, cs, "run_task", map[string]any{"url": shop.URL + "/", "task": "order the mug"})
+			_ = cs.Close()
+			<-served
+			if res.IsError {
+				t.Fatalf("run_task: %s", out)
+			}
+			if n := orders.Load(); n != c.orders {
+				t.Errorf("the shop got %d orders, want %d", n, c.orders)
+			}
+			if q, _ := asked.Load().(string); c.orders == 1 && !strings.Contains(q, `click button "Place order" on 127.0.0.1`) {
+				t.Errorf("the client's user was asked %q", q)
+			}
+			told := strings.Contains(lastToolResults(model), "refused by the user's policy")
+			if told != (c.orders == 0) {
+				t.Errorf("the model told of a refusal: %v; run_task said %s", told, out)
+			}
+			if !strings.Contains(out, `"policy":[{`) {
+				t.Errorf("the result has no policy decisions: %s", out)
+			}
+		})
+	}
+}
+
+// orderingServer is a scripted model that clicks "Place order", then
+// calls done with the click's result.
+func orderingServer(t *testing.T) *modelserver.Server {
+	t.Helper()
+	srv, err := modelserver.Start(modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		if res := req.LastTool(); res != "" {
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": res})}}
+		}
+		ref, ok := modelserver.FindRef(req.LastUser(), "button", "Place order")
+		if !ok {
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]string{"reason": "no button"})}}
+		}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]string{"ref": ref})}}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+func lastToolResults(srv *modelserver.Server) string {
+	var b strings.Builder
+	for _, r := range srv.Requests() {
+		b.WriteString(r.Req.LastTool() + "\n")
+	}
+	return b.String()
+}
+
+// stdioVersion is stdio with the client asking for a protocol version ("":
+// the SDK's latest).
+func stdioVersion(t *testing.T, s *mcpserver.Server, opts *mcp.ClientOptions, version string) (*mcp.ClientSession, <-chan error) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- s.ServeIO(context.Background(), inR, outW)
+		_ = outW.Close()
+	}()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
+	cs, err := c.Connect(ctx(t), &mcp.IOTransport{Reader: outR, Writer: inW}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs, served
+}
