@@ -74,6 +74,9 @@ func New(b Browser, m Model, opts ...Option) (*Agent, error) {
 	if _, ok := b.(Screenshotter); cfg.vision && !ok {
 		return nil, errors.New("agent: vision needs a browser that can take screenshots (agent.Screenshotter)")
 	}
+	if _, ok := b.(TargetDescriber); cfg.recording != nil && !ok {
+		return nil, errors.New("agent: a recording needs a browser that can tell what an action aims at (agent.TargetDescriber), to replay no call on another element than recorded")
+	}
 	if _, ok := b.(TargetDescriber); cfg.policy != nil && !ok {
 		cfg.logger.Warn("the browser cannot tell what an action aims at (agent.TargetDescriber): policy rules on role, name or form never match")
 	}
@@ -152,6 +155,9 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 		ctx:     ctx,
 	}
 	r.tools.addCustom(a.cfg.customTools)
+	if a.cfg.recording != nil {
+		r.res.Replay = &ReplaySummary{}
+	}
 	r.msgs = []Message{
 		{Role: RoleSystem, Content: systemPrompt(r.sec.promptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
 		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
@@ -213,14 +219,15 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	r.prepareMessages()
 	prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
 	msgs := append([]Message(nil), r.msgs...)
-	checkSeen := r.checkSeen
+	in := iterIn{checkSeen: r.checkSeen, rec: r.recordingIn()}
 	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
-		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, checkSeen, prog) })
+		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, in, prog) })
 	if err != nil {
 		code, end = r.iterationFailed(ctx, taskCtx, prog, err)
 		return code, end, err
 	}
 	code, err = r.apply(out)
+	r.countReplay(out)
 	r.checkSeen = out.checkBlocks
 	r.record(out.step)
 	if err != nil {

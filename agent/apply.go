@@ -63,6 +63,9 @@ func (r *run) apply(out *iterOut) (Code, error) {
 			r.consecutive, r.errors, r.a.cfg.maxConsecutive, r.a.cfg.maxErrors)
 	}
 
+	if out.rec.note != nil {
+		r.msgs = append(r.msgs, *out.rec.note)
+	}
 	r.obsIdx = append(r.obsIdx[:0], len(r.msgs))
 	r.msgs = append(r.msgs, out.obs, out.assistant)
 	r.msgs = append(r.msgs, out.results...)

@@ -21,9 +21,10 @@ type outcome struct {
 	policy    *PolicyDecision
 }
 
-// execute runs one tool call. Its error is only for failures that end the
-// iteration (the iteration's context ended, the browser broke).
-func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, error) {
+// execute runs one tool call; expect, when set, is the element a replayed
+// call must aim at (WithRecording). Its error is only for failures that
+// end the iteration (the iteration's context ended, the browser broke).
+func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut, expect *Target) (outcome, error) {
 	c, err := r.tools.parse(tc)
 	if err != nil {
 		return outcome{text: "error: " + err.Error(), failed: true}, nil
@@ -34,6 +35,14 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut) (outcome, 
 	// An iteration abandoned by its watchdog must not act any more.
 	if err := ctx.Err(); err != nil {
 		return outcome{}, err
+	}
+	if expect != nil {
+		if o, err := r.checkExpect(ctx, c, expect); o != nil || err != nil {
+			if o == nil {
+				return outcome{}, err
+			}
+			return *o, nil
+		}
 	}
 	if c.tool.do != nil || r.a.cfg.policy == nil {
 		return r.perform(ctx, tc, c, out)

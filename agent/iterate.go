@@ -30,6 +30,39 @@ type iterOut struct {
 	checkBlocks bool      // it stands in front of the page (Snapshot.HumanCheckBlocks)
 	blocked     string    // why the task ends blocked by a human check
 	noTool      bool
+	rec         replayed // what came from the recording (WithRecording)
+}
+
+// iterIn is what an iteration reads of the run, copied: an abandoned
+// iteration may still run while the loop goes on.
+type iterIn struct {
+	checkSeen bool // the last snapshot showed a human check standing in front of the page
+	rec       recordingIn
+}
+
+// decide asks for the iteration's reply: the recording's when it fits the
+// page, else the model's.
+func (r *run) decide(ctx context.Context, iter int, msgs []Message, in recordingIn, out *iterOut) (Reply, error) {
+	t0 := time.Now()
+	obs := out.obs.Content
+	if reply, ok := r.plan(ctx, iter, obs, in, out); ok {
+		out.step.Replayed = true
+		req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+		recorded := reply
+		recorded.Usage = out.rec.saved // what the recorded call had cost
+		r.traceReplayed(iter, obs, req, recorded, t0)
+		return reply, nil
+	}
+	if out.rec.note != nil {
+		msgs = append(msgs, *out.rec.note)
+	}
+	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+	reply, err := r.a.model.Complete(ctx, req)
+	r.traceModel(iter, obs, req, reply, err, t0)
+	if err != nil {
+		return Reply{}, fmt.Errorf("model: %w", err)
+	}
+	return reply, nil
 }
 
 // progress lets the loop report where a timed-out iteration was stuck.
@@ -73,7 +106,7 @@ func ms(d time.Duration) int64 { return d.Milliseconds() }
 // iterate runs one observe-decide-act iteration. It must not touch r's
 // mutable state: it works on its own copy of the messages and returns what
 // to append.
-func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen bool, p *progress) (*iterOut, error) {
+func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, p *progress) (*iterOut, error) {
 	out := &iterOut{}
 	p.set(nil, "taking a snapshot of the page")
 	t0 := time.Now()
@@ -87,21 +120,20 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen b
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
 	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
-	if msg := r.blockedBy(snap, checkSeen); msg != "" {
+	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
 		out.blocked = msg
 		out.step = p.snapshot().Step
 		return out, nil
 	}
 
 	t1 := time.Now()
-	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
-	reply, err := r.a.model.Complete(ctx, req)
-	r.traceModel(iter, obs, req, reply, err, t1)
+	reply, err := r.decide(ctx, iter, msgs, in.rec, out)
 	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
+		return nil, err
 	}
 	out.assistant = Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls}
 	p.set(func(s *Step) {
+		s.Replayed = out.step.Replayed
 		s.LLMMS = ms(time.Since(t1))
 		s.Usage = reply.Usage
 		s.Thought = r.sec.mask(strings.TrimSpace(reply.Content))
@@ -132,7 +164,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen b
 		if stop != "" {
 			rec.Outcome, rec.Skipped = stop, true
 		} else {
-			res, err := r.execute(ctx, tc, out)
+			res, err := r.execute(ctx, tc, out, out.rec.expect[tc.ID])
 			if err != nil {
 				return nil, err
 			}

@@ -65,6 +65,7 @@ type config struct {
 	extraPrompt      string           // WithSystemPrompt
 	policy           *policy.Policy   // WithPolicy
 	confirmer        Confirmer        // WithConfirmer
+	recording        Recording        // WithRecording
 }
 
 func defaults() config {

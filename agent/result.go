@@ -77,6 +77,9 @@ type Result struct {
 	// Policy lists the actions a rule of the user's policy decided
 	// (WithPolicy), allowed or not, in order.
 	Policy []PolicyDecision `json:"policy,omitempty"`
+	// Replay says how much of the run came from a recording
+	// (WithRecording); nil without one.
+	Replay *ReplaySummary `json:"replay,omitempty"`
 	// Err is the error behind a failure, for errors.Is/As; nil on success.
 	Err error `json:"-"`
 }
@@ -90,7 +93,10 @@ type Step struct {
 	Thought string `json:"thought,omitempty"`
 	// Reasoning is the model's separate thinking text, if its provider
 	// sends one, cut to MaxReasoningBytes.
-	Reasoning  string         `json:"reasoning,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	// Replayed is set when the reply came from a recording of an earlier
+	// run (WithRecording), not from the model.
+	Replayed   bool           `json:"replayed,omitempty"`
 	Actions    []ActionRecord `json:"actions"`
 	SnapshotMS int64          `json:"snapshot_ms"`
 	LLMMS      int64          `json:"llm_ms"`

@@ -34,6 +34,9 @@ type ModelCall struct {
 	Err         error // the model's error, when it failed
 	Started     time.Time
 	Duration    time.Duration
+	// Replayed is set when the reply came from a recording
+	// (WithRecording): no model was asked.
+	Replayed bool
 }
 
 // WithTracer records every iteration with t (see Tracer).
@@ -46,6 +49,16 @@ func (r *run) traceModel(iter int, obs string, req Request, reply Reply, err err
 	}
 	r.a.cfg.tracer.TraceModel(ModelCall{Iteration: iter, Observation: obs, Request: req, Reply: reply, Err: err,
 		Started: t0, Duration: time.Since(t0)})
+}
+
+// traceReplayed hands a reply the recording gave to the tracer, if any, as
+// the model call it stands for.
+func (r *run) traceReplayed(iter int, obs string, req Request, reply Reply, t0 time.Time) {
+	if r.a.cfg.tracer == nil {
+		return
+	}
+	r.a.cfg.tracer.TraceModel(ModelCall{Iteration: iter, Observation: obs, Request: req, Reply: reply,
+		Started: t0, Duration: time.Since(t0), Replayed: true})
 }
 
 // traceSnapshot tells the tracer, if any, that a snapshot was taken.

@@ -185,137 +185,18 @@ func retarget(ctx context.Context, b agent.Browser, t *trace.Trace, iter int, a 
 		if *ref == "" {
 			continue
 		}
-		want, err := whatWas(old, *ref)
+		want, err := outline.Recall(old, *ref)
 		if err != nil {
 			return *ref, err
 		}
 		looked = append(looked, want.String())
-		got, err := find(now, old, want)
+		got, err := want.Find(now, old)
 		if err != nil {
 			return strings.Join(looked, " → "), err
 		}
 		*ref = got
 	}
 	return strings.Join(looked, " → "), nil
-}
-
-// target is an element as it was recorded.
-type target struct {
-	line  outline.Line
-	scope string // a nearby text line that tells it from equal ones
-	nth   int    // which of the equal elements (0-based, page order)
-}
-
-func (t target) String() string {
-	s := outline.Target{Role: t.line.Role, Name: t.line.Name}.String()
-	if t.scope != "" {
-		s += fmt.Sprintf(" near %q", t.scope)
-	}
-	if t.nth > 0 {
-		s += fmt.Sprintf(" (#%d)", t.nth+1)
-	}
-	return s
-}
-
-// whatWas reads the element a ref named in the recorded snapshot.
-func whatWas(old []outline.Line, ref string) (target, error) {
-	for i, l := range old {
-		if l.Ref != ref {
-			continue
-		}
-		t := target{line: l}
-		for j := 0; j < i; j++ {
-			if same(old[j], l) {
-				t.nth++
-			}
-		}
-		if t.nth > 0 || count(old, l) > 1 {
-			t.scope = scopeOf(old, i)
-		}
-		return t, nil
-	}
-	return target{}, fmt.Errorf("the recorded snapshot has no element [ref=%s]: the trace is inconsistent", ref)
-}
-
-func same(a, b outline.Line) bool {
-	return a.Actionable() && a.Role == b.Role && strings.Join(strings.Fields(a.Name), " ") == strings.Join(strings.Fields(b.Name), " ")
-}
-
-func count(lines []outline.Line, l outline.Line) int {
-	n := 0
-	for _, x := range lines {
-		if same(x, l) {
-			n++
-		}
-	}
-	return n
-}
-
-// scopeOf finds a text that tells the element at i from its equals: the
-// nearest line before it, up its ancestors first, whose text is unique on
-// the page.
-func scopeOf(lines []outline.Line, i int) string {
-	text := func(l outline.Line) string {
-		if l.Role != "" {
-			return l.Name
-		}
-		return strings.TrimSpace(strings.TrimPrefix(l.Text, "- "))
-	}
-	unique := func(s string) bool {
-		if len(s) < 2 {
-			return false
-		}
-		n := 0
-		for _, l := range lines {
-			if strings.Contains(l.Text, s) {
-				n++
-			}
-		}
-		return n == 1
-	}
-	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		if s := text(lines[j]); unique(s) {
-			if strings.HasPrefix(s, "|") { // a table row: its first cell
-				for _, cell := range strings.Split(strings.Trim(s, "|"), "|") {
-					if c := strings.TrimSpace(cell); unique(c) {
-						return c
-					}
-				}
-				continue
-			}
-			return s
-		}
-	}
-	return ""
-}
-
-// find resolves a recorded element in the page now.
-func find(now, old []outline.Line, want target) (string, error) {
-	var hits []string
-	for _, l := range now {
-		if same(l, want.line) {
-			hits = append(hits, l.Ref)
-		}
-	}
-	tgt := outline.Target{Role: want.line.Role, Name: want.line.Name}
-	switch {
-	case len(hits) == 1:
-		return hits[0], nil
-	case len(hits) == 0:
-		// Names compared ignoring case and white space, with the
-		// outline's own candidates in the error.
-		return outline.Resolve(now, tgt)
-	}
-	if want.scope != "" {
-		tgt.Scope = want.scope
-		if ref, err := outline.Resolve(now, tgt); err == nil {
-			return ref, nil
-		}
-	}
-	if want.nth < len(hits) && len(hits) == count(old, want.line) {
-		return hits[want.nth], nil
-	}
-	return "", fmt.Errorf("%d elements %s on the page and none stands near %q as it did", len(hits), tgt, want.scope)
 }
 
 // describe is an action without refs, for messages.

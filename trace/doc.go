@@ -34,8 +34,11 @@
 // observation is the snapshot message exactly as the model received it;
 // the element lines there (`button "Sign in" [ref=e3]`: role, name, ref)
 // carry the refs the step's actions name, which replay uses to learn what
-// each acted-on element was. A step's screenshot is a shot event of the
-// same iteration, written later: it is taken once the next snapshot has
+// each acted-on element was. A model event with "replayed": true asked no
+// model: its reply came from a recording of an earlier run (the run
+// cache), its "usage" is what the recorded call had cost, and "ms" is the
+// time taken to match it to the page. A step's screenshot is a shot event
+// of the same iteration, written later: it is taken once the next snapshot has
 // been taken, while the model thinks (so the capture costs the loop
 // nothing), or when the run ends; [Read] puts it in the step's "screenshot"
 // ("screenshot_error" when it failed). Console times ("t") are Unix

@@ -57,6 +57,9 @@ type ModelEvent struct {
 	Request     RequestRecord `json:"request"`
 	Reply       ReplyRecord   `json:"reply"`
 	Error       string        `json:"error,omitempty"`
+	// Replayed is set when no model was asked: the reply came from a
+	// recording of an earlier run (the run cache).
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // RequestRecord is the request as sent. Tools is set only when the list

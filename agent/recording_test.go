@@ -1,0 +1,90 @@
+package agent_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/internal/outline"
+	"github.com/webagent/webagent/modelserver"
+)
+
+// recordingFunc is a Recording made of a function.
+type recordingFunc func(ctx context.Context, t agent.Turn) (agent.Planned, error)
+
+func (f recordingFunc) Next(ctx context.Context, t agent.Turn) (agent.Planned, error) {
+	return f(ctx, t)
+}
+
+// TestRecordingChecksEachCall: a recording gives a click on the ref its
+// element had, but the page now has "Delete account" under that ref. The
+// loop asks the browser what the ref names before the call runs, does not
+// run it, and the model answers the next iteration with the whole history
+// (the replayed call and why it did not run); the result counts both.
+func TestRecordingChecksEachCall(t *testing.T) {
+	var deleted, signedIn atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/delete":
+			deleted.Add(1)
+			fmt.Fprint(w, `<title>Deleted</title><h1>Account deleted</h1>`)
+		case "/login":
+			signedIn.Add(1)
+			fmt.Fprint(w, `<title>Home</title><h1>Welcome</h1>`)
+		default:
+			fmt.Fprint(w, `<title>Members</title><form method="post" action="/login"><button formaction="/delete">Delete account</button>
+<button>Sign in</button></form>`)
+		}
+	}))
+	defer srv.Close()
+	model, ms := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		if ref, ok := modelserver.FindRef(req.LastUser(), "button", "Sign in"); ok {
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]string{"ref": ref})}}
+		}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": "signed in"})}}
+	}))
+	var turns atomic.Int32
+	rec := recordingFunc(func(_ context.Context, t agent.Turn) (agent.Planned, error) {
+		if turns.Add(1) > 1 {
+			return agent.Planned{}, &agent.Divergence{Why: "the recording has no step left"}
+		}
+		// The ref of "Delete account", given as if it were "Sign in" (a
+		// recording that took the ref the element had in another run).
+		ref, _ := outline.FindRef(t.Observation, "button", "Delete account")
+		return agent.Planned{
+			Reply:  agent.Reply{ToolCalls: []agent.ToolCall{{ID: "rec_1", Name: "click", Arguments: `{"ref":"` + ref + `"}`}}, Usage: agent.Usage{TotalTokens: 500}},
+			Expect: []*agent.Target{{Role: "button", Name: "Sign in"}},
+		}, nil
+	})
+	a := mustAgent(t, shared, model, agent.WithRecording(rec), agent.WithIterationTimeout(30*time.Second))
+	res := a.Run(context.Background(), agent.Task{URL: srv.URL + "/", Instruction: "sign in"})
+	if deleted.Load() != 0 {
+		t.Fatal("the replayed click pressed Delete account")
+	}
+	if res.Code != agent.CodeSuccess || signedIn.Load() != 1 {
+		t.Fatalf("%s: %s; signed in %d times", res.Code, res.Message, signedIn.Load())
+	}
+	first := res.Steps[0]
+	if !first.Replayed || len(first.Actions) != 1 || !strings.Contains(first.Actions[0].Outcome, `recorded on button "Sign in", and aims at button "Delete account" now`) {
+		t.Fatalf("the replayed step: %+v", first)
+	}
+	if s := res.Replay; s == nil || s.Steps != 1 || s.ModelCalls != 2 || s.TokensSaved != 500 {
+		t.Fatalf("replay summary %+v", s)
+	}
+	// The model saw the replayed call and why it did not run, and a note.
+	req := ms.Requests()[0].Req
+	var history string
+	for _, m := range req.Messages {
+		history += m.Role + ": " + m.Content + "\n"
+	}
+	if !strings.Contains(history, "not run: the replayed click") || !strings.Contains(history, "replayed from a recorded run") {
+		t.Fatalf("the model's first request lacks the replayed step:\n%s", history)
+	}
+}
