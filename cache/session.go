@@ -89,3 +89,21 @@ func (s *Session) Finish(res *agent.Result, traceDir string) (bool, error) {
 	}
 	return true, nil
 }
+
+// Trace starts the run's trace in a folder of the cache (TraceDir), for a
+// caller that records none of its own: the events only, no screenshots,
+// secrets masked. model names the model in the header.
+func (s *Session) Trace(task agent.Task, model trace.ModelInfo) (*trace.Writer, error) {
+	dir, err := s.TraceDir()
+	if err != nil {
+		return nil, err
+	}
+	m := agent.NewMasker(task.Secrets)
+	var names []string
+	for k := range task.Secrets {
+		name, _, _ := agent.ParseSecretKey(k)
+		names = append(names, name)
+	}
+	return trace.Create(dir, trace.Header{Task: m.Mask(task.Instruction), URL: m.Mask(task.URL), Model: model, Secrets: names},
+		trace.Options{Masker: m})
+}

@@ -42,6 +42,7 @@ type common struct {
 	trace   traceFlags
 	browser browserFlags
 	session sessionFlags // registered by run only
+	cache   cacheFlags   // registered by run only
 	policy  policyFlags  // registered by run and mcp
 }
 

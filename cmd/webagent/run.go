@@ -15,6 +15,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/trace"
@@ -41,6 +42,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
 	o.session.register(fs)
+	o.cache.register(fs, true)
 	o.policy.register(fs)
 	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
 	fs.Usage = func() {
@@ -86,6 +88,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if task == "" {
 		return exitUsage, usagef("no task given; write it in plain words after the flags, e.g. webagent run --url https://example.org \"find the contact email\"")
 	}
+	template, startTemplate := task, o.url
+	if task, o.url, err = o.cache.expand(task, o.url); err != nil {
+		return exitUsage, err
+	}
 	if err := checkStartURL(o.url); err != nil {
 		return exitUsage, err
 	}
@@ -119,6 +125,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	maps.Copy(hidden, secrets)
 	stderr = agent.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
+	if err := o.cache.open(log); err != nil {
+		return exitUsage, err
+	}
+	o.cache.key = cache.Key{Task: template, URL: startTemplate, Vars: o.cache.vars.names(), Schema: schema}
 
 	cfg := o.modelFlags.config(log)
 	o.trace.model = modelInfo(cfg)
@@ -198,8 +208,18 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	if err != nil {
 		return exitUsage, usagef("--trace: %v", err)
 	}
-	if tw != nil {
+	cr, err := c.cache.begin(task, c.trace.model, tw != nil)
+	if err != nil {
+		return exitUsage, usagef("%v", err)
+	}
+	switch {
+	case tw != nil:
 		opts = append(opts, agent.WithTracer(tw))
+	case cr != nil:
+		opts = append(opts, agent.WithTracer(cr.tw))
+	}
+	if cr != nil {
+		opts = append(opts, cr.s.Options()...)
 	}
 	a, err := agent.New(b, model, opts...)
 	if err != nil {
@@ -212,8 +232,9 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	handedOff = true
 	// What the user asked to keep is written whole, however long after
 	// the bound that takes (each step has a deadline of its own).
-	keeps := tw != nil || bopts.SaveStorageState != "" || bopts.UserDataDir != ""
+	keeps := tw != nil || cr != nil || bopts.SaveStorageState != "" || bopts.UserDataDir != ""
 	closeAfterResult(ctx, log, b, tw, res, stderr, keeps)
+	cr.finish(ctx, res, c.trace.dir, stderr)
 	switch {
 	case res.Code == agent.CodeSuccess:
 		return exitOK, nil
