@@ -13,6 +13,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/suite"
 )
@@ -59,6 +60,11 @@ type Config struct {
 	// OutDir it writes none. Browser.RecordActivity adds the console and
 	// network to it.
 	Trace bool
+	// Cache, when set, keeps the first successful run of each task and
+	// replays it on the next runs, asking the model only where the page
+	// differs (package cache); each run's report says how much came from
+	// it (Run.Replay).
+	Cache *cache.Cache
 	// Progress is told about runs as they start and end; nil tells no
 	// one.
 	Progress Progress

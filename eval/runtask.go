@@ -56,16 +56,24 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 		model = m
 	}
 	opts := append(append([]agent.Option{agent.WithLogger(cfg.Logger)}, cfg.Options...), t.AgentOptions()...)
-	tw := startTrace(env, t.Suite+"/"+t.ID, t.AgentTask(siteBase))
-	if tw != nil {
-		opts = append(opts, agent.WithTracer(tw))
-	}
-	a, err := agent.New(env.Browser, model, opts...)
+	task := t.AgentTask(siteBase)
+	tw := startTrace(env, t.Suite+"/"+t.ID, task)
+	cr, err := beginCache(cfg, t, task, tw)
 	if err != nil {
 		endTrace(ctx, env, tw, nil, &run)
 		return harnessFail(err)
 	}
-	res := a.Run(ctx, t.AgentTask(siteBase))
+	if tw != nil {
+		opts = append(opts, agent.WithTracer(tw))
+	}
+	opts = append(opts, cr.options()...)
+	a, err := agent.New(env.Browser, model, opts...)
+	if err != nil {
+		endTrace(ctx, env, tw, nil, &run)
+		cr.finish(ctx, cfg, nil, "")
+		return harnessFail(err)
+	}
+	res := a.Run(ctx, task)
 	fillResult(&run, res)
 	endTrace(ctx, env, tw, res, &run)
 	ran := time.Now()
@@ -82,6 +90,13 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 			}
 		}
 	}
+	// Only a run whose checks passed is kept in the cache.
+	stored := res
+	if !run.Success {
+		stored = nil
+	}
+	cr.finish(ctx, cfg, stored, traceDir(env, tw))
+	run.Replay = res.Replay
 	checked := time.Now()
 	if ctx.Err() == nil {
 		run.Screenshot = saveScreenshot(ctx, env)

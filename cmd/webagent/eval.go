@@ -85,6 +85,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	fs.Var(&o.seeds, "seeds", "episode seeds for each MiniWoB++ task: a list (1,2,3) or a range (1-10); default 1-3")
 	fs.BoolVar(&o.episodeTimer, "episode-timer", false, "keep each MiniWoB++ task's own episode timer (10 s unless the task sets another), which ends an unfinished episode with reward -1; "+
 		"without it an episode has no time limit but --max-iterations and the other bounds")
+	o.cache.register(fs, false)
 	o.fleet.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
@@ -125,6 +126,12 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if o.fleet.temporal.addr != "" {
 		return o.fleetEval(ctx, fs, pos, log, stdout, stderr)
 	}
+	if o.cache.dir != "" && (o.faults || o.miniwob != "") {
+		return exitUsage, usagef("--cache replays the runs of task suites; the fault suite and MiniWoB++ run without it")
+	}
+	if err := o.cache.open(log); err != nil {
+		return exitUsage, err
+	}
 
 	// The model: the reference model unless one is configured.
 	var model agent.Model
@@ -158,6 +165,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		Browser:  o.browserOptions(log, o.traces),
 		Options:  o.loopOptions(o.maxIterationsFor(fs)),
 		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
+		Cache: o.cache.opened,
 	})
 	fmt.Fprintf(stderr, "eval: %d runs, %d workers, model %s, writing %s\n", len(jobs), runner.Config().Workers, modelName, out)
 	rep := runner.Run(ctx, jobs)

@@ -42,6 +42,8 @@ func (o *evalOpts) fleetEval(ctx context.Context, fs *flag.FlagSet, files []stri
 		return exitUsage, usagef("with --temporal the workers' model is measured, not one of this machine: start workers with --model and --base-url, and pass --worker-model")
 	case flagSet(fs, "trace"):
 		return exitUsage, usagef("with --temporal the traces would stay on the workers; leave --trace out")
+	case o.cache.dir != "":
+		return exitUsage, usagef("with --temporal the runs are on the workers, away from --cache's folder; leave --cache out")
 	case o.fleet.settings.Restarts < 0:
 		return exitUsage, usagef("--restarts is %d; give 0 or more", o.fleet.settings.Restarts)
 	}

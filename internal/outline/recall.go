@@ -98,38 +98,33 @@ func countSame(lines []Line, l Line) int {
 }
 
 // scopeOf finds a text that tells the element at i from its equals: the
-// nearest line before it, up its ancestors first, whose text is unique on
-// the page.
+// text of the nearest line before it (a table row: one of its cells) such
+// that, in this snapshot, the element near that text (Resolve with it as
+// the scope) is this element. "" when no line within 30 does.
 func scopeOf(lines []Line, i int) string {
-	text := func(l Line) string {
-		if l.Role != "" {
-			return l.Name
-		}
-		return strings.TrimSpace(strings.TrimPrefix(l.Text, "- "))
-	}
-	unique := func(s string) bool {
+	l := lines[i]
+	tells := func(s string) bool {
 		if len(s) < 2 {
 			return false
 		}
-		n := 0
-		for _, l := range lines {
-			if strings.Contains(l.Text, s) {
-				n++
-			}
-		}
-		return n == 1
+		ref, err := Resolve(lines, Target{Role: l.Role, Name: l.Name, Scope: s})
+		return err == nil && ref == l.Ref
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		if s := text(lines[j]); unique(s) {
-			if strings.HasPrefix(s, "|") { // a table row: its first cell
-				for _, cell := range strings.Split(strings.Trim(s, "|"), "|") {
-					if c := strings.TrimSpace(cell); unique(c) {
-						return c
-					}
+		text := lines[j].Name
+		if lines[j].Role == "" {
+			text = strings.TrimSpace(strings.TrimPrefix(lines[j].Text, "- "))
+		}
+		if strings.HasPrefix(text, "|") { // a table row: its cells
+			for _, cell := range strings.Split(strings.Trim(text, "|"), "|") {
+				if c := strings.TrimSpace(cell); tells(c) {
+					return c
 				}
-				continue
 			}
-			return s
+			continue
+		}
+		if tells(text) {
+			return text
 		}
 	}
 	return ""

@@ -35,6 +35,7 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %d |\n", c.Code, c.Count)
 	}
 
+	b.WriteString(r.cacheMarkdown())
 	b.WriteString("\n## Iteration latency\n\n| phase | iterations | p50 | p95 |\n|---|---:|---:|---:|\n")
 	for _, l := range r.Latencies() {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", l.Phase, l.N, fmtMS(l.P50), fmtMS(l.P95))

@@ -83,6 +83,9 @@ type Run struct {
 	Trace string `json:"trace,omitempty"`
 	// Browser is the browser the run used: "local" or a CDP URL.
 	Browser string `json:"browser,omitempty"`
+	// Replay says how much of the run came from the run cache (eval
+	// --cache); nil without one.
+	Replay *agent.ReplaySummary `json:"replay,omitempty"`
 
 	// Reward is a MiniWoB++ episode's raw reward, RewardReason its reason.
 	Reward       *float64 `json:"reward,omitempty"`
