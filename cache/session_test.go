@@ -14,6 +14,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/internal/outline"
+	"github.com/webagent/webagent/internal/signin"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/trace"
@@ -32,11 +33,13 @@ type runner struct {
 	start string
 }
 
-const task = "Sign in as {{user}} with <secret>pw</secret> and tell me my plan."
+const task = signin.Task
+
+const secret = signin.Password
 
 func newRunner(t *testing.T, ctx context.Context, start string) *runner {
 	t.Helper()
-	model, err := modelserver.Start(member())
+	model, err := modelserver.Start(signin.Model())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +118,7 @@ func (r *runner) run(user string) (*agent.Result, int) {
 func TestCache(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	members := newSite()
+	members := signin.New()
 	srv := httptest.NewServer(members)
 	defer srv.Close()
 	r := newRunner(t, ctx, srv.URL+"/")
@@ -155,14 +158,14 @@ func TestCache(t *testing.T) {
 	})
 	t.Run("another user: the variable is typed", func(t *testing.T) {
 		res, calls := r.run("bob")
-		logins, _ := members.state()
+		logins, _ := members.State()
 		if res.Code != agent.CodeSuccess || calls != 0 || logins[len(logins)-1] != "bob" {
 			t.Fatalf("%s with %d model calls; sign-ins %v", res.Code, calls, logins)
 		}
 	})
 	t.Run("a renamed button: one model call, the step healed", func(t *testing.T) {
-		members.set("Log in", false)
-		defer members.set("Sign in", false)
+		members.Set("Log in", false)
+		defer members.Set("Sign in", false)
 		res, calls := r.run("ann")
 		if res.Code != agent.CodeSuccess || res.Answer != "plan: Gold" || calls != 1 {
 			t.Fatalf("%s %q with %d model calls (%s)", res.Code, res.Answer, calls, res.Message)
@@ -175,8 +178,8 @@ func TestCache(t *testing.T) {
 		t.Logf("healed: %+v", s.Healed[0])
 	})
 	t.Run("a Delete account button where Sign in was is never pressed", func(t *testing.T) {
-		members.set("", true)
-		defer members.set("Sign in", false)
+		members.Set("", true)
+		defer members.Set("Sign in", false)
 		// A replay by ref would press it: the recorded click's ref names
 		// "Delete account" on this page.
 		tr, err := trace.Read(filepath.Dir(entries[0]))
@@ -196,9 +199,9 @@ func TestCache(t *testing.T) {
 		if ref, _ := outline.FindRef(snap.Text, "button", "Delete account"); click.Ref == "" || ref != click.Ref {
 			t.Fatalf("the recorded click's ref %q; Delete account's now %q", click.Ref, ref)
 		}
-		_, before := members.state()
+		_, before := members.State()
 		res, calls := r.run("ann")
-		if _, deleted := members.state(); deleted != before {
+		if _, deleted := members.State(); deleted != before {
 			t.Fatalf("the account was deleted (%s, %d model calls)", res.Code, calls)
 		}
 		if res.Code == agent.CodeSuccess || calls == 0 {

@@ -32,7 +32,7 @@ func Expand(vars map[string]string, texts ...string) ([]string, error) {
 	used := map[string]bool{}
 	for name := range vars {
 		if !varName.MatchString(name) {
-			return nil, &VarError{fmt.Sprintf("--var %q: a name is letters, digits and _, not starting with a digit (--var user=bob)", name)}
+			return nil, &VarError{fmt.Sprintf("the variable name %q: a name is letters, digits and _, not starting with a digit (user, order_id)", name)}
 		}
 	}
 	out := make([]string, len(texts))
@@ -52,11 +52,11 @@ func Expand(vars map[string]string, texts ...string) ([]string, error) {
 		})
 	}
 	if len(missing) > 0 {
-		return nil, &VarError{fmt.Sprintf("the task uses {{%s}} but no value was given: add --var %s=VALUE", missing[0], missing[0])}
+		return nil, &VarError{fmt.Sprintf("the task uses {{%s}} but no value is given for %s", missing[0], missing[0])}
 	}
 	for _, name := range sortedNames(vars) {
 		if !used[name] {
-			return nil, &VarError{fmt.Sprintf("--var %s: the task does not use it; write {{%s}} in the task (or its --url) where the value goes", name, name)}
+			return nil, &VarError{fmt.Sprintf("the variable %s is not used: write {{%s}} in the task (or its start URL) where its value goes", name, name)}
 		}
 	}
 	return out, nil

@@ -41,6 +41,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/policy"
 )
 
@@ -68,6 +69,11 @@ type Config struct {
 	// every action. The browser_ tools, which the client's own model
 	// drives, are not checked.
 	Actions *policy.Policy
+	// Cache, when set, keeps the first successful run_task of each task
+	// and replays it on the next calls of the same task, asking the model
+	// only where the page differs (package cache); run_task's "vars" fill
+	// the task's {{name}}s.
+	Cache *cache.Cache
 	// OperationTimeout is the backstop above every browser tool's budget;
 	// agent.DefaultOperationTimeout if 0.
 	OperationTimeout time.Duration

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/cache"
 )
 
 var runTaskTool = &mcp.Tool{
@@ -19,14 +20,16 @@ var runTaskTool = &mcp.Tool{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 		`"url":{"type":"string","description":"the start URL (http or https)"},` +
 		`"task":{"type":"string","description":"the task, in plain words"},` +
-		`"max_iterations":{"type":"integer","minimum":1,"description":"at most this many observe-decide-act steps"}` +
+		`"max_iterations":{"type":"integer","minimum":1,"description":"at most this many observe-decide-act steps"},` +
+		`"vars":{"type":"object","additionalProperties":{"type":"string"},"description":"values of the task's {{name}} placeholders; with the server's run cache, a cached run types them where the recorded run typed its own"}` +
 		`},"required":["url","task"],"additionalProperties":false}`),
 }
 
 type taskArgs struct {
-	URL           string `json:"url"`
-	Task          string `json:"task"`
-	MaxIterations int    `json:"max_iterations"`
+	URL           string            `json:"url"`
+	Task          string            `json:"task"`
+	MaxIterations int               `json:"max_iterations"`
+	Vars          map[string]string `json:"vars"`
 }
 
 // runTask runs the agent loop on the session's browser with the server's
@@ -40,6 +43,11 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if strings.TrimSpace(in.URL) == "" || strings.TrimSpace(in.Task) == "" {
 		return failed(`run_task needs a url and a task, e.g. {"url":"https://example.org","task":"find the price of the blue mug"}`), nil
 	}
+	texts, err := cache.Expand(in.Vars, in.Task, in.URL)
+	if err != nil {
+		return failed(err.Error()), nil
+	}
+	task := agent.Task{URL: texts[1], Instruction: texts[0], Secrets: s.cfg.Secrets}
 	if s.cfg.Model == nil {
 		return failed("no model is configured on this server: start it with --model NAME and --base-url URL (or WEBAGENT_MODEL and OPENAI_BASE_URL); the browser_ tools work without one"), nil
 	}
@@ -67,11 +75,18 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 			})
 		})))
 	}
-	a, err := agent.New(b, s.cfg.Model, opts...)
+	cr, err := s.beginCache(in, task)
 	if err != nil {
 		return failed(err.Error()), nil
 	}
-	res := a.Run(ctx, agent.Task{URL: in.URL, Instruction: in.Task, Secrets: s.cfg.Secrets})
+	opts = append(opts, cr.options()...)
+	a, err := agent.New(b, s.cfg.Model, opts...)
+	if err != nil {
+		cr.finish(ctx, nil, s.log)
+		return failed(err.Error()), nil
+	}
+	res := a.Run(ctx, task)
+	cr.finish(ctx, res, s.log)
 	// The task trusted its start URL's host; the browser tools do not.
 	if err := b.Confine(s.cfg.Policy); err != nil {
 		st.drop(b)

@@ -41,7 +41,7 @@ func (c *cacheFlags) expand(task, startURL string) (string, string, error) {
 	out, err := cache.Expand(vars, task, startURL)
 	var ve *cache.VarError
 	if errors.As(err, &ve) {
-		return "", "", usagef("%v", err)
+		return "", "", usagef("--var: %v", err)
 	}
 	if err != nil {
 		return "", "", err

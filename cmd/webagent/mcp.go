@@ -35,6 +35,7 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code; repeatable)")
 	o.common.register(fs)
 	o.policy.register(fs)
+	o.cache.register(fs, false)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent mcp [flags]            (stdio, for an MCP client that starts it)\n"+
 			"       webagent mcp --port 8931 [flags] (streamable HTTP on 127.0.0.1:8931/mcp)\n\n"+
@@ -81,6 +82,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	maps.Copy(hidden, secrets)
 	stderr = agent.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
+	if err := o.cache.open(log); err != nil {
+		return exitUsage, err
+	}
 	var model agent.Model
 	if cfg := o.modelFlags.config(log); cfg.Model != "" {
 		if model, err = newModel(ctx, cfg); err != nil {
@@ -96,6 +100,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Model:            model,
 		AgentOptions:     o.loopOptions(o.maxIterations), // common.loopOptions
 		Actions:          o.policy.p,
+		Cache:            o.cache.opened,
 		OperationTimeout: o.operationTimeout,
 		Version:          mcpVersion(),
 		Logger:           log,
