@@ -42,6 +42,21 @@ type Options struct {
 	Progress io.Writer
 	// ActionTimeout bounds one action (DefaultActionTimeout if 0).
 	ActionTimeout time.Duration
+	// Healer, when set, is asked about a step whose element cannot be
+	// found (a button renamed, a field moved): given the step's recorded
+	// intent and the page now, it names the element that plays the
+	// recorded one's part, and the replay goes on (see heal.go). Any
+	// agent.Model will do; one call per healed step, bounded by
+	// HealTimeout.
+	Healer agent.Model
+	// HealTimeout bounds one question to the Healer (DefaultHealTimeout
+	// if 0).
+	HealTimeout time.Duration
+	// Tracer, when set, records the replay as a trace of its own
+	// (package trace's Writer): one iteration per replayed action, with
+	// the page it acted on and its arguments as run, so that a healed
+	// replay is a recording that replays. The caller ends it.
+	Tracer agent.Tracer
 }
 
 // Result is a replay that reached the end of the trace.
@@ -50,6 +65,24 @@ type Result struct {
 	Skipped int    // recorded actions not replayed (failed or skipped then, or not browser actions)
 	Answer  string // the recorded answer
 	Code    agent.Code
+	// Healed lists the steps the Healer repaired, in order; ModelCalls
+	// counts the questions asked to it.
+	Healed     []Heal
+	ModelCalls int
+}
+
+// Heal is a step that could not find its element and what the Healer made
+// of it.
+type Heal struct {
+	Iteration int    // the recorded step
+	Tool      string // its tool
+	Looked    string // the element it looked for: button "Sign in"
+	Why       string // why it was not found
+	Became    string // what ran instead: click button "Log in"
+}
+
+func (h Heal) String() string {
+	return fmt.Sprintf("step %d (%s %s) healed: %s", h.Iteration, h.Tool, h.Looked, h.Became)
 }
 
 // StepError is a step that could not be replayed.
@@ -70,11 +103,27 @@ func (e *StepError) Unwrap() error { return e.Err }
 
 var secretRef = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
 
+// replayer is one Run.
+type replayer struct {
+	b       agent.Browser
+	t       *trace.Trace
+	opts    Options
+	rb      rebase
+	secrets map[string]string
+	origins map[string][]string
+	mask    *agent.Masker
+	res     *Result
+	iter    int // iterations recorded on opts.Tracer
+}
+
 // Run replays t in b. It returns a *StepError at the first action that
 // cannot be replayed; any other error means the browser failed.
 func Run(ctx context.Context, b agent.Browser, t *trace.Trace, opts Options) (*Result, error) {
 	if opts.ActionTimeout <= 0 {
 		opts.ActionTimeout = DefaultActionTimeout
+	}
+	if opts.HealTimeout <= 0 {
+		opts.HealTimeout = DefaultHealTimeout
 	}
 	rb, err := newRebase(t.Header.URL, opts.BaseURL)
 	if err != nil {
@@ -84,58 +133,81 @@ func Run(ctx context.Context, b agent.Browser, t *trace.Trace, opts Options) (*R
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Code: agent.CodeSuccess}
+	r := &replayer{b: b, t: t, opts: opts, rb: rb, secrets: secrets, origins: origins,
+		mask: agent.NewMasker(opts.Secrets), res: &Result{Code: agent.CodeSuccess}}
 	if t.End != nil {
-		res.Answer, res.Code = t.End.Result.Answer, t.End.Result.Code
-	}
-	say := func(format string, args ...any) {
-		if opts.Progress != nil {
-			fmt.Fprintf(opts.Progress, format+"\n", args...)
-		}
+		r.res.Answer, r.res.Code = t.End.Result.Answer, t.End.Result.Code
 	}
 	if start := rb.url(t.Header.URL); start != "" {
 		if err := do(ctx, b, opts.ActionTimeout, agent.Action{Name: agent.ActGoto, URL: start}); err != nil {
 			return nil, &StepError{Iteration: 0, Tool: "goto", Looked: start, Err: err}
 		}
-		say("start  goto %s", start)
+		r.say("start  goto %s", start)
 	}
 	for _, st := range t.Steps {
 		for _, rec := range st.Step.Actions {
-			if rec.Tool == agent.ToolDone {
-				var a struct{ Answer string }
-				_ = json.Unmarshal(rec.Args, &a)
-				if res.Answer == "" {
-					res.Answer = a.Answer
-				}
+			if err := r.action(ctx, st, rec); err != nil {
+				return r.res, err
 			}
-			if rec.Skipped || rec.Error {
-				res.Skipped++
-				continue
-			}
-			switch rec.Tool {
-			case agent.ToolDone, agent.ToolFail, agent.ToolAskHuman, agent.ToolScreenshot:
-				res.Skipped++ // not page actions
-				continue
-			}
-			a, _, err := agent.ParseAction(rec.Tool, argsText(rec.Args))
-			if err != nil {
-				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: string(rec.Args), Err: fmt.Errorf("the recorded arguments do not read: %w", err)}
-			}
-			looked, err := retarget(ctx, b, t, st.Iteration, &a, rb, opts.ActionTimeout)
-			if err != nil {
-				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
-			}
-			if err := fillSecrets(&a, secrets, origins); err != nil {
-				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
-			}
-			if err := do(ctx, b, opts.ActionTimeout, a); err != nil {
-				return res, &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
-			}
-			res.Actions++
-			say("step %d  %s %s", st.Iteration, rec.Tool, looked)
 		}
 	}
-	return res, nil
+	return r.res, r.recordEnd(ctx)
+}
+
+func (r *replayer) say(format string, args ...any) {
+	if r.opts.Progress != nil {
+		fmt.Fprintf(r.opts.Progress, format+"\n", args...)
+	}
+}
+
+// action replays one recorded action of step st.
+func (r *replayer) action(ctx context.Context, st trace.StepEvent, rec agent.ActionRecord) error {
+	if rec.Tool == agent.ToolDone {
+		var a struct{ Answer string }
+		_ = json.Unmarshal(rec.Args, &a)
+		if r.res.Answer == "" {
+			r.res.Answer = a.Answer
+		}
+	}
+	if rec.Skipped || rec.Error {
+		r.res.Skipped++
+		return nil
+	}
+	switch rec.Tool {
+	case agent.ToolDone, agent.ToolFail, agent.ToolAskHuman, agent.ToolScreenshot:
+		r.res.Skipped++ // not page actions
+		return nil
+	}
+	a, _, err := agent.ParseAction(rec.Tool, argsText(rec.Args))
+	if err != nil {
+		return &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: string(rec.Args), Err: fmt.Errorf("the recorded arguments do not read: %w", err)}
+	}
+	looked, snap, err := retarget(ctx, r.b, r.t, st.Iteration, &a, r.rb, r.opts.ActionTimeout)
+	call := agent.ToolCall{Name: rec.Tool, Arguments: argsText(rec.Args)}
+	var nf *notFound
+	healed := false
+	if errors.As(err, &nf) && r.opts.Healer != nil {
+		looked, err = r.heal(ctx, st, &a, &call, looked, nf, snap)
+		healed = err == nil
+	}
+	if err == nil && snap == nil && r.opts.Tracer != nil {
+		snap, err = observe(ctx, r.b, r.opts.ActionTimeout) // the page it acts on, for the recording
+	}
+	if err != nil {
+		return &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
+	}
+	call.Arguments = withTargets(call.Arguments, a)
+	if err := fillSecrets(&a, r.secrets, r.origins); err != nil {
+		return &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
+	}
+	t0 := time.Now()
+	if err := do(ctx, r.b, r.opts.ActionTimeout, a); err != nil {
+		return &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: looked, Err: err}
+	}
+	r.res.Actions++
+	r.say("step %d  %s %s", st.Iteration, rec.Tool, looked)
+	r.record(ctx, snap, call, healed, t0)
+	return nil
 }
 
 // do runs one action under its bound. A browser failure (not an
@@ -160,24 +232,24 @@ func argsText(raw json.RawMessage) string {
 }
 
 // retarget replaces the action's refs by the refs of the same elements in
-// the page now, and rebases its URL. It returns what it looked for.
-func retarget(ctx context.Context, b agent.Browser, t *trace.Trace, iter int, a *agent.Action, rb rebase, d time.Duration) (string, error) {
+// the page now, and rebases its URL. It returns what it looked for, and
+// the snapshot it read (nil when the action names no element). An element
+// not on the page is a *notFound.
+func retarget(ctx context.Context, b agent.Browser, t *trace.Trace, iter int, a *agent.Action, rb rebase, d time.Duration) (string, *agent.Snapshot, error) {
 	if a.URL != "" {
 		a.URL = rb.url(a.URL)
 	}
 	if a.Ref == "" && a.ToRef == "" {
-		return describe(a), nil
+		return describe(a), nil, nil
 	}
 	m := t.Model(iter)
 	if m == nil {
-		return describe(a), fmt.Errorf("the trace has no snapshot for step %d", iter)
+		return describe(a), nil, fmt.Errorf("the trace has no snapshot for step %d", iter)
 	}
 	old := outline.Parse(m.Observation)
-	sctx, cancel := context.WithTimeout(ctx, d)
-	snap, err := b.Snapshot(sctx)
-	cancel()
+	snap, err := observe(ctx, b, d)
 	if err != nil {
-		return describe(a), fmt.Errorf("snapshot: %w", err)
+		return describe(a), nil, err
 	}
 	now := outline.Parse(snap.Text)
 	var looked []string
@@ -187,16 +259,36 @@ func retarget(ctx context.Context, b agent.Browser, t *trace.Trace, iter int, a 
 		}
 		want, err := outline.Recall(old, *ref)
 		if err != nil {
-			return *ref, err
+			return *ref, snap, err
 		}
 		looked = append(looked, want.String())
 		got, err := want.Find(now, old)
 		if err != nil {
-			return strings.Join(looked, " → "), err
+			return strings.Join(looked, " → "), snap, &notFound{want: want, err: err}
 		}
 		*ref = got
 	}
-	return strings.Join(looked, " → "), nil
+	return strings.Join(looked, " → "), snap, nil
+}
+
+// notFound is a recorded element the page now does not have.
+type notFound struct {
+	want outline.Recorded
+	err  error
+}
+
+func (e *notFound) Error() string { return e.err.Error() }
+func (e *notFound) Unwrap() error { return e.err }
+
+// observe takes a snapshot under its bound.
+func observe(ctx context.Context, b agent.Browser, d time.Duration) (*agent.Snapshot, error) {
+	sctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	snap, err := b.Snapshot(sctx)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	return &snap, nil
 }
 
 // describe is an action without refs, for messages.

@@ -213,6 +213,46 @@ func TestTraceAndReplay(t *testing.T) {
 			t.Fatalf("renamed button: %v", err)
 		}
 		t.Log(err)
+
+		// With a healer, the renamed button is asked of the model, once,
+		// and the replay, recorded, replays without it.
+		healer, err := modelserver.Start(modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+			ref, ok := outline.FindRef(req.LastUser(), "button", "Log in")
+			if !ok {
+				return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": "no such button"})}}
+			}
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}}
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer healer.Close()
+		hc, err := llm.New(llm.Config{BaseURL: healer.BaseURL(), Model: "scripted"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "healed")
+		tw, err := trace.Create(out, tr.Header, trace.Options{Masker: agent.NewMasker(map[string]string{"pw": secret})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := replay.Run(ctx, fresh, tr, replay.Options{BaseURL: srv2.URL, Secrets: map[string]string{"pw": secret}, Healer: hc, Tracer: tw})
+		if err != nil || len(res.Healed) != 1 || res.ModelCalls != 1 || len(healer.Requests()) != 1 || res.Healed[0].Became != `click button "Log in"` {
+			t.Fatalf("healed replay: %v, %+v", err, res)
+		}
+		if err := tw.End(ctx, &agent.Result{Status: agent.StatusSuccess, Code: agent.CodeSuccess, Answer: res.Answer}); err != nil {
+			t.Fatal(err)
+		}
+		healed, err := trace.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := replay.Run(ctx, fresh, healed, replay.Options{BaseURL: srv2.URL, Secrets: map[string]string{"pw": secret}}); err != nil {
+			t.Fatalf("the healed recording does not replay: %v", err)
+		}
+		if logins, _ := staging.state(); logins != 3 {
+			t.Fatalf("staging: %d sign-ins, want 3", logins)
+		}
 		_, err = replay.Run(ctx, fresh, tr, replay.Options{})
 		if !errors.As(err, &se) || se.Iteration != 1 || !strings.Contains(err.Error(), "--secret pw=") {
 			t.Fatalf("no secret given: %v", err)

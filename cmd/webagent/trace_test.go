@@ -1,12 +1,15 @@
 package main
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/webagent/webagent/eval"
+	"github.com/webagent/webagent/internal/signin"
+	"github.com/webagent/webagent/modelserver"
 )
 
 // TestTraceReplayCLI: run --trace writes a trace, show-trace prints its
@@ -87,5 +90,57 @@ func TestTraceReplayCLI(t *testing.T) {
 	code, p = run(t, "run", "--url", d.SiteURL, "--model", "m", "--base-url", d.Model.BaseURL(), "--trace", dir, "task")
 	if code != 2 || !strings.Contains(p.stderr.String(), "the folder is not empty") {
 		t.Errorf("run --trace into a used folder: exit %d\n%s", code, p.stderr.String())
+	}
+}
+
+// TestReplayHeal: a trace of the sign-in task replays on a page whose
+// button is now "Log in" only with --heal, with one model call, naming the
+// healed step; --out records a trace that replays on that page with no
+// model; --heal without a model is exit 2.
+func TestReplayHeal(t *testing.T) {
+	members := signin.New()
+	srv := httptest.NewServer(members)
+	defer srv.Close()
+	llm, err := modelserver.Start(signin.Model())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer llm.Close()
+	dir := filepath.Join(t.TempDir(), "trace")
+	secret := "pw=" + signin.Password
+	code, p := run(t, "run", "--url", srv.URL+"/", "--base-url", llm.BaseURL(), "--model", "m", "--secret", secret,
+		"--var", "user=ann", "--trace", dir, signin.Task)
+	if code != exitOK || len(llm.Requests()) != 4 {
+		t.Fatalf("run --trace: exit %d, %d model calls\n%s", code, len(llm.Requests()), p.stderr.String())
+	}
+	members.Set("Log in", false)
+
+	code, p = run(t, "replay", "--secret", secret, dir)
+	if code != exitFailed || !strings.Contains(p.stderr.String(), `no element button "Sign in" on the page; similar elements: button "Log in"`) {
+		t.Fatalf("replay without --heal: exit %d\n%s", code, p.stderr.String())
+	}
+	code, p = run(t, "replay", "--heal", "--secret", secret, dir)
+	if code != exitUsage || !strings.Contains(p.stderr.String(), "--heal needs a model") {
+		t.Fatalf("--heal without a model: exit %d\n%s", code, p.stderr.String())
+	}
+
+	healed := filepath.Join(t.TempDir(), "healed")
+	before := len(llm.Requests())
+	code, p = run(t, "replay", "--heal", "--model", "m", "--base-url", llm.BaseURL(), "--secret", secret, "--out", healed, dir)
+	if code != exitOK || strings.TrimSpace(p.stdout.String()) != "plan: Gold" || len(llm.Requests())-before != 1 ||
+		!strings.Contains(p.stderr.String(), `step 3 (click button "Sign in") healed: click button "Log in"`) {
+		t.Fatalf("replay --heal: exit %d, %d model calls\nstdout %s\nstderr %s", code, len(llm.Requests())-before, p.stdout.String(), p.stderr.String())
+	}
+	if logins, _ := members.State(); len(logins) != 2 || logins[1] != "ann" {
+		t.Fatalf("sign-ins %v", logins)
+	}
+
+	llm.Close() // the healed trace replays with no model
+	code, p = run(t, "replay", "--secret", secret, healed)
+	if code != exitOK || strings.TrimSpace(p.stdout.String()) != "plan: Gold" {
+		t.Fatalf("replay of the healed trace: exit %d\n%s", code, p.stderr.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(healed, "trace.jsonl")); err != nil || strings.Contains(string(b), signin.Password) {
+		t.Fatalf("the healed trace: %v, or it holds the password", err)
 	}
 }

@@ -135,6 +135,9 @@ type replayOpts struct {
 	secrets      secretFlag
 	headful      bool
 	timeout      time.Duration
+	heal         bool
+	out          string
+	modelFlags
 }
 
 func replayFlags() (*flag.FlagSet, *replayOpts) {
@@ -146,8 +149,11 @@ func replayFlags() (*flag.FlagSet, *replayOpts) {
 	fs.BoolVar(&o.headful, "headful", false, "show the browser window")
 	fs.StringVar(&o.uploadDir, "upload-dir", "", "the folder uploads take their files from, as the recorded run's --upload-dir")
 	fs.DurationVar(&o.timeout, "action-timeout", replay.DefaultActionTimeout, "bound on one replayed action")
+	fs.BoolVar(&o.heal, "heal", false, "when a step's element cannot be found, ask the model (--model, --base-url) for that step alone, given what the step meant to do and the page now, and go on")
+	fs.StringVar(&o.out, "out", "", "record the replay, healed steps included, as a new trace in this folder (replay it, or show-trace it, like any other)")
+	o.modelFlags.register(fs, "with --heal, the model that heals steps (default $WEBAGENT_MODEL)", "with --heal, its OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent replay [flags] DIR\n\nRuns the actions recorded in DIR (run --trace DIR) again in a fresh browser, with no model. Each action finds its element again by role, name and place.\nExit 0 when every step replays (the recorded answer is printed), 1 at the first step that cannot, 2 for bad input.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: webagent replay [flags] DIR\n\nRuns the actions recorded in DIR (run --trace DIR) again in a fresh browser, with no model. Each action finds its element again by role, name and place;\nwith --heal, a step whose element is gone is asked of the model, alone, and the replay goes on.\nExit 0 when every step replays (the recorded answer is printed), 1 at the first step that cannot, 2 for bad input.\n\nFlags:\n")
 		printFlags(fs)
 	}
 	return fs, o
@@ -179,6 +185,13 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 			return exitUsage, usagef("the run used the secret %s: pass it again with --secret %s=VALUE (or %s=env:VAR)", name, name, name)
 		}
 	}
+	healer, err := o.healer(ctx, stderr)
+	if err != nil {
+		return exitUsage, err
+	}
+	if err := checkOut(o.out); err != nil {
+		return exitUsage, err
+	}
 	stderr = agent.NewMasker(vals).Writer(stderr)
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	b, err := browser.Launch(lctx, browser.Options{ChromePath: o.chrome, Headful: o.headful, UploadDir: o.uploadDir})
@@ -190,7 +203,20 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)
 	}
 	defer b.Close()
-	res, err := replay.Run(ctx, b, t, replay.Options{BaseURL: o.base, Secrets: vals, Progress: stderr, ActionTimeout: o.timeout})
+	opts := replay.Options{BaseURL: o.base, Secrets: vals, Progress: stderr, ActionTimeout: o.timeout}
+	if healer != nil {
+		opts.Healer = healer
+		defer healer.CloseIdleConnections()
+	}
+	tw, err := o.startOut(t, vals)
+	if err != nil {
+		return exitUsage, usagef("--out: %v", err)
+	}
+	if tw != nil {
+		opts.Tracer = tw
+	}
+	res, err := replay.Run(ctx, b, t, opts)
+	o.endOut(ctx, tw, res, err, stderr)
 	var se *replay.StepError
 	switch {
 	case errors.As(err, &se):
@@ -201,9 +227,85 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	case err != nil:
 		return exitUsage, usagef("%v", err)
 	}
-	fmt.Fprintf(stderr, "replayed %d actions (%d recorded ones not replayed); the recorded run ended %s\n", res.Actions, res.Skipped, res.Code)
+	for _, h := range res.Healed {
+		fmt.Fprintf(stderr, "%s\n", h)
+	}
+	healed := ""
+	if healer != nil {
+		healed = fmt.Sprintf(", %d healed with %d model calls", len(res.Healed), res.ModelCalls)
+	}
+	fmt.Fprintf(stderr, "replayed %d actions (%d recorded ones not replayed%s); the recorded run ended %s\n", res.Actions, res.Skipped, healed, res.Code)
 	fmt.Fprintln(stdout, res.Answer)
 	return exitOK, nil
+}
+
+// healer is the model --heal asks, nil without --heal.
+func (o *replayOpts) healer(ctx context.Context, stderr io.Writer) (*llm.Client, error) {
+	if !o.heal {
+		if o.model != "" || o.baseURL != "" {
+			return nil, usagef("--model and --base-url are for --heal; add --heal to let the model heal the steps that no longer replay")
+		}
+		return nil, nil
+	}
+	if err := o.modelFlags.validate(); err != nil {
+		return nil, err
+	}
+	cfg := o.modelFlags.config((&common{logLevel: "warn"}).logger(stderr))
+	if cfg.Model == "" || cfg.BaseURL == "" {
+		return nil, usagef("--heal needs a model: pass --model NAME and --base-url URL (or set WEBAGENT_MODEL and OPENAI_BASE_URL)")
+	}
+	return newModel(ctx, cfg)
+}
+
+// checkOut checks --out: a new or empty folder.
+func checkOut(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return usagef("--out %s: the folder is not empty; give a new or empty folder", dir)
+	}
+	return nil
+}
+
+// startOut starts the trace --out records the replay in, nil without one.
+func (o *replayOpts) startOut(t *trace.Trace, secrets map[string]string) (*trace.Writer, error) {
+	if o.out == "" {
+		return nil, nil
+	}
+	h := t.Header
+	h.Started = time.Time{}
+	if o.base != "" {
+		h.URL = o.base
+	}
+	if o.heal {
+		h.Model = modelInfo(o.modelFlags.config(nil))
+	}
+	return trace.Create(o.out, h, trace.Options{Masker: agent.NewMasker(secrets)})
+}
+
+// endOut ends the --out trace with the replay's outcome.
+func (o *replayOpts) endOut(ctx context.Context, tw *trace.Writer, res *replay.Result, err error, stderr io.Writer) {
+	if tw == nil {
+		return
+	}
+	end := &agent.Result{Status: agent.StatusFailure, Code: agent.CodeAgentFailed, Steps: []agent.Step{}}
+	switch {
+	case err != nil:
+		end.Message = err.Error()
+	case res != nil:
+		end.Status, end.Code, end.Answer, end.Message = agent.StatusSuccess, res.Code, res.Answer, "replayed"
+		if res.Code != agent.CodeSuccess {
+			end.Status = agent.StatusFailure
+		}
+	}
+	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceEndTimeout)
+	defer cancel()
+	if err := tw.End(ectx, end); err != nil {
+		fmt.Fprintf(stderr, "webagent: %v\n", err)
+		return
+	}
+	fmt.Fprintf(stderr, "trace: %s (webagent replay %s)\n", tw.Dir(), tw.Dir())
 }
 
 func hasSecret(vals map[string]string, name string) bool {
