@@ -24,7 +24,7 @@ import (
 // a real Chromium, the scripted model over HTTP, and the trace the cache
 // stores.
 type runner struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	b     *browser.Browser
 	model *modelserver.Server
@@ -37,9 +37,12 @@ const task = signin.Task
 
 const secret = signin.Password
 
-func newRunner(t *testing.T, ctx context.Context, start string) *runner {
+func newRunner(t testing.TB, ctx context.Context, start string, model *modelserver.Server) *runner {
 	t.Helper()
-	model, err := modelserver.Start(signin.Model())
+	var err error
+	if model == nil {
+		model, err = modelserver.Start(signin.Model())
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +124,7 @@ func TestCache(t *testing.T) {
 	members := signin.New()
 	srv := httptest.NewServer(members)
 	defer srv.Close()
-	r := newRunner(t, ctx, srv.URL+"/")
+	r := newRunner(t, ctx, srv.URL+"/", nil)
 
 	res, calls := r.run("ann")
 	if res.Code != agent.CodeSuccess || res.Answer != "plan: Gold" || calls != 4 {
