@@ -21,6 +21,13 @@
 // Each bound is enforced by racing the work against a timer
 // (package watchdog), so work that ignores its context cannot hold the loop;
 // the work's context is cancelled and its late result dropped.
+//
+// # Recordings
+//
+// With [WithRecording], a [Recording] of an earlier run of the task (package
+// cache) gives the replies of the iterations whose page is as recorded, in
+// place of the model; each replayed call runs only on the element it was
+// recorded on, and [Result.Replay] says what came from where.
 package agent
 
 import (
