@@ -82,7 +82,24 @@ func Open(dir string, log *slog.Logger) (*Cache, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	sweep(dir)
 	return &Cache{dir: dir, log: log}, nil
+}
+
+// staleAfter is the age of a run's working folder (.run-*, .store-*) past
+// which its run is surely over (killed before it could remove it).
+const staleAfter = 24 * time.Hour
+
+// sweep removes the working folders of runs long over.
+func sweep(dir string) {
+	for _, pat := range []string{".run-*", ".store-*"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, d := range m {
+			if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > staleAfter {
+				os.RemoveAll(d)
+			}
+		}
+	}
 }
 
 // Dir is the cache's folder.
