@@ -140,7 +140,7 @@ Promise.all(settle).then(() => { window.done = true; });
 }
 
 var (
-	refusedCount = regexp.MustCompile(`(\d+) requests? to hosts? outside your limits (?:were|was) refused: ([^;]*)`)
+	refusedCount = regexp.MustCompile(`(\d+) requests? to (?:a )?hosts? outside your limits (?:were|was) refused: ([^;]*)`)
 	refusedHost  = regexp.MustCompile(`([^\s,]+) \(\d+\)`)
 )
 
