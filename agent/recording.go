@@ -229,10 +229,10 @@ func describeCalls(calls []ToolCall, obs string) string {
 		_ = json.Unmarshal([]byte(tc.Arguments), &args)
 		s := tc.Name
 		if ref, _ := args["ref"].(string); ref != "" {
-			s += " " + elementOf(lines, ref)
+			s += " " + outline.ElementOf(lines, ref)
 		}
 		if to, _ := args["to_ref"].(string); to != "" {
-			s += " to " + elementOf(lines, to)
+			s += " to " + outline.ElementOf(lines, to)
 		}
 		if txt, _ := args["text"].(string); txt != "" && tc.Name == ActType {
 			s += fmt.Sprintf(" %q", txt)
@@ -246,14 +246,4 @@ func describeCalls(calls []ToolCall, obs string) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// elementOf names the element of ref in the observation's lines.
-func elementOf(lines []outline.Line, ref string) string {
-	for _, l := range lines {
-		if l.Ref == ref {
-			return outline.Target{Role: l.Role, Name: l.Name}.String()
-		}
-	}
-	return "[ref=" + ref + "]"
 }

@@ -171,7 +171,7 @@ func (r *Replayer) callKey(tool, args string, lines []outline.Line) string {
 		return tool + " " + args
 	}
 	if ref, _ := m["ref"].(string); ref != "" {
-		m["ref"] = r.subst.apply(elementName(lines, ref))
+		m["ref"] = r.subst.apply(outline.ElementOf(lines, ref))
 	}
 	if txt, _ := m["text"].(string); txt != "" {
 		m["text"] = r.subst.apply(txt)
@@ -287,7 +287,7 @@ func (r *Replayer) describe(st recStep) string {
 		_ = json.Unmarshal([]byte(tc.Arguments), &args)
 		s := tc.Name
 		if ref, _ := args["ref"].(string); ref != "" {
-			s += " " + r.subst.apply(elementName(st.lines, ref))
+			s += " " + r.subst.apply(outline.ElementOf(st.lines, ref))
 		}
 		if u, _ := args["url"].(string); u != "" {
 			s += " " + r.rebase(u)
@@ -295,16 +295,6 @@ func (r *Replayer) describe(st recStep) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// elementName is the element of ref in lines: `button "Sign in"`.
-func elementName(lines []outline.Line, ref string) string {
-	for _, l := range lines {
-		if l.Ref == ref {
-			return outline.Target{Role: l.Role, Name: l.Name}.String()
-		}
-	}
-	return "[ref=" + ref + "]"
 }
 
 // pageText is the page an observation shows, without its refs, the step

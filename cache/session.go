@@ -98,12 +98,6 @@ func (s *Session) Trace(task agent.Task, model trace.ModelInfo) (*trace.Writer, 
 	if err != nil {
 		return nil, err
 	}
-	m := agent.NewMasker(task.Secrets)
-	var names []string
-	for k := range task.Secrets {
-		name, _, _ := agent.ParseSecretKey(k)
-		names = append(names, name)
-	}
-	return trace.Create(dir, trace.Header{Task: m.Mask(task.Instruction), URL: m.Mask(task.URL), Model: model, Secrets: names},
-		trace.Options{Masker: m})
+	h, m := trace.TaskHeader(task, model)
+	return trace.Create(dir, h, trace.Options{Masker: m})
 }

@@ -120,20 +120,12 @@ func pageTool(name string) (agent.ToolDef, bool) {
 // "Log in".
 func describeOn(snap *agent.Snapshot, a agent.Action) string {
 	lines := outline.Parse(snap.Text)
-	name := func(ref string) string {
-		for _, l := range lines {
-			if l.Ref == ref {
-				return outline.Target{Role: l.Role, Name: l.Name}.String()
-			}
-		}
-		return "[ref=" + ref + "]"
-	}
 	s := a.Name
 	if a.Ref != "" {
-		s += " " + name(a.Ref)
+		s += " " + outline.ElementOf(lines, a.Ref)
 	}
 	if a.ToRef != "" {
-		s += " → " + name(a.ToRef)
+		s += " → " + outline.ElementOf(lines, a.ToRef)
 	}
 	return s
 }

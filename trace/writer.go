@@ -109,6 +109,20 @@ func Create(dir string, h Header, opts Options) (*Writer, error) {
 	return w, nil
 }
 
+// TaskHeader is the header of a trace of task, and the masker of its
+// secrets (Options.Masker): the instruction and URL masked, the secrets by
+// name. model names the model.
+func TaskHeader(task agent.Task, model ModelInfo) (Header, *agent.Masker) {
+	m := agent.NewMasker(task.Secrets)
+	var names []string
+	for k := range task.Secrets {
+		name, _, _ := agent.ParseSecretKey(k)
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return Header{Task: m.Mask(task.Instruction), URL: m.Mask(task.URL), Model: model, Secrets: slices.Compact(names)}, m
+}
+
 // Dir is the trace's folder.
 func (w *Writer) Dir() string { return w.dir }
 

@@ -67,14 +67,8 @@ func (t *traceFlags) start(b *browser.Browser, task agent.Task) (*trace.Writer, 
 	if t.dir == "" {
 		return nil, nil
 	}
-	m := agent.NewMasker(task.Secrets)
-	var names []string
-	for k := range task.Secrets {
-		name, _, _ := agent.ParseSecretKey(k)
-		names = append(names, name)
-	}
-	return trace.Create(t.dir, trace.Header{Task: m.Mask(task.Instruction), URL: m.Mask(task.URL), Model: t.model, Secrets: names},
-		trace.Options{Masker: m, Shots: b, Activity: b, HAR: t.har})
+	h, m := trace.TaskHeader(task, t.model)
+	return trace.Create(t.dir, h, trace.Options{Masker: m, Shots: b, Activity: b, HAR: t.har})
 }
 
 // cmdShowTrace writes a trace's viewer and opens it in a browser, or prints

@@ -130,6 +130,17 @@ func scopeOf(lines []Line, i int) string {
 	return ""
 }
 
+// ElementOf names the element of ref in lines as a person reads it:
+// `button "Sign in"`, or `[ref=e9]` when no line has it.
+func ElementOf(lines []Line, ref string) string {
+	for _, l := range lines {
+		if l.Ref == ref {
+			return Target{Role: l.Role, Name: l.Name}.String()
+		}
+	}
+	return "[ref=" + ref + "]"
+}
+
 // refMark is a ref as an element line carries it.
 var refMark = regexp.MustCompile(` ?\[ref=[^\]]*\]`)
 
