@@ -213,9 +213,9 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	r.prepareMessages()
 	prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
 	msgs := append([]Message(nil), r.msgs...)
-	checkSeen := r.checkSeen
+	checkSeen, spent := r.checkSeen, r.res.Usage
 	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
-		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, checkSeen, prog) })
+		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, checkSeen, spent, prog) })
 	if err != nil {
 		code, end = r.iterationFailed(ctx, taskCtx, prog, err)
 		return code, end, err
@@ -267,6 +267,8 @@ func (r *run) ending(out *iterOut) (code Code, end bool, err error) {
 		return CodeAgentFailed, true, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message))
 	case out.blocked != "":
 		return CodeBlocked, true, errors.New(out.blocked)
+	case out.overCost != "":
+		return CodeCostLimit, true, errors.New(out.overCost)
 	case out.noTool:
 		if r.nudged {
 			return CodeAgentFailed, true, errors.New("the model answered twice without calling a tool")

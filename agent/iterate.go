@@ -29,6 +29,7 @@ type iterOut struct {
 	check       string    // the human check the page shows (Snapshot.HumanCheck)
 	checkBlocks bool      // it stands in front of the page (Snapshot.HumanCheckBlocks)
 	blocked     string    // why the task ends blocked by a human check
+	overCost    string    // why the task ends over its cost limit
 	noTool      bool
 }
 
@@ -72,8 +73,8 @@ func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 // iterate runs one observe-decide-act iteration. It must not touch r's
 // mutable state: it works on its own copy of the messages and returns what
-// to append.
-func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen bool, p *progress) (*iterOut, error) {
+// to append. spent is the usage of the replies before this iteration.
+func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen bool, spent Usage, p *progress) (*iterOut, error) {
 	out := &iterOut{}
 	p.set(nil, "taking a snapshot of the page")
 	t0 := time.Now()
@@ -110,6 +111,16 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen b
 	if reply.Reasoning != "" {
 		r.a.cfg.logger.Debug("model reasoning", "iteration", iter, "bytes", len(reply.Reasoning),
 			"reasoning", boundReasoning(r.sec.mask(reply.Reasoning)))
+	}
+	if why := r.overCost(spent.Add(reply.Usage)); why != "" {
+		out.overCost = why
+		p.set(func(s *Step) {
+			for _, tc := range reply.ToolCalls {
+				s.Actions = append(s.Actions, ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec), Outcome: "not run: the task's cost passed its limit", Skipped: true})
+			}
+		}, "acting")
+		out.step = p.snapshot().Step
+		return out, nil
 	}
 	if len(reply.ToolCalls) == 0 {
 		out.noTool = true
@@ -168,4 +179,26 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen b
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")
 	out.step = p.snapshot().Step
 	return out, nil
+}
+
+// overCost says why the task must end when the cost of usage passes the
+// limit of WithMaxCost; "" when it does not, or there is none.
+func (r *run) overCost(usage Usage) string {
+	c := r.a.cfg
+	if c.maxCost <= 0 || c.cost == nil {
+		return ""
+	}
+	if spent := c.cost(usage); spent > c.maxCost {
+		return fmt.Sprintf("the task's cost, %s, passed its limit of %s (%d prompt and %d completion tokens)",
+			money(spent), money(c.maxCost), usage.PromptTokens, usage.CompletionTokens)
+	}
+	return ""
+}
+
+// money writes an amount with enough digits for a fraction of a cent.
+func money(v float64) string {
+	if v >= 1 {
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return fmt.Sprintf("$%.4f", v)
 }
