@@ -112,14 +112,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen b
 		r.a.cfg.logger.Debug("model reasoning", "iteration", iter, "bytes", len(reply.Reasoning),
 			"reasoning", boundReasoning(r.sec.mask(reply.Reasoning)))
 	}
-	if why := r.overCost(spent.Add(reply.Usage)); why != "" {
-		out.overCost = why
-		p.set(func(s *Step) {
-			for _, tc := range reply.ToolCalls {
-				s.Actions = append(s.Actions, ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec), Outcome: "not run: the task's cost passed its limit", Skipped: true})
-			}
-		}, "acting")
-		out.step = p.snapshot().Step
+	if r.stopForCost(out, spent.Add(reply.Usage), reply.ToolCalls, p) {
 		return out, nil
 	}
 	if len(reply.ToolCalls) == 0 {
@@ -179,6 +172,23 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, checkSeen b
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")
 	out.step = p.snapshot().Step
 	return out, nil
+}
+
+// stopForCost ends the iteration when the running cost, usage, passes
+// the limit: the reply's calls are recorded as not run.
+func (r *run) stopForCost(out *iterOut, usage Usage, calls []ToolCall, p *progress) bool {
+	why := r.overCost(usage)
+	if why == "" {
+		return false
+	}
+	out.overCost = why
+	p.set(func(s *Step) {
+		for _, tc := range calls {
+			s.Actions = append(s.Actions, ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec), Outcome: "not run: the task's cost passed its limit", Skipped: true})
+		}
+	}, "acting")
+	out.step = p.snapshot().Step
+	return true
 }
 
 // overCost says why the task must end when the cost of usage passes the
