@@ -132,19 +132,28 @@ func applyVerdict(run *report.Run, v judge.Verdict) {
 	if code == "" {
 		code = run.Code
 	}
+	if run.AgentMessage == "" {
+		run.AgentMessage = run.Message
+	}
+	note := ""
 	switch v.Outcome {
 	case judge.Success:
 		run.Success, run.Code = true, string(agent.CodeSuccess)
-		run.Message = "judged a success: " + v.Reasons
+		note = "judged a success: " + v.Reasons
 	case judge.Failure:
 		run.Success, run.Code = false, code
 		if code == string(agent.CodeSuccess) {
 			run.Code = report.CodeJudgedFailure
 		}
-		run.Message = "judged a failure: " + v.Reasons
+		note = "judged a failure: " + v.Reasons
 	default:
 		run.Success, run.Code = false, report.CodeUnscored
-		run.Message = "unscored: " + v.Why
+		note = "unscored: " + v.Why
+	}
+	run.Message = note
+	if code != string(agent.CodeSuccess) && run.AgentMessage != "" {
+		// What ended the agent's run stays in view.
+		run.Message = code + ": " + run.AgentMessage + "; " + note
 	}
 }
 

@@ -98,7 +98,7 @@ func (r *Report) HTML(dir string) ([]byte, error) {
 		TimeChart:    timeChart(r.Runs),
 	}
 	data.NoPrice = data.Sum.UnpricedRuns == len(r.Runs)
-	data.Headline = strings.ReplaceAll(headline(data.Sum), "**", "")
+	data.Headline = Headline(data.Sum)
 	for _, run := range r.Runs {
 		t := htmlTask{Run: run, Label: runLabel(run), Result: "pass"}
 		switch {

@@ -144,3 +144,7 @@ func fmtUSD(v float64, noPrice bool) string {
 	}
 	return fmtMoney(v)
 }
+
+// Headline is the summary's one line in plain text: the rate over the
+// scored runs with its 95% interval, the runs left unscored, the cost.
+func Headline(s *Summary) string { return strings.ReplaceAll(headline(s), "**", "") }

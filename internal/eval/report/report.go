@@ -84,9 +84,11 @@ type Run struct {
 	// Code is the agent's code (agent.Code), CHECKS_FAILED when the agent
 	// finished but a check failed, or HARNESS_ERROR.
 	Code string `json:"code"`
-	// AgentCode is the code the agent ended with.
-	AgentCode string `json:"agent_code,omitempty"`
-	Message   string `json:"message,omitempty"`
+	// AgentCode is the code the agent ended with, AgentMessage its
+	// message when a judge's verdict replaced it in Message.
+	AgentCode    string `json:"agent_code,omitempty"`
+	AgentMessage string `json:"agent_message,omitempty"`
+	Message      string `json:"message,omitempty"`
 	// Instruction is set when it is not in a task file (MiniWoB++).
 	Instruction string `json:"instruction,omitempty"`
 	Answer      string `json:"answer,omitempty"`
