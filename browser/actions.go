@@ -97,7 +97,7 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	}
 	defer o.end()
 	s0 := b.nav.state()
-	writes0 := b.writes.count()
+	writes0, loads0 := b.writes.count()
 	out, err := act(o, a)
 	if err != nil {
 		nav, ok := o.navigatedDuring(a, s0, err)
@@ -112,10 +112,10 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	if refused := b.egress.summary(); refused != "" {
 		out += "; " + refused
 	}
-	if b.writes.count() > writes0 {
+	if writes, loads := b.writes.count(); writes > writes0 {
 		// The action made the page write (Options.ReadOnly): an error
 		// that says what would have been sent.
-		return contract.Outcome{}, blockedError(out)
+		return contract.Outcome{}, blockedError(out, loads > loads0)
 	}
 	// The tab the action began in loaded a document or changed its URL, or
 	// another tab is now the current one (also one that replaced a crashed

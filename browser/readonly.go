@@ -46,12 +46,16 @@ type writeLog struct {
 	pending []contract.BlockedRequest
 	dropped int
 	total   int
+	loads   int // page loads among them
 }
 
-func (w *writeLog) add(r contract.BlockedRequest) {
+func (w *writeLog) add(r contract.BlockedRequest, load bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.total++
+	if load {
+		w.loads++
+	}
 	if len(w.pending) >= maxBlockedKept {
 		w.dropped++
 		return
@@ -59,11 +63,12 @@ func (w *writeLog) add(r contract.BlockedRequest) {
 	w.pending = append(w.pending, r)
 }
 
-// count is how many requests were stopped so far.
-func (w *writeLog) count() int {
+// count is how many requests, and page loads among them, were stopped
+// so far.
+func (w *writeLog) count() (requests, loads int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.total
+	return w.total, w.loads
 }
 
 // TakeBlocked returns the requests stopped since the previous call and
@@ -91,7 +96,7 @@ func (in *interceptor) blockWrite(ctx context.Context, e *fetch.EventRequestPaus
 		Method: strings.ToUpper(e.Request.Method), URL: e.Request.URL, Type: string(e.ResourceType),
 		Payload: payload(e.Request), Time: time.Now().UnixMilli(),
 	}
-	in.b.writes.add(r)
+	in.b.writes.add(r, document)
 	in.b.notices.add(blockedNotice(r))
 	in.b.log.Info("a request that writes was stopped (read-only)", "method", r.Method, "url", shortURL(r.URL))
 	var err error
@@ -155,13 +160,18 @@ func clipUTF8(s string, n int) string {
 }
 
 // blockedError is the error of an action that made the page write: the
-// blocked requests first, then what the action did.
-func blockedError(outcome string) *contract.ActionError {
+// blocked requests first, then what the action did. When a page load was
+// stopped, the page stayed: the navigation the action saw start is left
+// out.
+func blockedError(outcome string, loadStopped bool) *contract.ActionError {
 	var blocked, rest []string
 	for _, part := range strings.Split(outcome, "; ") {
-		if strings.HasPrefix(part, "blocked by --read-only: ") {
+		switch {
+		case strings.HasPrefix(part, "blocked by --read-only: "):
 			blocked = append(blocked, part)
-		} else {
+		case loadStopped && strings.HasPrefix(part, "navigated to "):
+			rest = append(rest, "the page stayed as it was")
+		default:
 			rest = append(rest, part)
 		}
 	}
