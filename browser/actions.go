@@ -97,7 +97,7 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	}
 	defer o.end()
 	s0 := b.nav.state()
-	writes0, loads0 := b.writes.count()
+	writes0 := b.writes.mark()
 	out, err := act(o, a)
 	if err != nil {
 		nav, ok := o.navigatedDuring(a, s0, err)
@@ -112,10 +112,10 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	if refused := b.egress.summary(); refused != "" {
 		out += "; " + refused
 	}
-	if writes, loads := b.writes.count(); writes > writes0 {
+	if blocked := b.writes.since(writes0); causedWrite(a.Name, s0.url, blocked) {
 		// The action made the page write (Options.ReadOnly): an error
 		// that says what would have been sent.
-		return contract.Outcome{}, blockedError(out, loads > loads0)
+		return contract.Outcome{}, blockedError(out, blocked)
 	}
 	// The tab the action began in loaded a document or changed its URL, or
 	// another tab is now the current one (also one that replaced a crashed

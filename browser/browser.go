@@ -70,9 +70,13 @@ type Options struct {
 	// ReadOnly stops, inside Chromium, every request that would write to
 	// a site before it leaves: a POST, PUT, PATCH or DELETE of a form, a
 	// fetch or XHR, a beacon or a worker, of every frame. Each is kept
-	// with what it would have sent (TakeBlocked, for traces); the action
-	// that caused it fails saying so, and a request a page made on its
-	// own is told in the next snapshot. A blocked page load leaves the
+	// with what it would have sent (TakeBlocked, for traces) and told in
+	// the outcome of the action during which the page made it (or the
+	// next snapshot's notices). An action that gave the page input and so
+	// submitted a form, or sent a fetch or XHR to the page's own site,
+	// fails with what would have been sent; a write made while a page
+	// loads, or a beacon or request to another site (analytics, mostly)
+	// is told without failing the action. A blocked page load leaves the
 	// page as it was; a blocked fetch or XHR fails in the page as a
 	// request refused by the browser. GET, HEAD and OPTIONS go on.
 	// WebSocket messages are not requests and are not stopped.

@@ -3,6 +3,8 @@ package browser
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -18,9 +20,10 @@ import (
 // A read-only browser (Options.ReadOnly): the interceptor pauses every
 // request, and one that would write (writes) is stopped before it leaves
 // Chromium, recorded with its payload for the trace (TakeBlocked) and
-// told to the model: the action that caused it fails with what would have
-// been sent (Browser.Do), a request a page made by itself is in the next
-// snapshot's notices.
+// told to the model in the outcome of the action during which it was made
+// (or the next snapshot's notices). The action fails, with what would
+// have been sent, when it plainly caused the write (causedWrite): input
+// that submitted a form, or saved with a fetch to the page's own site.
 
 // Bounds of what is kept of a blocked request.
 const (
@@ -40,21 +43,25 @@ func writes(method string) bool {
 }
 
 // writeLog holds the requests the browser stopped: those not yet taken
-// for a trace, and how many were stopped in all (for Do).
+// for a trace, and the latest ones with their number (for Do).
 type writeLog struct {
 	mu      sync.Mutex
 	pending []contract.BlockedRequest
 	dropped int
 	total   int
-	loads   int // page loads among them
+	recent  []contract.BlockedRequest // the last maxRecentWrites, the last one numbered total
 }
 
-func (w *writeLog) add(r contract.BlockedRequest, load bool) {
+// maxRecentWrites bounds what Do looks back at.
+const maxRecentWrites = 50
+
+func (w *writeLog) add(r contract.BlockedRequest) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.total++
-	if load {
-		w.loads++
+	w.recent = append(w.recent, r)
+	if len(w.recent) > maxRecentWrites {
+		w.recent = w.recent[1:]
 	}
 	if len(w.pending) >= maxBlockedKept {
 		w.dropped++
@@ -63,12 +70,20 @@ func (w *writeLog) add(r contract.BlockedRequest, load bool) {
 	w.pending = append(w.pending, r)
 }
 
-// count is how many requests, and page loads among them, were stopped
-// so far.
-func (w *writeLog) count() (requests, loads int) {
+// mark is the number of requests stopped so far, for since.
+func (w *writeLog) mark() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.total, w.loads
+	return w.total
+}
+
+// since returns the requests stopped after mark (the latest
+// maxRecentWrites at most).
+func (w *writeLog) since(mark int) []contract.BlockedRequest {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := min(w.total-mark, len(w.recent))
+	return append([]contract.BlockedRequest(nil), w.recent[len(w.recent)-n:]...)
 }
 
 // TakeBlocked returns the requests stopped since the previous call and
@@ -96,7 +111,7 @@ func (in *interceptor) blockWrite(ctx context.Context, e *fetch.EventRequestPaus
 		Method: strings.ToUpper(e.Request.Method), URL: e.Request.URL, Type: string(e.ResourceType),
 		Payload: payload(e.Request), Time: time.Now().UnixMilli(),
 	}
-	in.b.writes.add(r, document)
+	in.b.writes.add(r)
 	in.b.notices.add(blockedNotice(r))
 	in.b.log.Info("a request that writes was stopped (read-only)", "method", r.Method, "url", shortURL(r.URL))
 	var err error
@@ -159,23 +174,83 @@ func clipUTF8(s string, n int) string {
 	return s[:n]
 }
 
+// inputActions are the actions whose writes are the model's doing: a
+// form it submits, a button that saves. A write during a goto, a scroll
+// or a wait is the page's own (analytics, mostly).
+var inputActions = map[string]bool{
+	contract.ActClick: true, contract.ActType: true, contract.ActPress: true, contract.ActSelect: true,
+	contract.ActMultiSelect: true, contract.ActCheck: true, contract.ActUncheck: true, contract.ActDrag: true,
+	contract.ActMouse: true, contract.ActMousePath: true, contract.ActSetSlider: true, contract.ActUpload: true,
+}
+
+// causedWrite reports whether the action plainly caused one of the
+// stopped requests: it gave the page input, and the request was a page
+// load (a form's submission) or a fetch or XHR to the page's own site
+// (pageURL's host, or a host of its domain). Beacons and requests to other
+// sites are mostly analytics: they are told, not an error.
+func causedWrite(action, pageURL string, blocked []contract.BlockedRequest) bool {
+	if !inputActions[action] {
+		return false
+	}
+	for _, r := range blocked {
+		switch network.ResourceType(r.Type) {
+		case network.ResourceTypeDocument:
+			return true
+		case network.ResourceTypeFetch, network.ResourceTypeXHR:
+			if sameSite(pageURL, r.URL) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameSite reports whether two URLs' hosts are one, or share their last
+// two labels (shop.example.com and api.example.com).
+func sameSite(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	ha, hb := strings.ToLower(ua.Hostname()), strings.ToLower(ub.Hostname())
+	if ha == hb {
+		return true
+	}
+	if net.ParseIP(ha) != nil || net.ParseIP(hb) != nil {
+		return false
+	}
+	domain := func(h string) string {
+		parts := strings.Split(h, ".")
+		if len(parts) <= 2 {
+			return h
+		}
+		return strings.Join(parts[len(parts)-2:], ".")
+	}
+	return domain(ha) == domain(hb)
+}
+
 // blockedError is the error of an action that made the page write: the
 // blocked requests first, then what the action did. When a page load was
 // stopped, the page stayed: the navigation the action saw start is left
 // out.
-func blockedError(outcome string, loadStopped bool) *contract.ActionError {
-	var blocked, rest []string
+func blockedError(outcome string, blocked []contract.BlockedRequest) *contract.ActionError {
+	loadStopped := false
+	for _, r := range blocked {
+		loadStopped = loadStopped || r.Type == string(network.ResourceTypeDocument)
+	}
+	var told, rest []string
 	for _, part := range strings.Split(outcome, "; ") {
 		switch {
 		case strings.HasPrefix(part, "blocked by --read-only: "):
-			blocked = append(blocked, part)
+			told = append(told, part)
 		case loadStopped && strings.HasPrefix(part, "navigated to "):
 			rest = append(rest, "the page stayed as it was")
 		default:
 			rest = append(rest, part)
 		}
 	}
-	msg := strings.Join(blocked, "; ")
+	msg := strings.Join(told, "; ")
 	if len(rest) > 0 {
 		msg += ". The action itself: " + strings.Join(rest, "; ")
 	}

@@ -82,6 +82,8 @@ func TestReadOnly(t *testing.T) {
 		t.Errorf("the page did not stay on the form: %s\n%s", after.URL, after.Text)
 	}
 
+	// The fetch may reach Chromium's interceptor after the click has
+	// returned: then the next snapshot tells it.
 	_, err = b.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: refOf(t, after, `button "Save note"`)})
 	told := func() string {
 		if err != nil {
@@ -136,5 +138,90 @@ func TestNotReadOnlyWrites(t *testing.T) {
 	})
 	if got := shared.TakeBlocked(); len(got) != 0 {
 		t.Errorf("blocked without ReadOnly: %+v", got)
+	}
+}
+
+// TestReadOnlyBeaconAndWorker: a beacon and a dedicated worker's POST
+// are stopped too. Made by the page as it loads, they are the page's own:
+// goto tells them and does not fail.
+func TestReadOnlyBeaconAndWorker(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/worker.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, `fetch('/from-worker', {method: 'POST', body: 'w=1'}).then(() => postMessage('sent'), () => postMessage('refused'))`)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!doctype html><title>B</title><p id="s">-</p><script>
+navigator.sendBeacon('/beacon', 'b=1');
+const wk = new Worker('/worker.js'); wk.onmessage = (e) => { document.getElementById('s').textContent = e.data };
+</script>`)
+		}
+	}))
+	defer srv.Close()
+	b := launch(t, Options{ReadOnly: true})
+	out := do(t, b, contract.Action{Name: contract.ActGoto, URL: srv.URL + "/"})
+	waitFor(t, "the worker's answer", 10*time.Second, func() bool {
+		return evalPage[string](t, b, "document.getElementById('s').textContent") != "-"
+	})
+	got := evalPage[string](t, b, "document.getElementById('s').textContent")
+	var blocked []string
+	waitFor(t, "two blocked requests", 5*time.Second, func() bool {
+		for _, r := range b.TakeBlocked() {
+			blocked = append(blocked, r.Method+" "+r.URL+" "+r.Type+" "+r.Payload)
+		}
+		return len(blocked) >= 2
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range seen {
+		if strings.HasPrefix(s, "POST") {
+			t.Errorf("reached the site: %s", s)
+		}
+	}
+	if got != "refused" || len(blocked) != 2 || !strings.Contains(strings.Join(blocked, "\n"), "POST "+srv.URL+"/beacon Ping b=1") ||
+		!strings.Contains(strings.Join(blocked, "\n"), "POST "+srv.URL+"/from-worker") {
+		t.Errorf("worker %q, blocked %q", got, blocked)
+	}
+	if !strings.Contains(out, "blocked by --read-only: POST "+srv.URL+"/beacon would have sent: b=1") {
+		t.Errorf("goto's outcome does not tell the beacon: %s", out)
+	}
+}
+
+// TestCausedWrite: the writes that fail an action are those its input
+// plainly caused: a form's page load, or a fetch or XHR to the page's own
+// site; a beacon, a request to another site or a write during goto is
+// told, not an error.
+func TestCausedWrite(t *testing.T) {
+	page := "https://shop.example.com/cart"
+	req := func(typ, u string) []contract.BlockedRequest {
+		return []contract.BlockedRequest{{Method: "POST", Type: typ, URL: u}}
+	}
+	for _, c := range []struct {
+		action  string
+		blocked []contract.BlockedRequest
+		want    bool
+	}{
+		{contract.ActClick, req("Document", "https://shop.example.com/order"), true},
+		{contract.ActClick, req("Fetch", "https://api.example.com/order"), true},
+		{contract.ActType, req("XHR", "https://shop.example.com/search-log"), true},
+		{contract.ActClick, req("Ping", "https://shop.example.com/beacon"), false},
+		{contract.ActClick, req("Fetch", "https://www.google-analytics.com/g/collect"), false},
+		{contract.ActGoto, req("Document", "https://shop.example.com/sso"), false},
+		{contract.ActScroll, req("Fetch", "https://shop.example.com/seen"), false},
+		{contract.ActClick, nil, false},
+	} {
+		if got := causedWrite(c.action, page, c.blocked); got != c.want {
+			t.Errorf("%s %+v: %v", c.action, c.blocked, got)
+		}
+	}
+	if !sameSite("http://127.0.0.1:80/", "http://127.0.0.1:81/x") || sameSite("http://127.0.0.1/", "http://127.0.0.2/") {
+		t.Error("sameSite on addresses")
 	}
 }

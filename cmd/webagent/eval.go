@@ -417,7 +417,8 @@ func isTerminal(w io.Writer) bool {
 
 // writeReport writes the report into out, prints its summary (and with
 // --json, report.json on stdout) and returns the exit status: 0 when every
-// run passed, 130 when interrupted, else 1.
+// run planned ran and passed, 130 when interrupted, else 1 (a failure, an
+// unscored run, runs the budget left unstarted).
 func (o *evalOpts) writeReport(ctx context.Context, rep *eval.Report, out string, stdout, stderr io.Writer) (int, error) {
 	if err := rep.WriteAll(out); err != nil {
 		return exitFailed, fmt.Errorf("writing the report: %w", err)
@@ -435,7 +436,7 @@ func (o *evalOpts) writeReport(ctx context.Context, rep *eval.Report, out string
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "interrupted: partial report, %d of %d runs made\n", len(rep.Runs), rep.Planned)
 		return exitInterrupted, nil
-	case rep.Passed() == len(rep.Runs) && len(rep.Runs) > 0:
+	case rep.Passed() == len(rep.Runs) && len(rep.Runs) > 0 && rep.Stopped == "":
 		return exitOK, nil
 	default:
 		return exitFailed, nil
