@@ -121,8 +121,8 @@ func (b *openWebFlags) validateJudge(o *evalOpts) error {
 	if j.model != "" && !o.traces {
 		return usagef("--judge-model judges each run from its trace: leave out --trace=false")
 	}
-	if o.fleet.temporal.addr != "" && (j.model != "" || b.dataset != "" || b.maxCost > 0 || b.maxEvalCost > 0 || b.repeat > 1) {
-		return usagef("--dataset, --judge-model, --repeat and the cost limits run here, not on Temporal workers: leave out --temporal")
+	if o.fleet.temporal.addr != "" && (j.model != "" || b.dataset != "" || b.maxCost > 0 || b.maxEvalCost > 0 || b.repeat > 1 || o.browser.readOnly) {
+		return usagef("--dataset, --judge-model, --repeat, --read-only and the cost limits run here, not on Temporal workers: leave out --temporal")
 	}
 	if j.model != "" && (o.faults || o.miniwob != "") {
 		return usagef("--judge-model judges a dataset's tasks (--dataset); the fault suite and MiniWoB++ have their own checks")

@@ -313,6 +313,7 @@ func TestEvalOpenWebUsageErrors(t *testing.T) {
 		{"judge without model", []string{"eval", "--judge-base-url", agentSrv.BaseURL(), "--dataset", "webvoyager", good}, []string{"need --judge-model"}},
 		{"judge without traces", append([]string{"eval", "--judge-model", "j", "--trace=false", "--dataset", "webvoyager", good}, model...), []string{"leave out --trace=false"}},
 		{"repeat zero", []string{"eval", "--repeat", "0"}, []string{"--repeat is 0"}},
+		{"read-only on temporal", []string{"eval", "--temporal", "127.0.0.1:1", "--read-only"}, []string{"leave out --temporal"}},
 		{"judge dir without model", []string{"eval", "judge", dir}, []string{"needs --judge-model"}},
 		{"judge dir without report", []string{"eval", "judge", "--judge-model", "j", dir}, []string{"report.json"}},
 	} {
