@@ -173,7 +173,7 @@ func (b *openWebFlags) loadDataset(fs *flag.FlagSet, o *evalOpts, files []string
 	return nil
 }
 
-// jobs returns the dataset's jobs, when one is given.
+// datasetJobs returns a job for each of the dataset's tasks kept by validate.
 func (b *openWebFlags) datasetJobs() []eval.Job { return eval.DatasetJobs(b.tasks) }
 
 // costFunc is the price of model's usage, or an error saying how to give
