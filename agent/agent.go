@@ -226,7 +226,7 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	r.prepareMessages()
 	prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
 	msgs := append([]Message(nil), r.msgs...)
-	in := iterIn{checkSeen: r.checkSeen, rec: r.recordingIn()}
+	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn()}
 	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
 		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, in, prog) })
 	if err != nil {
@@ -281,6 +281,8 @@ func (r *run) ending(out *iterOut) (code Code, end bool, err error) {
 		return CodeAgentFailed, true, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message))
 	case out.blocked != "":
 		return CodeBlocked, true, errors.New(out.blocked)
+	case out.overCost != "":
+		return CodeCostLimit, true, errors.New(out.overCost)
 	case out.noTool:
 		if r.nudged {
 			return CodeAgentFailed, true, errors.New("the model answered twice without calling a tool")

@@ -29,6 +29,7 @@ type iterOut struct {
 	check       string    // the human check the page shows (Snapshot.HumanCheck)
 	checkBlocks bool      // it stands in front of the page (Snapshot.HumanCheckBlocks)
 	blocked     string    // why the task ends blocked by a human check
+	overCost    string    // why the task ends over its cost limit
 	noTool      bool
 	rec         replayed // what came from the recording (WithRecording)
 }
@@ -36,7 +37,8 @@ type iterOut struct {
 // iterIn is what an iteration reads of the run, copied: an abandoned
 // iteration may still run while the loop goes on.
 type iterIn struct {
-	checkSeen bool // the last snapshot showed a human check standing in front of the page
+	checkSeen bool  // the last snapshot showed a human check standing in front of the page
+	spent     Usage // the usage of the replies before this iteration (WithMaxCost)
 	rec       recordingIn
 }
 
@@ -143,6 +145,9 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, 
 		r.a.cfg.logger.Debug("model reasoning", "iteration", iter, "bytes", len(reply.Reasoning),
 			"reasoning", boundReasoning(r.sec.mask(reply.Reasoning)))
 	}
+	if r.stopForCost(out, in.spent.Add(reply.Usage), reply.ToolCalls, p) {
+		return out, nil
+	}
 	if len(reply.ToolCalls) == 0 {
 		out.noTool = true
 		out.step = p.snapshot().Step
@@ -200,4 +205,43 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, 
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")
 	out.step = p.snapshot().Step
 	return out, nil
+}
+
+// stopForCost ends the iteration when the running cost, usage, passes
+// the limit: the reply's calls are recorded as not run.
+func (r *run) stopForCost(out *iterOut, usage Usage, calls []ToolCall, p *progress) bool {
+	why := r.overCost(usage)
+	if why == "" {
+		return false
+	}
+	out.overCost = why
+	p.set(func(s *Step) {
+		for _, tc := range calls {
+			s.Actions = append(s.Actions, ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec), Outcome: "not run: the task's cost passed its limit", Skipped: true})
+		}
+	}, "acting")
+	out.step = p.snapshot().Step
+	return true
+}
+
+// overCost says why the task must end when the cost of usage passes the
+// limit of WithMaxCost; "" when it does not, or there is none.
+func (r *run) overCost(usage Usage) string {
+	c := r.a.cfg
+	if c.maxCost <= 0 || c.cost == nil {
+		return ""
+	}
+	if spent := c.cost(usage); spent > c.maxCost {
+		return fmt.Sprintf("the task's cost, %s, passed its limit of %s (%d prompt and %d completion tokens)",
+			money(spent), money(c.maxCost), usage.PromptTokens, usage.CompletionTokens)
+	}
+	return ""
+}
+
+// money writes an amount with enough digits for a fraction of a cent.
+func money(v float64) string {
+	if v >= 1 {
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return fmt.Sprintf("$%.4f", v)
 }

@@ -66,6 +66,8 @@ type config struct {
 	policy           *policy.Policy   // WithPolicy
 	confirmer        Confirmer        // WithConfirmer
 	recording        Recording        // WithRecording
+	maxCost          float64          // WithMaxCost
+	cost             CostFunc         // WithMaxCost
 }
 
 func defaults() config {
@@ -112,6 +114,9 @@ func (c *config) validate() error {
 	var err error
 	if c.customTools, err = c.buildCustomTools(); err != nil {
 		return err
+	}
+	if c.maxCost < 0 || (c.maxCost > 0 && c.cost == nil) {
+		return fmt.Errorf("agent: a cost limit needs a positive limit and a cost function (got %g)", c.maxCost)
 	}
 	if c.maxConsecutive < 1 || c.maxErrors < 1 {
 		return fmt.Errorf("agent: the error budget (%d in a row, %d in all) must be at least 1 each", c.maxConsecutive, c.maxErrors)
@@ -226,6 +231,19 @@ func WithLogger(l *slog.Logger) Option {
 			c.logger = l
 		}
 	}
+}
+
+// CostFunc returns what a usage costs, in the unit of WithMaxCost's limit
+// (package price's Table.Cost gives US dollars).
+type CostFunc func(Usage) float64
+
+// WithMaxCost ends the task with COST_LIMIT as soon as its running cost,
+// cost of the usage of every model reply so far, passes limit. It is
+// checked when each reply arrives: the reply that passes the limit is
+// not acted on (its calls are recorded as not run). A limit of 0 sets no
+// limit.
+func WithMaxCost(limit float64, cost CostFunc) Option {
+	return func(c *config) { c.maxCost, c.cost = limit, cost }
 }
 
 // WithObserver sets a hook called after every step.

@@ -50,6 +50,9 @@ const (
 	// person was there to pass it (WithHuman). The agent never tries to
 	// solve one.
 	CodeBlocked Code = "BLOCKED"
+	// CodeCostLimit: the task's running cost passed its limit
+	// (WithMaxCost). The model's reply that passed it is not acted on.
+	CodeCostLimit Code = "COST_LIMIT"
 )
 
 // OperationTimeout is the error code of the tool result the model receives

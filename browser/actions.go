@@ -97,6 +97,7 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	}
 	defer o.end()
 	s0 := b.nav.state()
+	writes0 := b.writes.mark()
 	out, err := act(o, a)
 	if err != nil {
 		nav, ok := o.navigatedDuring(a, s0, err)
@@ -110,6 +111,11 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	}
 	if refused := b.egress.summary(); refused != "" {
 		out += "; " + refused
+	}
+	if blocked := b.writes.since(writes0); causedWrite(a.Name, s0.url, blocked) {
+		// The action made the page write (Options.ReadOnly): an error
+		// that says what would have been sent.
+		return contract.Outcome{}, blockedError(out, blocked)
 	}
 	// The tab the action began in loaded a document or changed its URL, or
 	// another tab is now the current one (also one that replaced a crashed

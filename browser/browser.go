@@ -67,6 +67,20 @@ type Options struct {
 	// RecordActivity keeps the console messages and network requests of
 	// the tabs for TakeActivity, for traces. Off by default.
 	RecordActivity bool
+	// ReadOnly stops, inside Chromium, every request that would write to
+	// a site before it leaves: a POST, PUT, PATCH or DELETE of a form, a
+	// fetch or XHR, a beacon or a worker, of every frame. Each is kept
+	// with what it would have sent (TakeBlocked, for traces) and told in
+	// the outcome of the action during which the page made it (or the
+	// next snapshot's notices). An action that gave the page input and so
+	// submitted a form, or sent a fetch or XHR to the page's own site,
+	// fails with what would have been sent; a write made while a page
+	// loads, or a beacon or request to another site (analytics, mostly)
+	// is told without failing the action. A blocked page load leaves the
+	// page as it was; a blocked fetch or XHR fails in the page as a
+	// request refused by the browser. GET, HEAD and OPTIONS go on.
+	// WebSocket messages are not requests and are not stopped.
+	ReadOnly bool
 
 	// UserAgent replaces the browser's user agent (navigator.userAgent and
 	// the User-Agent header) when set.
@@ -152,6 +166,7 @@ type Browser struct {
 	egress    *egress      // the proxy every request leaves through; nil when attached to a shared context
 	downloads downloads    // the download folder and the downloads under way
 	activity  activityLog  // console and network activity, for traces (Options.RecordActivity)
+	writes    writeLog     // the requests Options.ReadOnly stopped
 	origins   originSet    // the origins whose localStorage the storage state keeps
 	defaultUA string       // the browser's own user agent, when only a locale is set
 	hints     uaHints      // what the tabs' client hints are made of (clienthints.go)

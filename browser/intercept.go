@@ -17,9 +17,12 @@ import (
 // The navigation guard in the browser: every document request (a goto, a
 // link, a form, a redirect, a popup, a frame) pauses in the browser until
 // the guard allows it, so that no page can take the agent where goto would
-// not. Only document requests are intercepted here; every request, these
-// included, then leaves through the egress (egress.go), which holds the
-// rest to the same limits.
+// not. Only document requests are intercepted here, unless the browser is
+// read-only: then every request pauses, and those that write are stopped
+// (readonly.go). Every request let go then leaves through the egress
+// (egress.go), which holds the rest to the same limits; the egress sees
+// HTTPS only as tunnels, so the method of a request can only be judged
+// here.
 
 // interceptBudget bounds the answer to one paused request.
 const interceptBudget = 10 * time.Second
@@ -52,6 +55,10 @@ func (b *Browser) intercept(ctx context.Context, s *session) error {
 	}
 	params := fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}},
+	}
+	if b.opts.ReadOnly {
+		// Every request pauses, to stop those that write (readonly.go).
+		params.Patterns = []*fetch.RequestPattern{{URLPattern: "*"}}
 	}
 	_, err := cdp.Call(ctx, s.browser, fetch.Enable, params)
 	return err
@@ -117,17 +124,22 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 		return
 	}
 	ours, top := in.owner(e.FrameID)
+	document := e.ResourceType == network.ResourceTypeDocument
 	why := ""
-	if ours {
+	if ours && document {
 		why = in.b.guard.check(ctx, e.Request.URL, top)
 	}
+	if why == "" && ours && in.b.opts.ReadOnly && writes(e.Request.Method) {
+		in.blockWrite(ctx, e, document)
+		return
+	}
 	if why == "" {
-		if ours && top {
+		if ours && top && document {
 			in.b.origins.add(e.Request.URL)
 		}
 		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
 		if err != nil && ctx.Err() == nil {
-			in.b.log.Debug("letting a navigation go on", "error", err)
+			in.b.log.Debug("letting a request go on", "error", err)
 		}
 		return
 	}

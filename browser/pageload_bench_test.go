@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,9 +16,24 @@ import (
 // BenchmarkPageLoad measures a goto to a page with 40 images, 10 scripts
 // and 10 fetches from its own host (nothing cached), until every one of
 // them has arrived, under the navigation policy a run sets (the start
-// URL's host named, the private network guard on).
+// URL's host named, the private network guard on); read-only, every one
+// of those 61 requests also pauses in the interceptor.
 // go test -run '^$' -bench PageLoad -benchtime 30x ./browser/
 func BenchmarkPageLoad(b *testing.B) {
+	b.Run("default", func(b *testing.B) { benchPageLoad(b, shared) })
+	b.Run("read-only", func(b *testing.B) {
+		ctx, cancel := context.WithTimeout(b.Context(), 30*time.Second)
+		ro, err := Launch(ctx, Options{ReadOnly: true})
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer ro.Close()
+		benchPageLoad(b, ro)
+	})
+}
+
+func benchPageLoad(b *testing.B, br *Browser) {
 	var page strings.Builder
 	page.WriteString(`<!doctype html><title>Load</title><p>many parts</p>`)
 	for i := range 40 {
@@ -45,19 +61,19 @@ func BenchmarkPageLoad(b *testing.B) {
 	}))
 	defer srv.Close()
 	ctx := b.Context()
-	if err := shared.Confine(contract.NavigationPolicy{Trusted: []string{"127.0.0.1"}}); err != nil {
+	if err := br.Confine(contract.NavigationPolicy{Trusted: []string{"127.0.0.1"}}); err != nil {
 		b.Fatal(err)
 	}
-	defer shared.Confine(contract.NavigationPolicy{AllowPrivateNetwork: true})
+	defer br.Confine(contract.NavigationPolicy{AllowPrivateNetwork: true})
 	wait := `(async () => { await window.fetched; await new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r)); return document.images.length + window.n; })()`
 	var ms []float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		if _, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: fmt.Sprintf("%s/?%d", srv.URL, i)}); err != nil {
+		if _, err := br.Do(ctx, contract.Action{Name: contract.ActGoto, URL: fmt.Sprintf("%s/?%d", srv.URL, i)}); err != nil {
 			b.Fatal(err)
 		}
-		v, err := shared.Eval(ctx, wait)
+		v, err := br.Eval(ctx, wait)
 		if err != nil || v != float64(50) {
 			b.Fatalf("page: %v %v", v, err)
 		}

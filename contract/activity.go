@@ -30,3 +30,24 @@ type NetEntry struct {
 type Activity interface {
 	TakeActivity() ([]ConsoleEntry, []NetEntry)
 }
+
+// BlockedRequest is a request the browser stopped before it left, because
+// it would have written to a site (a read-only browser: a form that
+// posts, a fetch or XHR with POST, PUT, PATCH or DELETE). It records what
+// would have been sent.
+type BlockedRequest struct {
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Type   string `json:"type,omitempty"` // Document, XHR, Fetch, …
+	// Payload is the body that would have been sent, as text (binary
+	// parts described, long bodies cut).
+	Payload string `json:"payload,omitempty"`
+	Time    int64  `json:"t"` // Unix milliseconds
+}
+
+// BlockedLog is implemented by a browser that stops writes: it returns
+// the requests it stopped since it was last asked, and forgets them.
+// Package trace records them with each step.
+type BlockedLog interface {
+	TakeBlocked() []BlockedRequest
+}

@@ -41,7 +41,8 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
-	// Images are PNG screenshots shown with a user message (vision).
+	// Images are screenshots (PNG or JPEG) shown with a user message
+	// (vision).
 	Images [][]byte `json:"-"`
 }
 
@@ -87,6 +88,11 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CachedTokens is the part of PromptTokens the provider read from its
+	// prompt cache (OpenAI's prompt_tokens_details.cached_tokens,
+	// DeepSeek's prompt_cache_hit_tokens), which it bills at a lower
+	// price; 0 when it says nothing.
+	CachedTokens int `json:"cached_tokens,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -95,5 +101,6 @@ func (u Usage) Add(v Usage) Usage {
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
+		CachedTokens:     u.CachedTokens + v.CachedTokens,
 	}
 }

@@ -4,7 +4,13 @@
 // server-side state) and writes reports ([Report]).
 //
 // A [Runner] ([NewRunner]) runs jobs ([Job]), made by [TaskJobs],
-// [FaultJobs] or [MiniWoB.Jobs], and returns their [Report].
+// [FaultJobs], [MiniWoB.Jobs] or [DatasetJobs] (and tried several times
+// with [Repeat]), and returns their [Report].
+//
+// A dataset's tasks (WebVoyager, Online-Mind2Web: [LoadDataset]) have no
+// checks: a [Judge] (package judge's WebJudge) decides each run from its
+// trace, and [JudgeReport] judges a finished eval again. [Config.Prices]
+// prices every run and [Config.MaxCost] is the eval's budget.
 //
 // Without a model it uses the reference model, an OpenAI-compatible server
 // on loopback that follows each task's reference solution, so the whole

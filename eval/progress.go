@@ -41,7 +41,10 @@ func (b *Bar) Done(run Run) {
 	delete(b.running, run.Suite+"/"+run.ID)
 	b.done++
 	verdict := "pass"
-	if !run.Success {
+	switch {
+	case !run.Scored():
+		verdict = "unscored"
+	case !run.Success:
 		b.failed++
 		verdict = "FAIL"
 	}

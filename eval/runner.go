@@ -16,6 +16,7 @@ import (
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/price"
 )
 
 // ReferenceModel is the model name reported for the bundled reference
@@ -70,6 +71,21 @@ type Config struct {
 	Progress Progress
 	// Logger receives the harness's diagnostics; nil logs nothing.
 	Logger *slog.Logger
+
+	// Judge decides the runs of tasks without checks (a dataset's) from
+	// their traces (Trace must be set); JudgeName is reported. Without one
+	// such runs are unscored.
+	Judge     Judge
+	JudgeName string
+	// Prices turn each run's tokens into money (Run.CostUSD) for the
+	// model ModelName; nil, or a model it has no price for, reports
+	// tokens only.
+	Prices *price.Table
+	// MaxCost, when above 0, is the eval's budget in US dollars: once the
+	// runs that ended (the judge's cost included) have cost that much, no
+	// new run starts; the report lists the rest in NotRun and says why in
+	// Stopped. Runs under way finish.
+	MaxCost float64
 }
 
 // Progress follows a run of the harness. Its methods are called from the
@@ -160,9 +176,10 @@ func TaskJobs(tasks []*Task) []Job {
 // and model server it started is gone.
 func (r *Runner) Run(ctx context.Context, jobs []Job) *Report {
 	rep := &report.Report{
-		Version: report.Version, Started: time.Now(), Model: r.cfg.ModelName,
+		Version: report.Version, Started: time.Now(), Model: r.cfg.ModelName, Judge: r.cfg.JudgeName,
 		Workers: r.cfg.Workers, Planned: len(jobs), Runs: []report.Run{},
 	}
+	budget := &budget{max: r.cfg.MaxCost}
 	results := make([]*report.Run, len(jobs))
 	queue := make(chan int, len(jobs))
 	for i := range jobs {
@@ -176,7 +193,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) *Report {
 			wk := &worker{id: w}
 			defer wk.close(ctx)
 			for i := range queue {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || budget.spent() {
 					continue
 				}
 				if r.cfg.Progress != nil {
@@ -187,6 +204,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) *Report {
 				more := func() bool { return len(queue) > 0 }
 				run := r.runJob(ctx, wk, jobs[i], more)
 				results[i] = &run
+				budget.add(run)
 				if r.cfg.Progress != nil {
 					mu.Lock()
 					r.cfg.Progress.Done(run)
@@ -204,6 +222,10 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) *Report {
 		rep.Runs = append(rep.Runs, *res)
 	}
 	rep.Partial = len(rep.NotRun) > 0 || ctx.Err() != nil
+	if budget.spent() && len(rep.NotRun) > 0 {
+		rep.Stopped = fmt.Sprintf("the eval's cost, $%.4f, reached its budget of $%.4f (--max-eval-cost): %d of %d runs were not started",
+			budget.total(), budget.max, len(rep.NotRun), len(jobs))
+	}
 	rep.Finished = time.Now()
 	rep.DurationMS = rep.Finished.Sub(rep.Started).Milliseconds()
 	return rep
@@ -308,3 +330,26 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 func shotName(key string) string {
 	return "shots/" + strings.Trim(unsafeName.ReplaceAllString(key, "_"), "_") + ".png"
 }
+
+// budget adds up what the eval's finished runs cost (Config.MaxCost).
+type budget struct {
+	max float64
+	mu  sync.Mutex
+	usd float64
+}
+
+func (b *budget) add(run report.Run) {
+	usd, _ := run.Spent()
+	b.mu.Lock()
+	b.usd += usd
+	b.mu.Unlock()
+}
+
+func (b *budget) total() float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.usd
+}
+
+// spent reports whether the budget is used up.
+func (b *budget) spent() bool { return b.max > 0 && b.total() >= b.max }

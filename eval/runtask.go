@@ -76,6 +76,7 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 	res := a.Run(ctx, task)
 	fillResult(&run, res)
 	endTrace(ctx, env, tw, res, &run)
+	run.CostUSD = costOf(cfg.Prices, cfg.ModelName, run.Tokens)
 	ran := time.Now()
 
 	if res.Code != agent.CodeCanceled && ctx.Err() == nil {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"github.com/webagent/webagent/internal/eval/dataset"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/internal/eval/suite"
@@ -37,6 +38,19 @@ type Check = suite.Check
 // Bank is the demo's online-banking site ([Demo.Bank]).
 type Bank = sites.Bank
 
+// DatasetTask is one task of an open-web benchmark (WebVoyager,
+// Online-Mind2Web) as [LoadDataset] reads it; [DatasetJobs] makes a [Job]
+// of each.
+type DatasetTask = dataset.Task
+
+// DatasetFilter keeps a dataset's tasks of some sites and levels
+// ([SelectDataset]).
+type DatasetFilter = dataset.Filter
+
+// Summary is what a [Report]'s runs add up to: rates with 95% intervals,
+// pass@k, the judge's agreement with people, the cost.
+type Summary = report.Summary
+
 // Codes the harness adds to the agent's codes in [Run.Code].
 const (
 	// CodeChecksFailed: the agent called done, but a check failed.
@@ -44,4 +58,11 @@ const (
 	// CodeHarnessError: the run could not be set up (site, model server,
 	// browser launch).
 	CodeHarnessError = report.CodeHarnessError
+	// CodeJudgedFailure: the agent called done, but the judge found the
+	// task not done.
+	CodeJudgedFailure = report.CodeJudgedFailure
+	// CodeUnscored: a run without checks that has no verdict (no judge,
+	// or one that failed or ran out of time); counted apart, never in a
+	// rate.
+	CodeUnscored = report.CodeUnscored
 )

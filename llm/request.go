@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -94,10 +96,10 @@ func wireMsg(m contract.Message) wireMessage {
 	switch {
 	case len(m.Images) > 0:
 		parts := []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: m.Content}}
-		for _, png := range m.Images {
+		for _, img := range m.Images {
 			parts = append(parts, openai.ChatMessagePart{
 				Type:     openai.ChatMessagePartTypeImageURL,
-				ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(png), Detail: openai.ImageURLDetailAuto},
+				ImageURL: &openai.ChatMessageImageURL{URL: imageURL(img), Detail: openai.ImageURLDetailAuto},
 			})
 		}
 		wm.Content = parts
@@ -118,4 +120,14 @@ func wireMsg(m contract.Message) wireMessage {
 		})
 	}
 	return wm
+}
+
+// imageURL is an image as a data URL, its type (PNG, JPEG) read from its
+// bytes: the agent's screenshots are PNG, a trace's JPEG.
+func imageURL(img []byte) string {
+	mime := http.DetectContentType(img)
+	if !strings.HasPrefix(mime, "image/") {
+		mime = "image/png"
+	}
+	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(img)
 }

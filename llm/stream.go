@@ -47,9 +47,13 @@ type (
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	wireUsage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-		TotalTokens      int `json:"total_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		TotalTokens         int `json:"total_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"` // OpenAI and most others
+		PromptCacheHitTokens int `json:"prompt_cache_hit_tokens"` // DeepSeek
 	}
 )
 
@@ -129,7 +133,11 @@ func (a *assembler) add(chunk wireChunk) {
 		chunk.Usage = chunk.XGroq.Usage
 	}
 	if u := chunk.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0 || u.TotalTokens > 0) {
-		a.usage = contract.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		a.usage = contract.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens,
+			CachedTokens: u.PromptCacheHitTokens}
+		if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
+			a.usage.CachedTokens = d.CachedTokens
+		}
 		if a.usage.TotalTokens == 0 {
 			a.usage.TotalTokens = u.PromptTokens + u.CompletionTokens
 		}

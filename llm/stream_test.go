@@ -215,3 +215,43 @@ func TestUnfixable5xxNotRetried(t *testing.T) {
 		}
 	}
 }
+
+// TestCachedTokens: the cached part of the prompt, in OpenAI's and
+// DeepSeek's forms, reaches the reply's usage, which prices it apart.
+func TestCachedTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		turn modelserver.Turn
+	}{
+		{"openai", modelserver.Turn{Raw: []byte(`data: {"choices":[{"delta":{"content":"ok"},"finish_reason":"stop"}]}` + "\n\n" +
+			`data: {"choices":[],"usage":{"prompt_tokens":1000,"completion_tokens":10,"total_tokens":1010,"prompt_tokens_details":{"cached_tokens":600}}}` + "\n\ndata: [DONE]\n\n")}},
+		{"deepseek", modelserver.Turn{Raw: []byte(`data: {"choices":[{"delta":{"content":"ok"},"finish_reason":"stop"}],` +
+			`"usage":{"prompt_tokens":1000,"completion_tokens":10,"total_tokens":1010,"prompt_cache_hit_tokens":600,"prompt_cache_miss_tokens":400}}` + "\n\ndata: [DONE]\n\n")}},
+		{"modelserver", modelserver.Turn{Text: "ok", Usage: &modelserver.Usage{PromptTokens: 1000, CompletionTokens: 10, CachedTokens: 600}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := rawClient(t, llm.Config{}, tc.turn)
+			reply, err := c.Complete(ctxWithTimeout(t, 5*time.Second), simpleRequest())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := contract.Usage{PromptTokens: 1000, CompletionTokens: 10, TotalTokens: 1010, CachedTokens: 600}
+			if reply.Usage != want {
+				t.Errorf("usage %+v, want %+v", reply.Usage, want)
+			}
+		})
+	}
+}
+
+// TestImageType: a JPEG goes as image/jpeg, a PNG as image/png.
+func TestImageType(t *testing.T) {
+	c, srv := rawClient(t, llm.Config{}, modelserver.Turn{Text: "ok"})
+	jpeg := []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+	req := contract.Request{Messages: []contract.Message{{Role: contract.RoleUser, Content: "look", Images: [][]byte{jpeg}}}}
+	if _, err := c.Complete(ctxWithTimeout(t, 5*time.Second), req); err != nil {
+		t.Fatal(err)
+	}
+	if raw := string(srv.Requests()[0].Req.Raw); !strings.Contains(raw, `"url":"data:image/jpeg;base64,`) {
+		t.Errorf("request: %s", raw)
+	}
+}

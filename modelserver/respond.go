@@ -408,8 +408,16 @@ func split(s string, n int) []string {
 	return out
 }
 
-// estimateUsage counts about one token per four bytes.
+// estimateUsage counts about one token per four bytes, unless the turn
+// gives its usage.
 func estimateUsage(req *ChatRequest, t Turn) usage {
+	if u := t.Usage; u != nil {
+		w := usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.PromptTokens + u.CompletionTokens}
+		if u.CachedTokens > 0 {
+			w.PromptTokensDetails = &tokenDetails{CachedTokens: u.CachedTokens}
+		}
+		return w
+	}
 	var in, out int
 	for _, m := range req.Messages {
 		in += len(m.Role) + len(m.Content) + len(m.ToolCallID)

@@ -131,6 +131,17 @@ type Turn struct {
 	// Delay holds the response before any header is written. It ends early
 	// when the client goes away or the server closes.
 	Delay time.Duration
+	// Usage, when set, is the usage the reply reports (with cached tokens
+	// as OpenAI reports them, prompt_tokens_details.cached_tokens) instead
+	// of the estimate of about one token per four bytes.
+	Usage *Usage
+}
+
+// Usage is the token count a Turn reports.
+type Usage struct {
+	PromptTokens, CompletionTokens int
+	// CachedTokens is the part of PromptTokens read from a prompt cache.
+	CachedTokens int
 }
 
 // Responder decides the server's reply to a chat request. It may be called

@@ -31,9 +31,13 @@ type (
 		Arguments string `json:"arguments"`
 	}
 	usage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-		TotalTokens      int `json:"total_tokens"`
+		PromptTokens        int           `json:"prompt_tokens"`
+		CompletionTokens    int           `json:"completion_tokens"`
+		TotalTokens         int           `json:"total_tokens"`
+		PromptTokensDetails *tokenDetails `json:"prompt_tokens_details,omitempty"`
+	}
+	tokenDetails struct {
+		CachedTokens int `json:"cached_tokens"`
 	}
 	completion struct {
 		ID      string             `json:"id"`

@@ -24,7 +24,8 @@
 //	{"type":"model","iteration":1,"started":"…","ms":812,"observation":"…",
 //	 "request":{"messages":[…],"tools":[…]},"reply":{"content":"…","reasoning":"…","tool_calls":[…],"usage":{…}},"error":"…"}
 //	{"type":"step","iteration":1,"step":{…agent.Step: url, thought, actions[tool,args,outcome,error,skipped,ms], timings…},
-//	 "console":[{"level","text","url","t"}],"network":[{"method","url","status","type","mime","t","ms","size","error"}]}
+//	 "console":[{"level","text","url","t"}],"network":[{"method","url","status","type","mime","t","ms","size","error"}],
+//	 "blocked":[{"method","url","type","payload","t"}]}
 //	{"type":"shot","iteration":1,"screenshot":"shots/0001.jpg","error":"…"}
 //	{"type":"end","result":{…agent.Result without steps…}}
 //
@@ -43,7 +44,9 @@
 // nothing), or when the run ends; [Read] puts it in the step's "screenshot"
 // ("screenshot_error" when it failed). Console times ("t") are Unix
 // milliseconds; other times are RFC 3339, with durations in milliseconds
-// ("ms"). Readers skip event types they do not know.
+// ("ms"). A step's "blocked" lists the requests a read-only browser
+// (webagent --read-only) stopped, with the payload they would have sent.
+// Readers skip event types they do not know.
 //
 // Secret values never appear: every line is passed through the run's masker
 // (raw, URL-encoded, HTML entities, JSON escapes, base64), which replaces

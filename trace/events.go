@@ -87,6 +87,9 @@ type StepEvent struct {
 	ShotError  string         `json:"screenshot_error,omitempty"`
 	Console    []ConsoleEntry `json:"console,omitempty"`
 	Network    []NetEntry     `json:"network,omitempty"`
+	// Blocked are the requests a read-only browser stopped in the step,
+	// with what they would have sent.
+	Blocked []BlockedRequest `json:"blocked,omitempty"`
 }
 
 // ShotEvent is the screenshot of a step, taken once the step ended (before
@@ -108,9 +111,10 @@ type EndEvent struct {
 // The records of what a page did in a step, as a browser gives them
 // (contract.Activity): console messages and network requests.
 type (
-	ConsoleEntry = contract.ConsoleEntry
-	NetEntry     = contract.NetEntry
-	Activity     = contract.Activity
+	ConsoleEntry   = contract.ConsoleEntry
+	NetEntry       = contract.NetEntry
+	Activity       = contract.Activity
+	BlockedRequest = contract.BlockedRequest
 )
 
 // rawEvent reads the type of a line.

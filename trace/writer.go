@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Options configure a Writer.
@@ -25,7 +26,8 @@ type Options struct {
 	// encodes the JPEG; else its PNG is converted here.
 	Shots agent.Screenshotter
 	// Activity gives each step's console messages and network requests;
-	// nil records none.
+	// nil records none. When it is also a contract.BlockedLog (a
+	// read-only browser), each step records the requests it stopped.
 	Activity Activity
 	// HAR also writes trace.har with every request and its headers.
 	HAR bool
@@ -164,6 +166,9 @@ func (w *Writer) TraceStep(_ context.Context, s agent.Step) {
 	ev := StepEvent{Type: TypeStep, Iteration: s.Iteration, Step: s}
 	if w.opts.Activity != nil {
 		ev.Console, ev.Network = w.opts.Activity.TakeActivity()
+	}
+	if bl, ok := w.opts.Activity.(contract.BlockedLog); ok {
+		ev.Blocked = bl.TakeBlocked()
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

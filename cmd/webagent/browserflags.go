@@ -15,6 +15,7 @@ import (
 type browserFlags struct {
 	userAgent, viewport, locale, timezone, proxy, consent string
 	headers                                               headerFlag
+	readOnly                                              bool
 	// parsed by validate
 	width, height int
 	headerMap     map[string]string
@@ -39,6 +40,8 @@ func (f *browserFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.proxy, "proxy", "", "send the browser's traffic through this proxy, http://[user:password@]host:port or socks5://host:port (default $WEBAGENT_PROXY); the password is never logged")
 	fs.StringVar(&f.consent, "consent", "", "answer cookie-consent banners before the agent sees a page: reject or accept (default $WEBAGENT_CONSENT, else the model decides)")
 	fs.Var(&f.headers, "extra-header", "\"Name: value\" a header sent with every request to every site (repeatable; default $WEBAGENT_EXTRA_HEADERS, one per line)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "stop, inside the browser, every request that would write to a site (a form that posts; fetch or XHR with POST, PUT, PATCH, DELETE): "+
+		"nothing is sent, the trace records its method, URL and payload, and the model is told what would have been sent")
 }
 
 // validate reads the environment for the settings not given and checks
@@ -105,6 +108,7 @@ func (f *browserFlags) validate() error {
 func (f *browserFlags) apply(o *browser.Options) {
 	o.UserAgent, o.Locale, o.Timezone, o.Proxy = f.userAgent, f.locale, f.timezone, f.proxy
 	o.Consent = f.consent
+	o.ReadOnly = f.readOnly
 	o.Width, o.Height = f.width, f.height
 	if len(f.headerMap) > 0 {
 		o.ExtraHeaders = f.headerMap

@@ -61,7 +61,7 @@ _webagent() {
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
   elif [[ ${COMP_WORDS[1]} == eval && $COMP_CWORD -eq 2 ]]; then
-    COMPREPLY=($(compgen -W "compare" -- "$cur"))
+    COMPREPLY=($(compgen -W "compare judge" -- "$cur"))
   elif [[ ${COMP_WORDS[1]} == bench && $COMP_CWORD -eq 2 ]]; then
     COMPREPLY=($(compgen -W "snapshot" -- "$cur"))
   fi
@@ -77,7 +77,7 @@ func fishCompletion() string {
 	fmt.Fprintf(&b, "complete -c webagent -n __fish_use_subcommand -f -a '%s'\n", strings.Join(commands, " "))
 	fmt.Fprintf(&b, "complete -c webagent -n '__fish_seen_subcommand_from help' -f -a '%s'\n", strings.Join(commands, " "))
 	b.WriteString("complete -c webagent -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'\n")
-	b.WriteString("complete -c webagent -n '__fish_seen_subcommand_from eval' -f -a 'compare'\n")
+	b.WriteString("complete -c webagent -n '__fish_seen_subcommand_from eval' -f -a 'compare judge'\n")
 	for _, c := range commands {
 		f, ok := commandFlags[c]
 		if !ok {

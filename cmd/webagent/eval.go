@@ -38,6 +38,7 @@ type evalOpts struct {
 	seeds         listFlag
 	siteHost      string
 	fleet         evalFleetFlags
+	open          openWebFlags
 }
 
 // listFlag is a repeatable flag whose values may also be comma lists.
@@ -87,10 +88,13 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 		"without it an episode has no time limit but --max-iterations and the other bounds")
 	o.cache.register(fs, false)
 	o.fleet.register(fs)
+	o.open.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
   webagent eval [flags] [TASK_FILES_OR_DIRS...]
+  webagent eval --dataset webvoyager|online-mind2web [flags] FILE
   webagent eval compare OLD/report.json NEW/report.json
+  webagent eval judge [flags] DIR
 
 Runs task suites and writes report.json, report.md and report.html. With no
 task files it runs the built-in suites; with no model configured it uses the
@@ -111,6 +115,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if len(args) > 0 && args[0] == "compare" {
 		return cmdCompare(args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "judge" {
+		return cmdEvalJudge(ctx, args[1:], stdout, stderr)
+	}
 	if err := checkCompareTypo(args); err != nil {
 		return exitUsage, err
 	}
@@ -122,12 +129,15 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if err := o.validate(pos); err != nil {
 		return exitUsage, err
 	}
+	if err := o.open.validate(fs, o, pos); err != nil {
+		return exitUsage, err
+	}
 	log := o.logger(stderr)
 	if o.fleet.temporal.addr != "" {
 		return o.fleetEval(ctx, fs, pos, log, stdout, stderr)
 	}
-	if o.cache.dir != "" && (o.faults || o.miniwob != "") {
-		return exitUsage, usagef("--cache replays the runs of task suites; the fault suite and MiniWoB++ run without it")
+	if o.cache.dir != "" && (o.faults || o.miniwob != "" || o.open.dataset != "") {
+		return exitUsage, usagef("--cache replays the runs of task suites, whose checks say a run passed; the fault suite, MiniWoB++ and judged datasets run without it")
 	}
 	if err := o.cache.open(log); err != nil {
 		return exitUsage, err
@@ -144,11 +154,17 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		defer client.CloseIdleConnections()
 		model, modelName = client, client.Model()
 	}
+	run, closeRun, err := o.openWeb(ctx, log, modelName)
+	if err != nil {
+		return startExit(ctx), err
+	}
+	defer closeRun()
 	jobs, closeJobs, err := o.jobs(pos, model != nil)
 	if err != nil {
 		return exitUsage, err
 	}
 	defer closeJobs()
+	jobs = eval.Repeat(jobs, o.open.repeat)
 	if o.faults {
 		modelName = "scripted (faults)"
 	}
@@ -163,9 +179,10 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
 		Browser:  o.browserOptions(log, o.traces),
-		Options:  o.loopOptions(o.maxIterationsFor(fs)),
+		Options:  append(o.loopOptions(o.maxIterationsFor(fs)), run.options...),
 		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
 		Cache: o.cache.opened,
+		Judge: run.judge, JudgeName: o.open.judge.model, Prices: o.open.table, MaxCost: o.open.maxEvalCost,
 	})
 	fmt.Fprintf(stderr, "eval: %d runs, %d workers, model %s, writing %s\n", len(jobs), runner.Config().Workers, modelName, out)
 	rep := runner.Run(ctx, jobs)
@@ -207,7 +224,7 @@ func (o *evalOpts) validate(files []string) error {
 		return err
 	}
 	modes := 0
-	for _, on := range []bool{o.faults, o.miniwob != "", len(files) > 0} {
+	for _, on := range []bool{o.faults, o.miniwob != "", len(files) > 0 && o.open.dataset == ""} {
 		if on {
 			modes++
 		}
@@ -248,6 +265,11 @@ func (o *evalOpts) jobs(files []string, haveModel bool) ([]eval.Job, func(), err
 	switch {
 	case o.faults:
 		return eval.FaultJobs(), func() {}, nil
+	case o.open.dataset != "":
+		if !haveModel {
+			return nil, nil, usagef("--dataset needs a model to measure (--model, --base-url): the reference model plays only tasks with a reference solution")
+		}
+		return o.open.datasetJobs(), func() {}, nil
 	case o.miniwob != "":
 		return o.miniwobJobs(haveModel)
 	default:
@@ -403,7 +425,8 @@ func isTerminal(w io.Writer) bool {
 
 // writeReport writes the report into out, prints its summary (and with
 // --json, report.json on stdout) and returns the exit status: 0 when every
-// run passed, 130 when interrupted, else 1.
+// run planned ran and passed, 130 when interrupted, else 1 (a failure, an
+// unscored run, runs the budget left unstarted).
 func (o *evalOpts) writeReport(ctx context.Context, rep *eval.Report, out string, stdout, stderr io.Writer) (int, error) {
 	if err := rep.WriteAll(out); err != nil {
 		return exitFailed, fmt.Errorf("writing the report: %w", err)
@@ -413,11 +436,15 @@ func (o *evalOpts) writeReport(ctx context.Context, rep *eval.Report, out string
 		_, _ = stdout.Write(data)
 	}
 	fmt.Fprintf(stderr, "%d of %d passed in %.1fs; report: %s\n", rep.Passed(), len(rep.Runs), float64(rep.DurationMS)/1000, filepath.Join(out, "report.html"))
+	fmt.Fprintln(stderr, report.Headline(rep.Summarize()))
+	if rep.Stopped != "" {
+		fmt.Fprintf(stderr, "stopped early: %s\n", rep.Stopped)
+	}
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "interrupted: partial report, %d of %d runs made\n", len(rep.Runs), rep.Planned)
 		return exitInterrupted, nil
-	case rep.Passed() == len(rep.Runs) && len(rep.Runs) > 0:
+	case rep.Passed() == len(rep.Runs) && len(rep.Runs) > 0 && rep.Stopped == "":
 		return exitOK, nil
 	default:
 		return exitFailed, nil

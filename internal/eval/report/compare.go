@@ -35,12 +35,88 @@ type Diff struct {
 	OldMS, NewMS       int64
 	OldTokens          int
 	NewTokens          int
+	// OldRate and NewRate are the success rates over the scored runs, with
+	// their 95% intervals; Change says whether they differ beyond chance.
+	OldRate, NewRate Interval
+	Change           Significance
+}
+
+// Alpha is the significance level of Compare: a difference whose p-value
+// is below it is beyond chance.
+const Alpha = 0.05
+
+// Significance is the test of whether two reports' success differs
+// beyond chance.
+type Significance struct {
+	// Test is "McNemar" (exact, on the tasks scored in both reports: the
+	// same tasks, so paired) or "Fisher" (exact, on the two rates, when
+	// the reports share no scored task); "" when there is nothing to test.
+	Test string
+	// Pairs are the tasks scored in both reports; OnlyOld passed only in
+	// the old one, OnlyNew only in the new one (McNemar).
+	Pairs, OnlyOld, OnlyNew int
+	P                       float64
+	// Beyond is P < Alpha.
+	Beyond bool
+}
+
+// significance tests the reports' success: paired over the runs both
+// scored (McNemar's exact test uses only the tasks whose outcome changed,
+// and has more power than comparing two rates), else Fisher's exact test
+// of the two rates.
+func significance(old, cur *Report) Significance {
+	olds := map[string]Run{}
+	for _, r := range old.Runs {
+		if r.Scored() && r.Code != string(agent.CodeCanceled) {
+			olds[r.Key()] = r
+		}
+	}
+	var s Significance
+	for _, n := range cur.Runs {
+		o, ok := olds[n.Key()]
+		if !ok || !n.Scored() || n.Code == string(agent.CodeCanceled) {
+			continue
+		}
+		s.Pairs++
+		switch {
+		case o.Success && !n.Success:
+			s.OnlyOld++
+		case !o.Success && n.Success:
+			s.OnlyNew++
+		}
+	}
+	if s.Pairs > 0 {
+		s.Test, s.P = "McNemar", McNemar(s.OnlyOld, s.OnlyNew)
+	} else {
+		a, b := rateOf(old), rateOf(cur)
+		if a.N == 0 || b.N == 0 {
+			return s
+		}
+		s.Test, s.P = "Fisher", Fisher(a.Passed, a.N, b.Passed, b.N)
+	}
+	s.Beyond = s.P < Alpha
+	return s
+}
+
+// rateOf is a report's success over its scored runs.
+func rateOf(r *Report) Interval {
+	passed, n := 0, 0
+	for _, run := range r.Runs {
+		if run.Scored() && run.Code != string(agent.CodeCanceled) {
+			n++
+			if run.Success {
+				passed++
+			}
+		}
+	}
+	return Wilson(passed, n)
 }
 
 // Compare matches the runs of two reports by Run.Key. A time change counts
 // when it is larger than 25% and than minDeltaMS.
 func Compare(old, new *Report, minDeltaMS int64) *Diff {
-	d := &Diff{OldRuns: len(old.Runs), NewRuns: len(new.Runs), OldPassed: old.Passed(), NewPassed: new.Passed()}
+	d := &Diff{OldRuns: len(old.Runs), NewRuns: len(new.Runs), OldPassed: old.Passed(), NewPassed: new.Passed(),
+		OldRate: rateOf(old), NewRate: rateOf(new), Change: significance(old, new)}
 	olds := map[string]Run{}
 	for _, r := range old.Runs {
 		olds[r.Key()] = r
@@ -108,6 +184,8 @@ func abs(x int64) int64 {
 // Write prints the diff for people.
 func (d *Diff) Write(w io.Writer) {
 	fmt.Fprintf(w, "passed: %d/%d → %d/%d\n", d.OldPassed, d.OldRuns, d.NewPassed, d.NewRuns)
+	fmt.Fprintf(w, "success over scored runs: %s (95%% interval %s) → %s (%s)\n", fmtPct(d.OldRate.Rate), fmtInterval(d.OldRate), fmtPct(d.NewRate.Rate), fmtInterval(d.NewRate))
+	fmt.Fprintln(w, d.Change.String())
 	fmt.Fprintf(w, "total task time: %s → %s; tokens: %d → %d\n", fmtMS(float64(d.OldMS)), fmtMS(float64(d.NewMS)), d.OldTokens, d.NewTokens)
 	section := func(title string, cs []Change, line func(Change) string) {
 		if len(cs) == 0 {
@@ -161,4 +239,21 @@ func failMessage(r Run) string {
 		}
 	}
 	return r.Message
+}
+
+// String says whether the change is beyond chance, and by which test.
+func (s Significance) String() string {
+	verdict := "within chance"
+	if s.Beyond {
+		verdict = "BEYOND CHANCE"
+	}
+	switch s.Test {
+	case "McNemar":
+		return fmt.Sprintf("the difference is %s: McNemar's exact test on the %d tasks scored in both, %d passed only before and %d only now, p = %.3g (beyond chance below %.2f)",
+			verdict, s.Pairs, s.OnlyOld, s.OnlyNew, s.P, Alpha)
+	case "Fisher":
+		return fmt.Sprintf("the difference is %s: Fisher's exact test of the two rates (the reports share no scored task), p = %.3g (beyond chance below %.2f)",
+			verdict, s.P, Alpha)
+	}
+	return "no scored runs to test"
 }

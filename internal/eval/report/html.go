@@ -34,12 +34,41 @@ var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return fmtNum(*f)
 	},
+	"interval": fmtInterval,
+	"deref1":   func(b *bool) bool { return b != nil && *b },
+	"derefv": func(f *float64) float64 {
+		if f == nil {
+			return 0
+		}
+		return *f
+	},
+	"dict": func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	},
+	"ratio": fmtRatio,
+	"money": fmtMoney,
 }).Parse(htmlSource))
 
 type htmlTask struct {
 	Run   Run
 	Label string
 	Shot  template.URL
+	// Result is pass, FAIL or unscored; Cost the run's cost cell.
+	Result, Cost string
+	CostV        float64
+	// Chosen are the steps the judge chose, with their screenshots in the
+	// run's trace.
+	Chosen []htmlShot
+}
+
+type htmlShot struct {
+	Iteration, Score int
+	Reason           string
+	Src              string
 }
 
 // HTML renders the self-contained report page. Screenshots named by the
@@ -55,8 +84,11 @@ func (r *Report) HTML(dir string) ([]byte, error) {
 		Started, Took, Rate, MedianTime     string
 		SuiteChart, LatencyChart, TimeChart template.HTML
 		Tasks                               []htmlTask
+		Sum                                 *Summary
+		Headline                            string
+		NoPrice                             bool
 	}{
-		R: r, Stats: stats, All: all,
+		R: r, Stats: stats, All: all, Sum: r.Summarize(),
 		Started:      r.Started.UTC().Format("2006-01-02 15:04:05 UTC"),
 		Took:         fmtMS(float64(r.DurationMS)),
 		Rate:         fmt.Sprintf("%.0f%%", all.Rate*100),
@@ -65,8 +97,29 @@ func (r *Report) HTML(dir string) ([]byte, error) {
 		LatencyChart: latencyChart(r.Latencies()),
 		TimeChart:    timeChart(r.Runs),
 	}
+	data.NoPrice = data.Sum.UnpricedRuns == len(r.Runs)
+	data.Headline = Headline(data.Sum)
 	for _, run := range r.Runs {
-		t := htmlTask{Run: run, Label: runLabel(run)}
+		t := htmlTask{Run: run, Label: runLabel(run), Result: "pass"}
+		switch {
+		case !run.Scored():
+			t.Result = "unscored"
+		case !run.Success:
+			t.Result = "FAIL"
+		}
+		usd, unknown := run.Spent()
+		t.Cost, t.CostV = fmtUSD(usd, unknown && usd == 0), usd
+		if run.Judge != nil {
+			for _, st := range run.Judge.Steps {
+				if st.Chosen {
+					src := ""
+					if st.Screenshot != "" && run.Trace != "" {
+						src = run.Trace + "/" + st.Screenshot
+					}
+					t.Chosen = append(t.Chosen, htmlShot{Iteration: st.Iteration, Score: st.Score, Reason: st.Reason, Src: src})
+				}
+			}
+		}
 		if run.Screenshot != "" {
 			if png, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(run.Screenshot))); err == nil {
 				t.Shot = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))

@@ -10,25 +10,13 @@ import (
 // their messages.
 func (r *Report) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# webagent eval\n\n")
-	fmt.Fprintf(&b, "Model **%s**, %d workers, started %s, took %.1f s.",
-		mdEscape(r.Model), r.Workers, r.Started.UTC().Format("2006-01-02 15:04:05 UTC"), float64(r.DurationMS)/1000)
-	fmt.Fprintf(&b, " **%d of %d runs passed.**\n", r.Passed(), len(r.Runs))
-	if r.Partial {
-		fmt.Fprintf(&b, "\n**Partial report**: the run was interrupted; %d of %d planned runs were made.\n", len(r.Runs), r.Planned)
-	}
-
-	b.WriteString("\n## Success by suite\n\n")
-	b.WriteString("| suite | passed | runs | success | median iterations | tokens | tokens/task | median time/task | mean time/task |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, s := range r.SuiteStats() {
-		name := mdEscape(s.Suite)
-		if s.Suite == "all" {
-			name = "**all**"
-		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %.0f%% | %s | %d | %.0f | %s | %s |\n",
-			name, s.Passed, s.Runs, s.Rate*100, fmtNum(s.MedianIterations), s.Tokens, s.TokensPerRun, fmtMS(s.MedianMS), fmtMS(s.MeanMS))
-	}
+	sum := r.Summarize()
+	r.mdHead(&b, sum)
+	r.mdSuites(&b, sum)
+	writeGroups(&b, "site", sum.BySite, sum.UnpricedRuns == len(r.Runs))
+	writeGroups(&b, "level", sum.ByLevel, sum.UnpricedRuns == len(r.Runs))
+	writePassK(&b, sum.PassK)
+	writeAgreement(&b, sum.Agreement)
 
 	b.WriteString("\n## Codes\n\n| code | runs |\n|---|---:|\n")
 	for _, c := range r.Codes() {
@@ -40,62 +28,124 @@ func (r *Report) Markdown() string {
 	for _, l := range r.Latencies() {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", l.Phase, l.N, fmtMS(l.P50), fmtMS(l.P95))
 	}
-
-	var faults []Run
-	for _, run := range r.Runs {
-		if run.Kind == "fault" {
-			faults = append(faults, run)
-		}
-	}
-	if len(faults) > 0 {
-		b.WriteString("\n## Faults\n\n| fault | expected | seen | time | bound | within bound |\n|---|---|---|---:|---:|---|\n")
-		for _, f := range faults {
-			within := "yes"
-			if f.BoundMS > 0 && f.DurationMS > f.BoundMS {
-				within = "**no**"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(f.Fault), mdEscape(f.Expected), mdEscape(f.Seen),
-				fmtMS(float64(f.DurationMS)), fmtMS(float64(f.BoundMS)), within)
-		}
-	}
-
-	b.WriteString("\n## Tasks\n\n| suite | task | result | code | iterations | time | tokens |\n|---|---|---|---|---:|---:|---:|\n")
-	for _, run := range r.Runs {
-		res := "pass"
-		if !run.Success {
-			res = "**FAIL**"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %s | %d |\n", mdEscape(run.Suite), mdEscape(runLabel(run)), res, run.Code,
-			run.Iterations, fmtMS(float64(run.DurationMS)), run.Tokens.TotalTokens)
-	}
-
-	var failed []Run
-	for _, run := range r.Runs {
-		if !run.Success {
-			failed = append(failed, run)
-		}
-	}
-	if len(failed) > 0 {
-		b.WriteString("\n## Failures\n\n")
-		for _, run := range failed {
-			fmt.Fprintf(&b, "- **%s** (%s): %s\n", mdEscape(runLabel(run)), run.Code, mdEscape(oneLine(run.Message)))
-			for _, c := range run.Checks {
-				if !c.Pass {
-					fmt.Fprintf(&b, "  - check `%s` (line %d): %s\n", strings.ReplaceAll(c.Check, "`", "'"), c.Line, mdEscape(oneLine(c.Message)))
-				}
-			}
-		}
-	}
+	r.mdFaults(&b)
+	r.mdTasks(&b)
+	writeVerdicts(&b, r.Runs)
+	r.mdFailures(&b)
 	if len(r.NotRun) > 0 {
 		fmt.Fprintf(&b, "\n## Not run\n\n%s\n", mdEscape(strings.Join(r.NotRun, ", ")))
 	}
 	return b.String()
 }
 
+// mdHead writes the title, the model, the headline rate and cost, and
+// whether the report is partial or was stopped.
+func (r *Report) mdHead(b *strings.Builder, sum *Summary) {
+	fmt.Fprintf(b, "# webagent eval\n\n")
+	fmt.Fprintf(b, "Model **%s**, %d workers, started %s, took %.1f s.",
+		mdEscape(r.Model), r.Workers, r.Started.UTC().Format("2006-01-02 15:04:05 UTC"), float64(r.DurationMS)/1000)
+	fmt.Fprintf(b, " **%d of %d runs passed.**\n", r.Passed(), len(r.Runs))
+	b.WriteString("\n" + headline(sum) + "\n")
+	if r.Judge != "" {
+		fmt.Fprintf(b, "\nRuns without checks were judged by **%s** (WebJudge: key points, key steps, verdict).\n", mdEscape(r.Judge))
+	}
+	if r.Partial {
+		fmt.Fprintf(b, "\n**Partial report**: the run was interrupted; %d of %d planned runs were made.\n", len(r.Runs), r.Planned)
+	}
+	if r.Stopped != "" {
+		fmt.Fprintf(b, "\n**Stopped early**: %s\n", mdEscape(r.Stopped))
+	}
+}
+
+// mdSuites writes the success by suite.
+func (r *Report) mdSuites(b *strings.Builder, sum *Summary) {
+	b.WriteString("\n## Success by suite\n\n")
+	b.WriteString("| suite | passed | runs | success | median iterations | tokens | tokens/task | median time/task | mean time/task | 95% interval | unscored | cost |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	costs := map[string]float64{"all": sum.CostUSD + sum.JudgeCostUSD}
+	for _, g := range sum.BySuite {
+		costs[g.Name] = g.CostUSD
+	}
+	for _, s := range r.SuiteStats() {
+		name := mdEscape(s.Suite)
+		if s.Suite == "all" {
+			name = "**all**"
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %.0f%% | %s | %d | %.0f | %s | %s | %s | %d | %s |\n",
+			name, s.Passed, s.Runs, s.Rate*100, fmtNum(s.MedianIterations), s.Tokens, s.TokensPerRun, fmtMS(s.MedianMS), fmtMS(s.MeanMS),
+			fmtInterval(s.Interval), s.Unscored, fmtUSD(costs[s.Suite], sum.UnpricedRuns == len(r.Runs)))
+	}
+}
+
+// mdFaults writes the fault runs: what was seen against the bound.
+func (r *Report) mdFaults(b *strings.Builder) {
+	var faults []Run
+	for _, run := range r.Runs {
+		if run.Kind == "fault" {
+			faults = append(faults, run)
+		}
+	}
+	if len(faults) == 0 {
+		return
+	}
+	b.WriteString("\n## Faults\n\n| fault | expected | seen | time | bound | within bound |\n|---|---|---|---:|---:|---|\n")
+	for _, f := range faults {
+		within := "yes"
+		if f.BoundMS > 0 && f.DurationMS > f.BoundMS {
+			within = "**no**"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(f.Fault), mdEscape(f.Expected), mdEscape(f.Seen),
+			fmtMS(float64(f.DurationMS)), fmtMS(float64(f.BoundMS)), within)
+	}
+}
+
+// mdTasks writes a line per run.
+func (r *Report) mdTasks(b *strings.Builder) {
+	b.WriteString("\n## Tasks\n\n| suite | task | result | code | iterations | time | tokens | cost |\n|---|---|---|---|---:|---:|---:|---:|\n")
+	for _, run := range r.Runs {
+		res := "pass"
+		switch {
+		case !run.Scored():
+			res = "unscored"
+		case !run.Success:
+			res = "**FAIL**"
+		}
+		usd, unknown := run.Spent()
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %s | %d | %s |\n", mdEscape(run.Suite), mdEscape(runLabel(run)), res, run.Code,
+			run.Iterations, fmtMS(float64(run.DurationMS)), run.Tokens.TotalTokens, fmtUSD(usd, unknown && usd == 0))
+	}
+}
+
+// mdFailures lists the failed runs with checks, each with its message and
+// failed checks (judged runs are in the verdicts).
+func (r *Report) mdFailures(b *strings.Builder) {
+	var failed []Run
+	for _, run := range r.Runs {
+		if !run.Success && run.Scored() && run.Kind != KindDataset {
+			failed = append(failed, run)
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	b.WriteString("\n## Failures\n\n")
+	for _, run := range failed {
+		fmt.Fprintf(b, "- **%s** (%s): %s\n", mdEscape(runLabel(run)), run.Code, mdEscape(oneLine(run.Message)))
+		for _, c := range run.Checks {
+			if !c.Pass {
+				fmt.Fprintf(b, "  - check `%s` (line %d): %s\n", strings.ReplaceAll(c.Check, "`", "'"), c.Line, mdEscape(oneLine(c.Message)))
+			}
+		}
+	}
+}
+
 func runLabel(r Run) string {
 	l := r.ID
 	if r.Seed != nil {
 		l += fmt.Sprintf(" (seed %d)", *r.Seed)
+	}
+	if r.Repeat > 0 {
+		l += fmt.Sprintf(" (try %d)", r.Repeat)
 	}
 	if r.Fault != "" && r.Fault != r.ID {
 		l += " [" + r.Fault + "]"

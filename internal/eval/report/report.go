@@ -15,6 +15,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/judge"
 )
 
 // Version is the format version written in report.json.
@@ -27,7 +28,18 @@ const (
 	// CodeHarnessError: the run could not be set up (site, model server,
 	// browser launch).
 	CodeHarnessError = "HARNESS_ERROR"
+	// CodeJudgedFailure: the agent called done, but the judge found the
+	// task not done.
+	CodeJudgedFailure = "JUDGED_FAILURE"
+	// CodeUnscored: a run without checks that has no verdict: no judge
+	// was asked, or it failed or ran out of time. Counted apart, never in
+	// a rate.
+	CodeUnscored = "UNSCORED"
 )
+
+// KindDataset is the Kind of a run of a dataset's task, which a judge
+// scores.
+const KindDataset = "dataset"
 
 // Report is one eval run.
 type Report struct {
@@ -45,7 +57,16 @@ type Report struct {
 	Partial bool `json:"partial,omitempty"`
 	// NotRun lists the keys of the planned runs that never started.
 	NotRun []string `json:"not_run,omitempty"`
-	Runs   []Run    `json:"runs"`
+	// Stopped says why the eval stopped starting runs before the end (its
+	// cost budget), when it did.
+	Stopped string `json:"stopped,omitempty"`
+	// Judge names the judge's model, when runs were judged.
+	Judge string `json:"judge,omitempty"`
+	Runs  []Run  `json:"runs"`
+	// Summary is computed from the runs when the report is written: the
+	// rates with their intervals, pass@k, the judge's agreement with
+	// people, the cost. Readers need not trust it: Summarize recomputes it.
+	Summary *Summary `json:"summary,omitempty"`
 }
 
 // Run is one task run.
@@ -63,9 +84,11 @@ type Run struct {
 	// Code is the agent's code (agent.Code), CHECKS_FAILED when the agent
 	// finished but a check failed, or HARNESS_ERROR.
 	Code string `json:"code"`
-	// AgentCode is the code the agent ended with.
-	AgentCode string `json:"agent_code,omitempty"`
-	Message   string `json:"message,omitempty"`
+	// AgentCode is the code the agent ended with, AgentMessage its
+	// message when a judge's verdict replaced it in Message.
+	AgentCode    string `json:"agent_code,omitempty"`
+	AgentMessage string `json:"agent_message,omitempty"`
+	Message      string `json:"message,omitempty"`
 	// Instruction is set when it is not in a task file (MiniWoB++).
 	Instruction string `json:"instruction,omitempty"`
 	Answer      string `json:"answer,omitempty"`
@@ -96,9 +119,58 @@ type Run struct {
 	BoundMS  int64  `json:"bound_ms,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	Seen     string `json:"seen,omitempty"`
+
+	// Dataset runs (Kind "dataset"): where the task started, the site and
+	// level it counts under, a person's verdict from the dataset, and the
+	// judge's verdict (key points, chosen steps, reasons), or why there
+	// is none.
+	URL        string         `json:"url,omitempty"`
+	Site       string         `json:"site,omitempty"`
+	Level      string         `json:"level,omitempty"`
+	HumanLabel *bool          `json:"human_label,omitempty"`
+	Judge      *judge.Verdict `json:"judge,omitempty"`
+	// Blocked counts the requests --read-only stopped.
+	Blocked int `json:"blocked,omitempty"`
+	// Repeat is the try (1 to K) of a task run K times (--repeat).
+	Repeat int `json:"repeat,omitempty"`
+	// CostUSD is what the agent's model calls cost, in US dollars; nil
+	// when the model has no price (the tokens say what it used).
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
-// Key identifies a run across reports: suite, id, seed and fault.
+// Scored reports whether the run counts in rates: a run with checks
+// always does; a dataset run when its judge reached a verdict.
+func (r *Run) Scored() bool {
+	return r.Kind != KindDataset || r.Judge.Scored()
+}
+
+// TaskKey identifies the task of a run, the same for each of its
+// repeats.
+func (r *Run) TaskKey() string {
+	c := *r
+	c.Repeat = 0
+	return c.Key()
+}
+
+// Spent is the run's known cost in US dollars, the judge's included, and
+// whether any of it is unknown (a model without a price).
+func (r *Run) Spent() (usd float64, unknown bool) {
+	if r.CostUSD != nil {
+		usd += *r.CostUSD
+	} else if r.Tokens.TotalTokens > 0 {
+		unknown = true
+	}
+	if r.Judge != nil {
+		if r.Judge.CostUSD != nil {
+			usd += *r.Judge.CostUSD
+		} else if r.Judge.Usage.TotalTokens > 0 {
+			unknown = true
+		}
+	}
+	return usd, unknown
+}
+
+// Key identifies a run across reports: suite, id, seed, fault and try.
 func (r *Run) Key() string {
 	k := r.Suite + "/" + r.ID
 	if r.Seed != nil {
@@ -106,6 +178,9 @@ func (r *Run) Key() string {
 	}
 	if r.Fault != "" {
 		k += "!" + r.Fault
+	}
+	if r.Repeat > 0 {
+		k += fmt.Sprintf("@%d", r.Repeat)
 	}
 	return k
 }
@@ -190,8 +265,10 @@ func (r *Report) Suites() []string {
 	return s
 }
 
-// WriteJSON writes the report as indented JSON to path.
+// WriteJSON writes the report as indented JSON to path, its Summary
+// computed afresh.
 func (r *Report) WriteJSON(path string) error {
+	r.Summary = r.Summarize()
 	data, err := marshalReadable(r)
 	if err != nil {
 		return err

@@ -10,8 +10,12 @@ type SuiteStats struct {
 	Suite  string
 	Runs   int
 	Passed int
-	// Rate is Passed/Runs, 0 to 1.
+	// Scored are the runs that count in the rate: all but the dataset
+	// runs without a verdict (Unscored).
+	Scored, Unscored int
+	// Rate is Passed/Scored, 0 to 1; Interval its 95% Wilson interval.
 	Rate             float64
+	Interval         Interval
 	MedianIterations float64
 	// Tokens is the total over the runs; TokensPerRun the mean.
 	Tokens       int
@@ -61,13 +65,19 @@ func stats(name string, runs []Run) SuiteStats {
 		if r.Success {
 			s.Passed++
 		}
+		if r.Scored() {
+			s.Scored++
+		} else {
+			s.Unscored++
+		}
 		s.Tokens += r.Tokens.TotalTokens
 		iters = append(iters, float64(r.Iterations))
 		durs = append(durs, float64(r.DurationMS))
 		total += float64(r.DurationMS)
 	}
+	s.Interval = Wilson(s.Passed, s.Scored)
+	s.Rate = s.Interval.Rate
 	if len(runs) > 0 {
-		s.Rate = float64(s.Passed) / float64(len(runs))
 		s.TokensPerRun = float64(s.Tokens) / float64(len(runs))
 		s.MeanMS = total / float64(len(runs))
 	}

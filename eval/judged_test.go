@@ -1,0 +1,244 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/judge"
+	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/price"
+	"github.com/webagent/webagent/trace"
+)
+
+// contactSite is a live site in a dataset's shape: a contact form that
+// posts. It notes every request that reaches it.
+type contactSite struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []string
+}
+
+func startContactSite(t *testing.T) *contactSite {
+	s := &contactSite{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/favicon.ico" {
+			http.NotFound(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.seen = append(s.seen, strings.TrimSpace(r.Method+" "+r.URL.Path+" "+string(body)))
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.Method == http.MethodPost {
+			fmt.Fprint(w, "<!doctype html><title>Sent</title><p>thank you</p>")
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><title>Contact</title><h1>Contact us</h1>
+<form method="post" action="/send"><label>Message <input name="message"></label><button>Send</button></form>`)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *contactSite) writes() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var w []string
+	for _, r := range s.seen {
+		if !strings.HasPrefix(r, "GET ") {
+			w = append(w, r)
+		}
+	}
+	return w
+}
+
+// contactAgent types "hello" into the form, sends it, and says it is
+// done once the page thanked it or the send was blocked. Every reply
+// reports 1,000 prompt and 100 completion tokens.
+func contactAgent(req *modelserver.ChatRequest) modelserver.Turn {
+	usage := &modelserver.Usage{PromptTokens: 1000, CompletionTokens: 100}
+	obs := req.LastUser()
+	if strings.Contains(req.LastTool(), "blocked by --read-only") || strings.Contains(obs, "thank you") {
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "I sent the message."})}, Usage: usage}
+	}
+	if ref, ok := modelserver.FindRef(obs, "textbox", "Message"); ok && !strings.Contains(obs, `value="hello"`) {
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("type", map[string]any{"ref": ref, "text": "hello"})}, Usage: usage}
+	}
+	if ref, ok := modelserver.FindRef(obs, "button", "Send"); ok {
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}, Usage: usage}
+	}
+	return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": "no form"})}, Usage: usage}
+}
+
+// contactJudge is a scripted WebJudge: a task that asks for "hello" is a
+// success, any other a failure.
+func contactJudge(req *modelserver.ChatRequest) modelserver.Turn {
+	sys, user := req.Messages[0].Content, req.LastUser()
+	switch {
+	case strings.Contains(sys, "list its key points"):
+		return modelserver.Turn{Text: "Key Points:\n1. Open the contact form\n2. Send the message"}
+	case strings.Contains(sys, "one step of a web agent's work"):
+		return modelserver.Turn{Text: "Reasoning: the form is filled.\nScore: 4"}
+	case strings.Contains(user, `Task: Send the message "hello"`):
+		return modelserver.Turn{Text: "Thoughts: the form would have sent message=hello.\nStatus: success"}
+	}
+	return modelserver.Turn{Text: "Thoughts: the message asked for was not sent.\nStatus: failure"}
+}
+
+func scriptedClient(t *testing.T, r modelserver.Responder, name string) (*llm.Client, *modelserver.Server) {
+	t.Helper()
+	srv, err := modelserver.Start(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	c, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: name, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	return c, srv
+}
+
+func writeDataset(t *testing.T, lines ...string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "tasks.jsonl")
+	if err := os.WriteFile(f, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestDatasetJudged runs two WebVoyager-shaped tasks on a local site with
+// a read-only browser, a scripted agent and a scripted judge: the site
+// receives no write, each trace holds the blocked payload, the verdicts
+// and their key points land in the report, and the cost is priced.
+func TestDatasetJudged(t *testing.T) {
+	skipWithoutChrome(t)
+	site := startContactSite(t)
+	file := writeDataset(t,
+		fmt.Sprintf(`{"web_name": "Contact", "id": "Contact--0", "ques": "Send the message \"hello\" through the contact form.", "web": %q, "human_label": true}`, site.URL+"/"),
+		fmt.Sprintf(`{"web_name": "Contact", "id": "Contact--1", "ques": "Send the message \"goodbye\" through the contact form.", "web": %q}`, site.URL+"/"))
+	tasks, err := LoadDataset("webvoyager", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentModel, _ := scriptedClient(t, modelserver.ResponderFunc(contactAgent), "gpt-4.1-mini")
+	judgeModel, judgeSrv := scriptedClient(t, modelserver.ResponderFunc(contactJudge), "o4-mini")
+	o4, _ := price.Default().Lookup("o4-mini")
+	j, err := judge.New(judge.Config{Model: judgeModel, ModelName: "o4-mini", Timeout: 30 * time.Second,
+		Cost: func(u agent.Usage) (float64, bool) { return o4.Cost(u), true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.Workers, cfg.Model, cfg.ModelName = 1, agentModel, "gpt-4.1-mini"
+	cfg.Judge, cfg.JudgeName, cfg.Prices = j, "o4-mini", price.Default()
+	cfg.Browser = browser.Options{ReadOnly: true, RecordActivity: true}
+	rep := NewRunner(cfg).Run(context.Background(), DatasetJobs(tasks))
+	if err := rep.WriteAll(cfg.OutDir); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 2 {
+		t.Fatalf("runs: %+v", rep.Runs)
+	}
+	ok, bad := rep.Runs[0], rep.Runs[1]
+	if !ok.Success || ok.Code != "SUCCESS" || ok.Judge == nil || ok.Judge.Outcome != judge.Success || len(ok.Judge.KeyPoints) != 2 ||
+		ok.Site != "Contact" || ok.Blocked != 1 || ok.HumanLabel == nil || ok.URL != site.URL+"/" {
+		t.Errorf("first run: %+v, judge %+v", ok, ok.Judge)
+	}
+	if bad.Success || bad.Code != report.CodeJudgedFailure || bad.AgentCode != "SUCCESS" || !strings.Contains(bad.Message, "was not sent") {
+		t.Errorf("second run: %s %s %q", bad.Code, bad.AgentCode, bad.Message)
+	}
+	// Three replies of gpt-4.1-mini: 3 × (1000 × $0.40 + 100 × $1.60) / 1e6.
+	if ok.CostUSD == nil || !nearly(*ok.CostUSD, 3*0.00056) || ok.Judge.CostUSD == nil || ok.Judge.Calls < 3 {
+		t.Errorf("cost %v, judge %+v", ok.CostUSD, ok.Judge)
+	}
+	if w := site.writes(); len(w) != 0 {
+		t.Errorf("the site received writes: %q", w)
+	}
+	tr, err := trace.Read(filepath.Join(cfg.OutDir, ok.Trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocked []trace.BlockedRequest
+	for _, s := range tr.Steps {
+		blocked = append(blocked, s.Blocked...)
+	}
+	if len(blocked) != 1 || blocked[0].Method != "POST" || blocked[0].URL != site.URL+"/send" || blocked[0].Payload != "message=hello" {
+		t.Errorf("blocked in the trace: %+v", blocked)
+	}
+	// The judge saw what would have been sent.
+	var sawPayload bool
+	for _, r := range judgeSrv.Requests() {
+		sawPayload = sawPayload || strings.Contains(r.Req.LastUser(), "blocked by --read-only, never sent: POST "+site.URL+"/send would have sent: message=hello")
+	}
+	if !sawPayload {
+		t.Error("no verdict request showed the blocked payload")
+	}
+	md, _ := os.ReadFile(filepath.Join(cfg.OutDir, "report.md"))
+	for _, want := range []string{"Success rate **50%** (95% interval 9%–91%) over 2 scored runs.", "| Contact | 1 | 2 | 50% |",
+		"- **Contact--0** (Contact): **success**: the form would have sent message=hello.", "accuracy **100%**"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+
+	// eval judge DIR: the same runs judged again from their traces, by a
+	// judge that now fails every one.
+	again, _ := report.Load(filepath.Join(cfg.OutDir, "report.json"))
+	failing, _ := scriptedClient(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		if strings.Contains(req.Messages[0].Content, "completed its task") {
+			return modelserver.Turn{Text: "Thoughts: no.\nStatus: failure"}
+		}
+		return contactJudge(req)
+	}), "judge-2")
+	j2, _ := judge.New(judge.Config{Model: failing, ModelName: "judge-2"})
+	again = JudgeReport(context.Background(), cfg.OutDir, again, j2, "judge-2", 2, nil)
+	if again.Judge != "judge-2" || again.Runs[0].Success || again.Runs[0].Code != report.CodeJudgedFailure || again.Runs[0].Judge.Model != "judge-2" ||
+		again.Runs[0].Blocked != 1 {
+		t.Errorf("judged again: %+v", again.Runs[0])
+	}
+}
+
+func nearly(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
+
+// TestEvalBudget: with a budget below one run's cost, the first run ends
+// over it and no other starts; the report says why and lists the rest.
+func TestEvalBudget(t *testing.T) {
+	skipWithoutChrome(t)
+	site := startContactSite(t)
+	var lines []string
+	for i := range 3 {
+		lines = append(lines, fmt.Sprintf(`{"web_name": "Contact", "id": "Contact--%d", "ques": "Send \"hello\".", "web": %q}`, i, site.URL+"/"))
+	}
+	tasks, err := LoadDataset("webvoyager", writeDataset(t, lines...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentModel, _ := scriptedClient(t, modelserver.ResponderFunc(contactAgent), "gpt-4.1-mini")
+	cfg := testConfig(t)
+	cfg.Workers, cfg.Model, cfg.ModelName, cfg.Prices, cfg.MaxCost = 1, agentModel, "gpt-4.1-mini", price.Default(), 0.001
+	cfg.Browser = browser.Options{ReadOnly: true}
+	rep := NewRunner(cfg).Run(context.Background(), DatasetJobs(tasks))
+	if len(rep.Runs) != 1 || len(rep.NotRun) != 2 || !rep.Partial || !strings.Contains(rep.Stopped, "reached its budget of $0.0010") {
+		t.Fatalf("runs %d, not run %v, stopped %q", len(rep.Runs), rep.NotRun, rep.Stopped)
+	}
+	if rep.Runs[0].Code != report.CodeUnscored || !strings.Contains(rep.Runs[0].Message, "no judge") {
+		t.Errorf("a run without a judge: %s %q", rep.Runs[0].Code, rep.Runs[0].Message)
+	}
+}
