@@ -62,15 +62,17 @@ func (o *evalOpts) fleetEval(ctx context.Context, fs *flag.FlagSet, files []stri
 	for i, t := range tasks {
 		episodes[i] = fleet.Episode{Suite: t.Suite, ID: t.ID, WorkerModel: o.fleet.workerModel, Limits: limits, Fleet: o.fleet.settings}
 	}
-	out, err := o.outDir()
-	if err != nil {
-		return exitUsage, err
-	}
 	c, err := o.fleet.temporal.dial(ctx, log)
 	if err != nil {
 		return startExit(ctx), err
 	}
 	defer c.Close()
+	// The report's folder is made once the server answered: a usage
+	// error leaves nothing behind.
+	out, err := o.outDir()
+	if err != nil {
+		return exitUsage, err
+	}
 	id := o.fleet.evalID
 	if id == "" {
 		id = fleet.EvalID(episodes)

@@ -163,10 +163,15 @@ func testFleetUnreachable(t *testing.T) {
 		{"worker", "--temporal", closed},
 		{"submit", "--temporal", closed, "--url", "http://example.org", "task"},
 		{"status", "--temporal", closed, "some-id"},
-		{"eval", "--temporal", closed, "--suite", "widgets"},
+		{"eval", "--temporal", closed, "--suite", "widgets", "--out", filepath.Join(t.TempDir(), "report")},
 	} {
 		start := time.Now()
 		code, p := run(t, args...)
+		if args[0] == "eval" {
+			if _, err := os.Stat(args[len(args)-1]); !os.IsNotExist(err) {
+				t.Errorf("eval made its report folder before the server answered: %v", err)
+			}
+		}
 		if code != exitUsage || !strings.Contains(p.stderr.String(), "cannot be reached at 127.0.0.1:1") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and the address", args[0], code, p.stderr.String())
 		}
