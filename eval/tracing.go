@@ -24,14 +24,9 @@ func startTrace(env *Env, name string, task agent.Task) *trace.Writer {
 	if !cfg.Trace || cfg.OutDir == "" || env.Trace == "" {
 		return nil
 	}
-	m := agent.NewMasker(task.Secrets)
-	var secrets []string
-	for k := range task.Secrets {
-		n, _, _ := agent.ParseSecretKey(k)
-		secrets = append(secrets, n)
-	}
-	tw, err := trace.Create(filepath.Join(cfg.OutDir, filepath.FromSlash(env.Trace)),
-		trace.Header{Name: name, Task: m.Mask(task.Instruction), URL: task.URL, Model: trace.ModelInfo{Name: cfg.ModelName}, Secrets: secrets},
+	h, m := trace.TaskHeader(task, trace.ModelInfo{Name: cfg.ModelName})
+	h.Name = name
+	tw, err := trace.Create(filepath.Join(cfg.OutDir, filepath.FromSlash(env.Trace)), h,
 		trace.Options{Masker: m, Shots: env.Browser, Activity: env.Browser})
 	if err != nil {
 		cfg.Logger.Warn("no trace for this run", "task", name, "error", err)
