@@ -3,14 +3,14 @@ package policy
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/suggest"
+	"github.com/webagent/webagent/internal/yamlfile"
 )
 
 // Error is a policy that cannot be used: a file that cannot be read, a
@@ -63,7 +63,7 @@ func Load(path string) (*Policy, error) {
 func Parse(name string, data []byte) (*Policy, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{File: name, Line: yamlLine(err), Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: "), Err: err}
+		return nil, &Error{File: name, Line: yamlfile.Line(err), Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: "), Err: err}
 	}
 	if len(doc.Content) == 0 {
 		return nil, &Error{File: name, Msg: "the policy is empty; write version: 1 and a list of rules (see webagent help run)"}
@@ -76,16 +76,6 @@ func Parse(name string, data []byte) (*Policy, error) {
 	return pol, nil
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-func yamlLine(err error) int {
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
-}
-
 type parser struct{ file string }
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
@@ -95,19 +85,7 @@ func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
 // fields walks a mapping node's keys, refusing unknown ones with the
 // closest known name.
 func (p *parser) fields(n *yaml.Node, what string, known []string, each func(key string, k, v *yaml.Node) error) error {
-	if n.Kind != yaml.MappingNode {
-		return p.errf(n, "%s must be a mapping of %s", what, strings.Join(known, ", "))
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if !slices.Contains(known, k.Value) {
-			return p.errf(k, "unknown field %q%s", k.Value, hint(k.Value, known, "fields"))
-		}
-		if err := each(k.Value, k, v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return yamlfile.Fields(n, what, known, p.errf, func(k, v *yaml.Node) error { return each(k.Value, k, v) })
 }
 
 func (p *parser) top(root *yaml.Node) (*Policy, error) {
@@ -152,7 +130,7 @@ func (p *parser) rule(n *yaml.Node) (Rule, error) {
 			return p.when(v, &r.When)
 		case "then":
 			if v.Kind != yaml.ScalarNode || !slices.Contains(decisions, strings.ToLower(v.Value)) {
-				return p.errf(v, "then %q is not a decision%s", v.Value, hint(strings.ToLower(v.Value), decisions, "write"))
+				return p.errf(v, "then %q is not a decision%s", v.Value, suggest.Hint(strings.ToLower(v.Value), decisions, "write"))
 			}
 			r.Then, hasThen = Decision(strings.ToLower(v.Value)), true
 		case "reason":
@@ -207,7 +185,7 @@ func checkField(key string, pat Pattern) error {
 		tools := contract.ActionNames()
 		for _, a := range pat.alts {
 			if !slices.ContainsFunc(tools, func(t string) bool { return glob(a, t) }) {
-				return fmt.Errorf("unknown tool %q%s", a, hint(a, tools, "tools"))
+				return fmt.Errorf("unknown tool %q%s", a, suggest.Hint(a, tools, "tools"))
 			}
 		}
 	case "site":
@@ -219,7 +197,7 @@ func checkField(key string, pat Pattern) error {
 	case "form_method":
 		for _, a := range pat.alts {
 			if !slices.ContainsFunc(methods, func(m string) bool { return glob(a, m) }) {
-				return fmt.Errorf("form_method %q is not a form method%s", a, hint(a, methods, "write"))
+				return fmt.Errorf("form_method %q is not a form method%s", a, suggest.Hint(a, methods, "write"))
 			}
 		}
 	}
@@ -263,7 +241,7 @@ func Presets(names ...string) (*Policy, error) {
 			}
 			p, ok := presets[n]
 			if !ok {
-				return nil, &Error{File: "--confirm", Msg: fmt.Sprintf("unknown preset %q%s", n, hint(n, PresetNames(), "presets"))}
+				return nil, &Error{File: "--confirm", Msg: fmt.Sprintf("unknown preset %q%s", n, suggest.Hint(n, PresetNames(), "presets"))}
 			}
 			ps = append(ps, p)
 		}
@@ -273,54 +251,3 @@ func Presets(names ...string) (*Policy, error) {
 
 // PresetNames are the names Presets knows.
 func PresetNames() []string { return []string{"submits", "purchases", "deletes", "all"} }
-
-// hint is what follows the name of an unknown word w: the known word
-// closest to it, if one is close, and the known words after label.
-func hint(w string, known []string, label string) string {
-	list := label + ": " + strings.Join(known, ", ")
-	if near := closest(w, known); near != "" {
-		return fmt.Sprintf("; did you mean %q? %s", near, list)
-	}
-	return "; " + list
-}
-
-// closest is the known word closest to w, or "" when none is close.
-func closest(w string, known []string) string {
-	best, bestD := "", 0
-	for _, k := range known {
-		if d := distance(w, k); best == "" || d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" || bestD > max(1, min(3, len(w)/3)) {
-		return ""
-	}
-	return best
-}
-
-// distance is the edit distance of a and b, a swap of neighbours counting
-// as one edit.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
-}

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/yamlfile"
 )
 
 // Price is one model's row of a table: US dollars per million tokens.
@@ -180,23 +181,13 @@ var (
 func Parse(name string, data []byte) (*Table, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{File: name, Line: yamlLine(err), Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: "), Err: err}
+		return nil, &Error{File: name, Line: yamlfile.Line(err), Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: "), Err: err}
 	}
 	if len(doc.Content) == 0 {
 		return nil, &Error{File: name, Msg: "the file is empty; write prices: and a list of rows such as - {model: gpt-4.1, input: 2.00, output: 8.00}"}
 	}
 	p := &parser{file: name}
 	return p.table(doc.Content[0])
-}
-
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-func yamlLine(err error) int {
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
 }
 
 type parser struct{ file string }
@@ -208,19 +199,7 @@ func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
 // fields walks a mapping's keys, refusing unknown ones with the closest
 // known name.
 func (p *parser) fields(n *yaml.Node, what string, known []string, each func(key string, v *yaml.Node) error) error {
-	if n.Kind != yaml.MappingNode {
-		return p.errf(n, "%s must be a mapping of %s", what, strings.Join(known, ", "))
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if !slices.Contains(known, k.Value) {
-			return p.errf(k, "unknown field %q%s", k.Value, hint(k.Value, known))
-		}
-		if err := each(k.Value, v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return yamlfile.Fields(n, what, known, p.errf, func(k, v *yaml.Node) error { return each(k.Value, v) })
 }
 
 func (p *parser) table(root *yaml.Node) (*Table, error) {
@@ -303,55 +282,4 @@ func (p *parser) row(n *yaml.Node) (Price, error) {
 		r.CachedInput = r.Input
 	}
 	return r, nil
-}
-
-// hint is what follows an unknown field: the known one closest to it, if
-// one is close, and the known ones.
-func hint(w string, known []string) string {
-	list := "fields: " + strings.Join(known, ", ")
-	if near := closest(w, known); near != "" {
-		return fmt.Sprintf("; did you mean %q? %s", near, list)
-	}
-	return "; " + list
-}
-
-// closest is the known word closest to w, or "" when none is close.
-func closest(w string, known []string) string {
-	best, bestD := "", 0
-	for _, k := range known {
-		if d := distance(w, k); best == "" || d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" || bestD > max(1, min(3, len(w)/3)) {
-		return ""
-	}
-	return best
-}
-
-// distance is the edit distance of a and b, a swap of neighbours counting
-// as one edit.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/webagent/webagent/internal/suggest"
 )
 
 // printFlags writes a flag set's flags as README writes them: --name.
@@ -97,7 +99,7 @@ func closest(word string, candidates []string) string {
 		if strings.HasPrefix(c, word) {
 			prefixed = append(prefixed, c)
 		}
-		d := editDistance(word, c)
+		d := suggest.Distance(word, c)
 		if best == "" || d < bestD {
 			best, bestD = c, d
 		}
@@ -105,37 +107,10 @@ func closest(word string, candidates []string) string {
 	if len(prefixed) == 1 && len(word) >= 2 {
 		return prefixed[0]
 	}
-	if best != "" && bestD <= max(1, min(3, len(word)/3)) {
+	if best != "" && bestD <= suggest.Near(len(word)) {
 		return best
 	}
 	return ""
-}
-
-// editDistance is the edit distance between a and b, counting a swap of
-// two neighbouring letters as one edit (optimal string alignment).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
 
 // writeHelp prints a flag set's help to w.

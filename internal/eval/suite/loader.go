@@ -12,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/internal/suggest"
 )
 
 // The loader of a task file and its field readers, which read YAML nodes into
@@ -70,31 +71,11 @@ func (l *loader) fields(m *yaml.Node, prefix string, known []string) [][2]*yaml.
 func closest(s string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(s, k); d < bestD {
+		if d := suggest.Distance(s, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Field readers. Each reports its own problems and returns a zero value on
