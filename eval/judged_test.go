@@ -3,18 +3,15 @@ package eval
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/contactform"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/judge"
 	"github.com/webagent/webagent/llm"
@@ -23,81 +20,8 @@ import (
 	"github.com/webagent/webagent/trace"
 )
 
-// contactSite is a live site in a dataset's shape: a contact form that
-// posts. It notes every request that reaches it.
-type contactSite struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []string
-}
-
-func startContactSite(t *testing.T) *contactSite {
-	s := &contactSite{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/favicon.ico" {
-			http.NotFound(w, r)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		s.mu.Lock()
-		s.seen = append(s.seen, strings.TrimSpace(r.Method+" "+r.URL.Path+" "+string(body)))
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if r.Method == http.MethodPost {
-			fmt.Fprint(w, "<!doctype html><title>Sent</title><p>thank you</p>")
-			return
-		}
-		fmt.Fprint(w, `<!doctype html><title>Contact</title><h1>Contact us</h1>
-<form method="post" action="/send"><label>Message <input name="message"></label><button>Send</button></form>`)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *contactSite) writes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var w []string
-	for _, r := range s.seen {
-		if !strings.HasPrefix(r, "GET ") {
-			w = append(w, r)
-		}
-	}
-	return w
-}
-
-// contactAgent types "hello" into the form, sends it, and says it is
-// done once the page thanked it or the send was blocked. Every reply
-// reports 1,000 prompt and 100 completion tokens.
-func contactAgent(req *modelserver.ChatRequest) modelserver.Turn {
-	usage := &modelserver.Usage{PromptTokens: 1000, CompletionTokens: 100}
-	obs := req.LastUser()
-	if strings.Contains(req.LastTool(), "blocked by --read-only") || strings.Contains(obs, "thank you") {
-		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "I sent the message."})}, Usage: usage}
-	}
-	if ref, ok := modelserver.FindRef(obs, "textbox", "Message"); ok && !strings.Contains(obs, `value="hello"`) {
-		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("type", map[string]any{"ref": ref, "text": "hello"})}, Usage: usage}
-	}
-	if ref, ok := modelserver.FindRef(obs, "button", "Send"); ok {
-		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("click", map[string]any{"ref": ref})}, Usage: usage}
-	}
-	return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("fail", map[string]any{"reason": "no form"})}, Usage: usage}
-}
-
-// contactJudge is a scripted WebJudge: a task that asks for "hello" is a
-// success, any other a failure.
-func contactJudge(req *modelserver.ChatRequest) modelserver.Turn {
-	sys, user := req.Messages[0].Content, req.LastUser()
-	switch {
-	case strings.Contains(sys, "list its key points"):
-		return modelserver.Turn{Text: "Key Points:\n1. Open the contact form\n2. Send the message"}
-	case strings.Contains(sys, "one step of a web agent's work"):
-		return modelserver.Turn{Text: "Reasoning: the form is filled.\nScore: 4"}
-	case strings.Contains(user, `Task: Send the message "hello"`):
-		return modelserver.Turn{Text: "Thoughts: the form would have sent message=hello.\nStatus: success"}
-	}
-	return modelserver.Turn{Text: "Thoughts: the message asked for was not sent.\nStatus: failure"}
-}
+// contactJudge succeeds the task that asks for "hello".
+var contactJudge = contactform.Judge(`Task: Send the message "hello"`, false)
 
 func scriptedClient(t *testing.T, r modelserver.Responder, name string) (*llm.Client, *modelserver.Server) {
 	t.Helper()
@@ -129,7 +53,7 @@ func writeDataset(t *testing.T, lines ...string) string {
 // and their key points land in the report, and the cost is priced.
 func TestDatasetJudged(t *testing.T) {
 	skipWithoutChrome(t)
-	site := startContactSite(t)
+	site := contactform.Start(t)
 	file := writeDataset(t,
 		fmt.Sprintf(`{"web_name": "Contact", "id": "Contact--0", "ques": "Send the message \"hello\" through the contact form.", "web": %q, "human_label": true}`, site.URL+"/"),
 		fmt.Sprintf(`{"web_name": "Contact", "id": "Contact--1", "ques": "Send the message \"goodbye\" through the contact form.", "web": %q}`, site.URL+"/"))
@@ -137,8 +61,8 @@ func TestDatasetJudged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agentModel, _ := scriptedClient(t, modelserver.ResponderFunc(contactAgent), "gpt-4.1-mini")
-	judgeModel, judgeSrv := scriptedClient(t, modelserver.ResponderFunc(contactJudge), "o4-mini")
+	agentModel, _ := scriptedClient(t, contactform.Agent("hello", modelserver.Usage{PromptTokens: 1000, CompletionTokens: 100}), "gpt-4.1-mini")
+	judgeModel, judgeSrv := scriptedClient(t, contactJudge, "o4-mini")
 	o4, _ := price.Default().Lookup("o4-mini")
 	j, err := judge.New(judge.Config{Model: judgeModel, ModelName: "o4-mini", Timeout: 30 * time.Second,
 		Cost: func(u agent.Usage) (float64, bool) { return o4.Cost(u), true }})
@@ -168,7 +92,7 @@ func TestDatasetJudged(t *testing.T) {
 	if ok.CostUSD == nil || !nearly(*ok.CostUSD, 3*0.00056) || ok.Judge.CostUSD == nil || ok.Judge.Calls < 3 {
 		t.Errorf("cost %v, judge %+v", ok.CostUSD, ok.Judge)
 	}
-	if w := site.writes(); len(w) != 0 {
+	if w := site.Writes(); len(w) != 0 {
 		t.Errorf("the site received writes: %q", w)
 	}
 	tr, err := trace.Read(filepath.Join(cfg.OutDir, ok.Trace))
@@ -205,7 +129,7 @@ func TestDatasetJudged(t *testing.T) {
 		if strings.Contains(req.Messages[0].Content, "completed its task") {
 			return modelserver.Turn{Text: "Thoughts: no.\nStatus: failure"}
 		}
-		return contactJudge(req)
+		return contactJudge.Respond(req)
 	}), "judge-2")
 	j2, _ := judge.New(judge.Config{Model: failing, ModelName: "judge-2"})
 	again = JudgeReport(context.Background(), cfg.OutDir, again, j2, "judge-2", 2, nil)
@@ -221,7 +145,7 @@ func nearly(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 // over it and no other starts; the report says why and lists the rest.
 func TestEvalBudget(t *testing.T) {
 	skipWithoutChrome(t)
-	site := startContactSite(t)
+	site := contactform.Start(t)
 	var lines []string
 	for i := range 3 {
 		lines = append(lines, fmt.Sprintf(`{"web_name": "Contact", "id": "Contact--%d", "ques": "Send \"hello\".", "web": %q}`, i, site.URL+"/"))
@@ -230,7 +154,7 @@ func TestEvalBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agentModel, _ := scriptedClient(t, modelserver.ResponderFunc(contactAgent), "gpt-4.1-mini")
+	agentModel, _ := scriptedClient(t, contactform.Agent("hello", modelserver.Usage{PromptTokens: 1000, CompletionTokens: 100}), "gpt-4.1-mini")
 	cfg := testConfig(t)
 	cfg.Workers, cfg.Model, cfg.ModelName, cfg.Prices, cfg.MaxCost = 1, agentModel, "gpt-4.1-mini", price.Default(), 0.001
 	cfg.Browser = browser.Options{ReadOnly: true}

@@ -3,106 +3,20 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/internal/contactform"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/trace"
 )
 
-// formSite is a live site in a dataset's shape: a contact form that
-// posts. It notes every request that reaches it.
-type formSite struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []string
-}
-
-func startFormSite(t *testing.T) *formSite {
-	t.Helper()
-	s := &formSite{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/favicon.ico" {
-			http.NotFound(w, r)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		s.mu.Lock()
-		s.seen = append(s.seen, strings.TrimSpace(r.Method+" "+r.URL.Path+" "+string(body)))
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if r.Method == http.MethodPost {
-			fmt.Fprint(w, "<!doctype html><title>Sent</title><p>thank you</p>")
-			return
-		}
-		fmt.Fprint(w, `<!doctype html><title>Contact</title><h1>Contact us</h1>
-<form method="post" action="/send"><label>Message <input name="message"></label><button>Send</button></form>`)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *formSite) writes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var w []string
-	for _, r := range s.seen {
-		if !strings.HasPrefix(r, "GET ") {
-			w = append(w, r)
-		}
-	}
-	return w
-}
-
-// formAgent types the task's word (or a secret) into the form, sends it,
-// and calls done once the page thanked it or the send was blocked; every
-// reply reports 10,000 prompt and 500 completion tokens.
-func formAgent(text string) modelserver.Responder {
-	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
-		usage := &modelserver.Usage{PromptTokens: 10_000, CompletionTokens: 500}
-		call := func(name string, args map[string]any) modelserver.Turn {
-			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall(name, args)}, Usage: usage}
-		}
-		obs := req.LastUser()
-		if strings.Contains(req.LastTool(), "blocked by --read-only") || strings.Contains(obs, "thank you") {
-			return call("done", map[string]any{"answer": "I sent the message."})
-		}
-		if ref, ok := modelserver.FindRef(obs, "textbox", "Message"); ok && !strings.Contains(obs, `value="`) {
-			return call("type", map[string]any{"ref": ref, "text": text})
-		}
-		if ref, ok := modelserver.FindRef(obs, "button", "Send"); ok {
-			return call("click", map[string]any{"ref": ref})
-		}
-		return call("fail", map[string]any{"reason": "no form"})
-	})
-}
-
-// formJudge is a scripted WebJudge: the easy task succeeds, any other
-// fails; stall makes it never answer the verdict.
-func formJudge(stall bool) modelserver.Responder {
-	return modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
-		sys, user := req.Messages[0].Content, req.LastUser()
-		switch {
-		case strings.Contains(sys, "list its key points"):
-			return modelserver.Turn{Text: "Key Points:\n1. Open the contact form\n2. Send the message"}
-		case strings.Contains(sys, "one step of a web agent's work"):
-			return modelserver.Turn{Text: "Reasoning: the form is filled.\nScore: 4"}
-		case stall:
-			return modelserver.Turn{Fault: modelserver.NoHeaders}
-		case strings.Contains(user, "Task: Say hello"):
-			return modelserver.Turn{Text: "Thoughts: the form would have sent message=hello.\nStatus: success"}
-		}
-		return modelserver.Turn{Text: "Thoughts: the reply asked for was not sent.\nStatus: failure"}
-	})
-}
+// formUsage is what every reply of the form's agent reports.
+var formUsage = modelserver.Usage{PromptTokens: 10_000, CompletionTokens: 500}
 
 func startModel(t *testing.T, r modelserver.Responder) *modelserver.Server {
 	t.Helper()
@@ -136,9 +50,9 @@ func mind2webFile(t *testing.T, site string) string {
 // Then eval judge with a judge that stalls leaves every run unscored
 // within --judge-timeout.
 func TestEvalDatasetJudged(t *testing.T) {
-	site := startFormSite(t)
-	agentSrv := startModel(t, formAgent("hello"))
-	judgeSrv := startModel(t, formJudge(false))
+	site := contactform.Start(t)
+	agentSrv := startModel(t, contactform.Agent("hello", formUsage))
+	judgeSrv := startModel(t, contactform.Judge("Task: Say hello", false))
 	out := t.TempDir()
 	code, p := run(t, "eval", "--dataset", "online-mind2web", "--read-only", "--workers", "2",
 		"--base-url", agentSrv.BaseURL(), "--model", "gpt-4.1-mini",
@@ -147,7 +61,7 @@ func TestEvalDatasetJudged(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("exit %d, want 1 (one task judged a failure); stderr:\n%s", code, p.stderr.String())
 	}
-	if w := site.writes(); len(w) != 0 {
+	if w := site.Writes(); len(w) != 0 {
 		t.Errorf("the site received writes: %q", w)
 	}
 	r := readReport(t, out)
@@ -202,7 +116,7 @@ func TestEvalDatasetJudged(t *testing.T) {
 
 	// eval judge: a judge that never gives its verdict. Both runs are
 	// judged at once; each is unscored at the 2 s bound.
-	stall := startModel(t, formJudge(true))
+	stall := startModel(t, contactform.Judge("Task: Say hello", true))
 	start := time.Now()
 	code, p = run(t, "eval", "judge", "--judge-base-url", stall.BaseURL(), "--judge-model", "stalls", "--judge-timeout", "2s", "--judge-vision=false", out)
 	took := time.Since(start)
@@ -234,8 +148,8 @@ func TestEvalDatasetJudged(t *testing.T) {
 // COST_LIMIT; --max-eval-cost stops starting tasks once the eval's cost
 // reaches it and says so. The model's price comes from --prices.
 func TestEvalCostLimits(t *testing.T) {
-	site := startFormSite(t)
-	agentSrv := startModel(t, formAgent("hello"))
+	site := contactform.Start(t)
+	agentSrv := startModel(t, contactform.Agent("hello", formUsage))
 	dir := t.TempDir()
 	prices := filepath.Join(dir, "prices.yaml")
 	// 10,000 prompt tokens at $10 and 500 completion tokens at $20 per
@@ -342,16 +256,16 @@ func TestEvalOpenWebUsageErrors(t *testing.T) {
 // blocked request with its payload, the secret typed into the form
 // masked.
 func TestRunReadOnly(t *testing.T) {
-	site := startFormSite(t)
+	site := contactform.Start(t)
 	const secret = "s3cret-pass-phrase"
-	agentSrv := startModel(t, formAgent("<secret>pw</secret>"))
+	agentSrv := startModel(t, contactform.Agent("<secret>pw</secret>", formUsage))
 	dir := filepath.Join(t.TempDir(), "trace")
 	code, p := run(t, "run", "--read-only", "--trace", dir, "--url", site.URL+"/", "--secret", "pw="+secret,
 		"--base-url", agentSrv.BaseURL(), "--model", "m", "--json", "send the message <secret>pw</secret>")
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
 	}
-	if w := site.writes(); len(w) != 0 {
+	if w := site.Writes(); len(w) != 0 {
 		t.Errorf("the site received writes: %q", w)
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, trace.EventsFile))
