@@ -88,3 +88,31 @@ func TestRecordingChecksEachCall(t *testing.T) {
 		t.Fatalf("the model's first request lacks the replayed step:\n%s", history)
 	}
 }
+
+// TestRecordingObeysPolicy: a replayed call goes through the user's
+// policy as the model's would: a recorded "Place order" under --confirm
+// purchases with no one to ask is refused, and no order is placed.
+func TestRecordingObeysPolicy(t *testing.T) {
+	url, orders := checkoutSite(t)
+	model, _ := orderingModel(t)
+	var turns atomic.Int32
+	rec := recordingFunc(func(_ context.Context, t agent.Turn) (agent.Planned, error) {
+		if turns.Add(1) > 1 {
+			return agent.Planned{Reply: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "rec_2", Name: "done", Arguments: `{"answer":"stopped"}`}}}}, nil
+		}
+		ref, _ := outline.FindRef(t.Observation, "button", "Place order")
+		return agent.Planned{
+			Reply:  agent.Reply{ToolCalls: []agent.ToolCall{{ID: "rec_1", Name: "click", Arguments: `{"ref":"` + ref + `"}`}}},
+			Expect: []*agent.Target{{Role: "button", Name: "Place order"}},
+		}, nil
+	})
+	a := mustAgent(t, shared, model, agent.WithRecording(rec), agent.WithPolicy(purchases(t)),
+		agent.WithHumanTimeout(5*time.Second), agent.WithIterationTimeout(30*time.Second))
+	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "order the mug"})
+	if orders.Load() != 0 {
+		t.Fatal("the replayed click placed the order without a yes")
+	}
+	if len(res.Policy) != 1 || res.Policy[0].Allowed || !res.Steps[0].Replayed || !strings.Contains(res.Steps[0].Actions[0].Outcome, "refused by the user's policy") {
+		t.Fatalf("policy %+v; first step %+v", res.Policy, res.Steps[0])
+	}
+}
