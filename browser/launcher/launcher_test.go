@@ -1,11 +1,14 @@
 package launcher
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -212,4 +215,80 @@ func TestHeadfulStartsVirtualDisplay(t *testing.T) {
 	if _, err := os.Stat("/tmp/.X" + strings.TrimPrefix(name, ":") + "-lock"); err == nil {
 		t.Errorf("Xvfb's lock file for %s is left", name)
 	}
+}
+
+// niceOf lists the nice value of every thread of the processes pids.
+func niceOf(pids []int) map[string]int {
+	nice := map[string]int{}
+	for _, pid := range pids {
+		stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			i := bytes.LastIndexByte(b, ')')
+			if err != nil || i < 0 {
+				continue
+			}
+			// After "pid (comm) ": state is field 3, nice field 19.
+			fields := strings.Fields(string(b[i+1:]))
+			if len(fields) < 17 {
+				continue
+			}
+			n, _ := strconv.Atoi(fields[16])
+			nice[f+" "+string(b[bytes.IndexByte(b, '(')+1:i])] = n
+		}
+	}
+	return nice
+}
+
+// groupOf lists the processes of the process group pgid.
+func groupOf(pgid int) []int {
+	var pids []int
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		i := bytes.LastIndexByte(b, ')')
+		if err != nil || i < 0 {
+			continue
+		}
+		// After "pid (comm) ": state, ppid, pgrp.
+		if fields := strings.Fields(string(b[i+1:])); len(fields) > 2 && fields[2] == strconv.Itoa(pgid) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// No thread of the browser runs at a higher priority than this program,
+// root or not: Chromium raises its busiest threads' priority where it may.
+func TestBrowserNeverOutranks(t *testing.T) {
+	shortTemp(t)
+	p := start(t, Config{Flags: BrowserFlags(true)})
+	// The I/O thread is among those raised, as the browser starts.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		io := false
+		for th := range niceOf([]int{p.PID()}) {
+			io = io || strings.HasSuffix(th, " Chrome_IOThread")
+		}
+		if io {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the browser has no I/O thread 10 s after its start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	mine := 0
+	for _, n := range niceOf([]int{os.Getpid()}) {
+		mine = n
+		break
+	}
+	threads := niceOf(groupOf(p.PID()))
+	for th, n := range threads {
+		if n < mine {
+			t.Errorf("%s runs at nice %d, above this program's %d", th, n, mine)
+		}
+	}
+	t.Logf("%d threads of the browser at this program's priority or lower", len(threads))
 }
