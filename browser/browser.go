@@ -200,7 +200,8 @@ type connection struct {
 	// What a relaunch reopens: the current tab's id and URL when its
 	// browser died.
 	reopenURL, reopenID string
-	pid                 atomic.Int64 // the launched browser's process id, for PID
+	pid                 atomic.Int64                     // the launched browser's process id, for PID
+	proc                atomic.Pointer[launcher.Process] // the launched browser, for Abandon; nil when attached
 }
 
 // tabSet is the Browser's tabs and the current one, cur, in which it acts

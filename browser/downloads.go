@@ -54,7 +54,7 @@ func (b *Browser) downloadDir() (string, error) {
 		d.dir = abs
 		return d.dir, nil
 	}
-	dir, err := os.MkdirTemp("", downloadPrefix)
+	dir, err := launcher.MkdirTemp(downloadPrefix)
 	if err != nil {
 		return "", fmt.Errorf("browser: making the download folder: %w", err)
 	}
@@ -133,6 +133,18 @@ func (d *downloads) close() error {
 		return fmt.Errorf("browser: removing the download folder: %w", err)
 	}
 	return nil
+}
+
+// handOff gives away the temporary download folder (Browser.Abandon's
+// reaper removes it): close no longer does. It returns the folder, or none.
+func (d *downloads) handOff() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.temp || d.dir == "" {
+		return nil
+	}
+	d.temp = false
+	return []string{d.dir}
 }
 
 // safeName makes a suggested file name safe to use in the folder.

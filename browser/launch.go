@@ -155,6 +155,7 @@ func (b *Browser) useSession(s *session) {
 		pid = s.proc.PID()
 	}
 	b.pid.Store(int64(pid))
+	b.proc.Store(s.proc)
 }
 
 // Close closes the Browser's tabs and, for a launched browser, stops
@@ -172,6 +173,37 @@ func (b *Browser) Close() error {
 		b.sem <- struct{}{}
 		saveErr := b.saveOnClose()
 		b.closeErr = errors.Join(saveErr, b.shutdown())
+	})
+	return b.closeErr
+}
+
+// Abandon ends the browser for a program about to exit, without waiting:
+// it kills Chromium and hands the removal of its temporary folders (the
+// profile, its TMPDIR, the download folder) to a detached reaper process
+// that outlives the program only for that, a few seconds at most
+// (launcher.Process.Abandon); the rest of Close (the connection, the tabs,
+// the egress proxy) goes on in the background. A program that lives on
+// should call Close instead.
+//
+// A browser that writes something the user keeps as it closes (a
+// persistent profile, Options.SaveStorageState) or that was attached to,
+// not launched, is closed by Close, waiting. Like Close, Abandon is
+// idempotent, and calls still running fail with ErrClosed.
+func (b *Browser) Abandon() error {
+	p := b.proc.Load()
+	if p == nil || p.Persistent() || b.opts.SaveStorageState != "" {
+		return b.Close()
+	}
+	b.closeOnce.Do(func() {
+		b.breakf(ErrClosed)
+		close(b.closed)
+		b.closeErr = p.Abandon(b.downloads.handOff()...)
+		go func() {
+			// The process and the folders are the reaper's now: Close of
+			// the process does nothing, the download folder is not ours.
+			b.sem <- struct{}{}
+			_ = b.shutdown()
+		}()
 	})
 	return b.closeErr
 }

@@ -67,32 +67,51 @@ func ownerGone(dir string) bool {
 	return !Running(pid) || startTime(pid) != f[1]
 }
 
-// SweepLeftovers removes the temporary folders (ProfilePrefix, TempPrefix)
-// in the folders bases (by default the system's temporary folder and
-// /tmp, where Start makes them) whose owner has ended, killing any process
-// still using them first. It returns how many it removed. Start calls it.
+// SweepLeftovers removes the temporary folders (those of Start,
+// ProfilePrefix and TempPrefix, and those of MkdirTemp) in the folders
+// bases (by default the system's temporary folder and /tmp, where they are
+// made) whose owner has ended, killing any process still using them first.
+// It returns how many it removed. Start calls it.
 func SweepLeftovers(bases ...string) int {
 	if len(bases) == 0 {
 		bases = sweepBases()
 	}
 	n := 0
 	for _, base := range bases {
-		for _, prefix := range []string{ProfilePrefix, TempPrefix} {
-			dirs, _ := filepath.Glob(filepath.Join(base, prefix+"*"))
-			for _, d := range dirs {
-				if !ownerGone(d) {
-					continue
-				}
-				if prefix == ProfilePrefix {
-					KillUsing(d)
-				}
-				if os.RemoveAll(d) == nil {
-					n++
-				}
+		dirs, _ := filepath.Glob(filepath.Join(base, "webagent-*"))
+		for _, d := range dirs {
+			if !ownerGone(d) {
+				continue
+			}
+			if strings.HasPrefix(filepath.Base(d), ProfilePrefix) {
+				KillUsing(d)
+			}
+			if os.RemoveAll(d) == nil {
+				n++
 			}
 		}
 	}
 	return n
+}
+
+// MkdirTemp makes a temporary folder named prefix followed by random
+// characters in the system's temporary folder, owned by this process: a
+// folder the program could not remove before it ended (Abandon's reaper
+// never ran: SIGKILL) is removed by the next Start's sweep. prefix starts
+// with "webagent-".
+func MkdirTemp(prefix string) (string, error) {
+	if !strings.HasPrefix(prefix, "webagent-") {
+		return "", fmt.Errorf("launcher: MkdirTemp: the prefix %q does not start with webagent-", prefix)
+	}
+	d, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", err
+	}
+	if err := markOwner(d); err != nil {
+		os.Remove(d)
+		return "", err
+	}
+	return d, nil
 }
 
 // sweepBases are the folders the temporary folders are made in.
