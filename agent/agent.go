@@ -224,7 +224,7 @@ func (r *run) start(taskCtx context.Context) (Code, error) {
 func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end bool, err error) {
 	r.res.Iterations = i
 	r.prepareMessages()
-	prog := &progress{step: Step{Iteration: i, Actions: []ActionRecord{}}}
+	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}}}
 	msgs := append([]Message(nil), r.msgs...)
 	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn()}
 	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
@@ -318,6 +318,7 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 		res.Err = err
 		res.Message = r.sec.mask(err.Error())
 	}
+	res.StartedAt = r.started
 	res.DurationMS = time.Since(r.started).Milliseconds()
 	r.a.cfg.logger.Info(res.Message, "code", string(code), "iterations", res.Iterations, "duration_ms", res.DurationMS)
 	return res

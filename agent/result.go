@@ -1,6 +1,9 @@
 package agent
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Status is the coarse outcome of a task.
 type Status string
@@ -74,9 +77,12 @@ type Result struct {
 	Object     json.RawMessage `json:"-"`
 	Message    string          `json:"message"`
 	Iterations int             `json:"iterations"`
-	DurationMS int64           `json:"duration_ms"`
-	Steps      []Step          `json:"steps"`
-	Usage      Usage           `json:"usage"`
+	// StartedAt is when the task began (Run was called); DurationMS
+	// counts from it.
+	StartedAt  time.Time `json:"started_at,omitzero"`
+	DurationMS int64     `json:"duration_ms"`
+	Steps      []Step    `json:"steps"`
+	Usage      Usage     `json:"usage"`
 	// Policy lists the actions a rule of the user's policy decided
 	// (WithPolicy), allowed or not, in order.
 	Policy []PolicyDecision `json:"policy,omitempty"`
@@ -90,8 +96,12 @@ type Result struct {
 // Step records one iteration: what the model chose, what happened, and
 // where the time went.
 type Step struct {
-	Iteration int    `json:"iteration"`
-	URL       string `json:"url,omitempty"`
+	Iteration int `json:"iteration"`
+	// StartMS is when the iteration began, in milliseconds after the task
+	// began (Result.StartedAt): its bound falls the iteration timeout
+	// after it.
+	StartMS int64  `json:"start_ms"`
+	URL     string `json:"url,omitempty"`
 	// Thought is any text the model wrote besides its tool calls.
 	Thought string `json:"thought,omitempty"`
 	// Reasoning is the model's separate thinking text, if its provider

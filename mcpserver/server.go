@@ -150,7 +150,14 @@ func (s *Server) Handler() http.Handler {
 
 // Close ends every session and closes its browser. The server takes no
 // more sessions.
-func (s *Server) Close() error {
+func (s *Server) Close() error { return s.shut(false) }
+
+// Abandon is Close for a program about to exit: each session's browser is
+// abandoned (browser.Browser.Abandon: killed at once, its folders removed
+// by a reaper that outlives the program) instead of waited for.
+func (s *Server) Abandon() error { return s.shut(true) }
+
+func (s *Server) shut(abandon bool) error {
 	s.mu.Lock()
 	s.closed = true
 	open := make(map[*mcp.ServerSession]*session, len(s.sessions))
@@ -159,8 +166,10 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	var errs []error
 	for ss, st := range open {
+		// The browser first: the session's waiter would close it
+		// otherwise, waiting.
+		errs = append(errs, st.close(abandon))
 		_ = ss.Close()
-		errs = append(errs, st.close())
 	}
 	s.waiters.Wait()
 	return errors.Join(errs...)
@@ -213,7 +222,7 @@ func (s *Server) end(ss *mcp.ServerSession) {
 	delete(s.sessions, ss)
 	s.mu.Unlock()
 	if st != nil {
-		if err := st.close(); err != nil {
+		if err := st.close(false); err != nil {
 			s.log.Warn("closing a session's browser", "error", err)
 		}
 	}
@@ -269,13 +278,17 @@ func (st *session) drop(b *browser.Browser) {
 	_ = b.Close()
 }
 
-func (st *session) close() error {
+func (st *session) close(abandon bool) error {
 	st.mu.Lock()
 	b := st.b
 	st.b, st.closed = nil, true
 	st.mu.Unlock()
-	if b == nil {
+	switch {
+	case b == nil:
 		return nil
+	case abandon:
+		return b.Abandon()
+	default:
+		return b.Close()
 	}
-	return b.Close()
 }

@@ -105,9 +105,10 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Version:          mcpVersion(),
 		Logger:           log,
 	})
-	// A signal ends the server at once: its browsers are killed within
-	// exitBudget (what is left of their folders goes with the next start).
-	defer within(exitBudget, func() { srv.Close() })
+	// A signal ends the server at once: its browsers are killed and
+	// their folders left to reapers that outlive this process
+	// (Server.Abandon), within exitBudget at most.
+	defer within(exitBudget, func() { srv.Abandon() })
 	if o.port == 0 {
 		err := srv.ServeIO(ctx, stdin, stdout)
 		if ctx.Err() != nil {

@@ -177,8 +177,8 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 			// The one result of the run, also when it ends this early.
 			printResult(stdout, stderr, &agent.Result{
 				Status: agent.StatusFailure, Code: agent.CodeCanceled,
-				Message:    "interrupted while starting the browser",
-				DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
+				Message:   "interrupted while starting the browser",
+				StartedAt: started, DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
 			}, c.json)
 			return exitInterrupted, nil
 		}
@@ -245,21 +245,18 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	}
 }
 
-// exitBudget is how long after the result the process may spend ending the
-// trace and closing the browser: a task ends within half a second of its
-// bound, on a busy machine too, and killing a browser, removing its
-// folders and exiting must fit in what is left of that.
+// exitBudget is how long after a signal `mcp` may spend closing its
+// browsers before it exits.
 const exitBudget = 300 * time.Millisecond
 
-// closeAfterResult ends the trace and closes the browser, returning when
-// both are done or exitBudget has passed, whichever is first. Past the
-// budget the browser has been killed (Close kills it first thing, and it
-// dies with this process in any case: launcher's parent-death signal);
-// folders that were not removed yet are removed by the next start
-// (launcher.SweepLeftovers). When the run keeps something (a trace, a
-// saved storage state, a persistent profile), it waits for all of it: a
-// trace without its last screenshot or a session not saved would be
-// worse than a later exit.
+// closeAfterResult ends the trace and closes the browser. When the run
+// keeps nothing, it does not wait: the browser is abandoned (killed at
+// once, its folders removed by a detached reaper within moments, also
+// after this process has exited), so that the process exits right after
+// its result. When the run keeps something (a trace, a saved storage
+// state, a persistent profile), it waits for all of it: a trace without
+// its last screenshot or a session not saved would be worse than a later
+// exit.
 func closeAfterResult(ctx context.Context, log *slog.Logger, b *browser.Browser, tw *trace.Writer, res *agent.Result, stderr io.Writer, keeps bool) {
 	closeAll := func() {
 		if tw != nil {
@@ -279,8 +276,8 @@ func closeAfterResult(ctx context.Context, log *slog.Logger, b *browser.Browser,
 		closeAll()
 		return
 	}
-	if !within(exitBudget, closeAll) {
-		log.Debug("exiting before the browser's clean-up ended; the next start removes what is left")
+	if err := b.Abandon(); err != nil {
+		log.Warn("closing the browser; the next start removes its folders", "error", err)
 	}
 }
 
