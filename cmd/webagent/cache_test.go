@@ -41,9 +41,7 @@ func TestRunCache(t *testing.T) {
 		if err := json.Unmarshal(p.stdout.Bytes(), &res); err != nil || code != exitOK {
 			t.Fatalf("exit %d, %v; stdout %s\nstderr:\n%s", code, err, p.stdout.String(), p.stderr.String())
 		}
-		if left := p.left(); len(left) > 0 {
-			t.Errorf("left behind: %v", left)
-		}
+		p.noChromeLeft(t)
 		return &res, len(llm.Requests()) - before, p.stderr.String()
 	}
 

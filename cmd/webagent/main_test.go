@@ -125,22 +125,41 @@ func (p *proc) wait(t *testing.T, within time.Duration) int {
 	return p.cmd.ProcessState.ExitCode()
 }
 
-// noChromeLeft checks that no Chrome profile (and so no Chrome using it)
-// remains in the process's TMPDIR.
-// Folders the process left for the next start to remove (it exits at its
-// bound, see exitBudget) must be removed by that start.
+// leftWithin is how long after its exit a run's folders may remain: the
+// time its reaper takes (launcher.Process.Abandon).
+const leftWithin = 3 * time.Second
+
+// noChromeLeft checks that no Chrome profile, temporary or download
+// folder (and so no Chrome using it) remains in the process's TMPDIR
+// leftWithin after its exit.
 func (p *proc) noChromeLeft(t *testing.T) {
 	t.Helper()
-	if _, err := sweptByNextStart(p); err != nil {
-		t.Error(err)
+	if left := p.goneWithin(leftWithin); len(left) > 0 {
+		t.Errorf("left behind %s after the exit: %v", leftWithin, left)
 	}
 }
 
-// left lists the temporary Chrome profiles and folders, and the processes
-// using them, that remain in the process's TMPDIR.
+// goneWithin waits, up to d, for nothing of p's browser to be left, and
+// returns what is left then.
+func (p *proc) goneWithin(d time.Duration) []string {
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		left := p.left()
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		<-tick.C
+	}
+}
+
+// left lists the temporary Chrome profiles and folders, the download
+// folders, and the processes using them or reaping them, that remain in
+// the process's TMPDIR.
 func (p *proc) left() []string {
 	var left []string
-	for _, pat := range []string{"webagent-profile-*", "webagent-tmp-*", "org.chromium.Chromium.*"} {
+	for _, pat := range []string{"webagent-profile-*", "webagent-tmp-*", "webagent-downloads-*", "org.chromium.Chromium.*"} {
 		m, _ := filepath.Glob(filepath.Join(p.tmp, pat))
 		left = append(left, m...)
 	}
@@ -149,6 +168,13 @@ func (p *proc) left() []string {
 		b, err := os.ReadFile(f)
 		if err == nil && bytes.Contains(b, []byte(p.tmp)) {
 			left = append(left, "a process: "+strings.ReplaceAll(string(b), "\x00", " "))
+			continue
+		}
+		// A reaper (launcher.Process.Abandon) names its folders in its
+		// environment.
+		env, err := os.ReadFile(filepath.Join(filepath.Dir(f), "environ"))
+		if err == nil && bytes.Contains(env, []byte("WEBAGENT_LAUNCHER_REAP=")) && bytes.Contains(env, []byte(p.tmp)) {
+			left = append(left, "a process: the reaper "+filepath.Dir(f))
 		}
 	}
 	return left
