@@ -183,15 +183,17 @@ func (p *Process) run() error { return runLocked(p.cmd, p.done) }
 // done when it has exited: the parent-death signal (Pdeathsig) fires when
 // the thread that started the child ends, not the process, so that thread
 // lives as long as the child does. The child also inherits the thread's
-// capabilities, which keepBelow narrows first. It returns Start's error.
+// priority, which keepOrdinary sets first. It returns Start's error.
 func runLocked(cmd *exec.Cmd, done chan struct{}) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
 		// The thread is this child's alone: it ends with the goroutine,
 		// locked.
-		keepBelow()
-		if err := cmd.Start(); err != nil {
+		restore := keepOrdinary()
+		err := cmd.Start()
+		restore()
+		if err != nil {
 			started <- err
 			return
 		}
