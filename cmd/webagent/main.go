@@ -20,6 +20,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/webagent/webagent/browser/launcher"
 )
 
 // Exit statuses.
@@ -56,6 +58,10 @@ func main() {
 	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// cliNice is the priority webagent raises itself to where it may: above
+// ordinary programs and a browser's threads (Chromium's highest, -8).
+const cliNice = -10
+
 // usageError is bad input: exit status 2 and one clear line.
 type usageError struct{ msg string }
 
@@ -70,6 +76,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
+	// The bound is the exit: webagent's timers come before the load of a
+	// busy machine where it may (as root), and its browsers never come
+	// before it (launcher.Start).
+	_ = launcher.RaisePriority(cliNice)
 	// SIGINT/SIGTERM cancel the task; the result is still printed. A second
 	// signal kills the process at once (the default behaviour is restored).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

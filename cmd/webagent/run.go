@@ -185,7 +185,14 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 		if isBrowserConfigError(err) {
 			return exitUsage, usagef("%v", err)
 		}
-		return exitFailed, fmt.Errorf("starting the browser: %w", err)
+		// A task that ended before its browser started still has its one
+		// result.
+		printResult(stdout, stderr, &agent.Result{
+			Status: agent.StatusFailure, Code: agent.CodeBrowserError,
+			Message:   fmt.Sprintf("starting the browser: %v", err),
+			StartedAt: started, DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
+		}, c.json)
+		return exitFailed, nil
 	}
 	// On the way out, the browser closes once; after the result, at most
 	// within exitBudget (closeAfterResult).
