@@ -167,10 +167,14 @@ func (p *Process) Abandon(extra ...string) error {
 		}
 		err = startReaper(o)
 		p.closeErr = err
-		// Xvfb is stopped as Close does; it is there only for a browser
-		// with a window.
-		p.display.close()
-		p.closePipes()
+		// Xvfb is stopped as Close does (it is there only for a browser
+		// with a window), and the pipes closed, without holding up the
+		// caller: a pipe's Close waits for a write Chromium no longer
+		// reads.
+		go func() {
+			p.display.close()
+			p.closePipes()
+		}()
 	})
 	return err
 }
