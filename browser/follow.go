@@ -31,11 +31,15 @@ var inputProbeJS = program("inputProbe")
 // tasks the input queued, or a navigation is asked for, starts or commits,
 // or a tab opens. A navigation asked for is then waited for until it starts
 // (at most requestGrace) and its document is ready. A new tab it opened
-// becomes a tab of the Browser, and the current one. Nothing is waited for
+// becomes a tab of the Browser, and the current one. A child frame's
+// navigation it caused (a form in an iframe) is followed too, until the
+// frame's new document is ready (followFrames). Nothing is waited for
 // when nothing happened but the page's answer.
 func (o *op) afterInput(s0 navState, grace time.Duration) (string, error) {
 	b := o.b
-	changed := func(s navState) bool { return s.moved(s0) || s.opened(s0) || s.requestedSince(s0) }
+	changed := func(s navState) bool {
+		return s.moved(s0) || s.opened(s0) || s.requestedSince(s0) || s.frameNavs > s0.frameNavs
+	}
 	if !changed(b.nav.state()) {
 		if err := o.probeInput(grace, changed); err != nil {
 			return "", err
@@ -49,7 +53,28 @@ func (o *op) afterInput(s0 navState, grace time.Duration) (string, error) {
 			return "", err
 		}
 	}
-	return o.followNavigation(s0, 0)
+	nav, err := o.followNavigation(s0, 0)
+	if err != nil || nav != "" {
+		return nav, err
+	}
+	return "", o.followFrames(s0)
+}
+
+// followFrames waits, after an input, for the new documents of the child
+// frames whose navigation began since s0 (the input's: a form submitted in
+// an iframe), as long as the action's context allows. The snapshot gives
+// a frame that loads by itself frameGrace from its start; one the agent's
+// own input sent elsewhere is waited for whole, so that on a busy machine,
+// where its document comes late, the next snapshot shows it rather than a
+// frame still loading. As for the main frame's document, the action's
+// budget bounds the wait.
+func (o *op) followFrames(s0 navState) error {
+	b := o.b
+	if b.nav.state().frameNavs == s0.frameNavs {
+		return nil
+	}
+	_, err := b.nav.wait(o.ctx, 0, func(s navState) bool { return !s.frameLoadingSince(s0.now) })
+	return err
 }
 
 // probeInput waits until the page has run the tasks an input queued, or

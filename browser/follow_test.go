@@ -134,3 +134,41 @@ function order() {
 		t.Errorf("the click's timer ran before the next frame in %d of %d clicks (%v); want some", first, len(runs), runs)
 	}
 }
+
+// TestClickFollowsFrameFormLate: a form in an iframe is sent with a click,
+// and its answer comes late, after the grace a snapshot gives a frame
+// that loads by itself (as on a busy machine). The click follows the
+// frame's navigation it caused, so the next snapshot shows the answer
+// rather than a frame still loading.
+func TestClickFollowsFrameFormLate(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Contact</title><h1>Contact us</h1><iframe src="/form" title="Contact form"></iframe>`)
+	})
+	mux.HandleFunc("GET /form", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><form method="post" action="/form"><input name="q" aria-label="Message" value="hi"><button>Send message</button></form>`)
+	})
+	mux.HandleFunc("POST /form", func(w http.ResponseWriter, r *http.Request) {
+		select { // the answer comes after frameGrace
+		case <-time.After(frameGrace + time.Second):
+		case <-r.Context().Done():
+		}
+		fmt.Fprint(w, `<!doctype html><p>We will reply soon.</p>`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	s := open(t, shared, srv.URL+"/")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Send message"`)}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := shared.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.Text, "We will reply soon.") {
+		t.Errorf("the snapshot after the click does not show the frame's answer:\n%s\nnotices %q", s.Text, s.Notices)
+	}
+}

@@ -89,6 +89,17 @@ func (s navState) framesSettled() bool {
 	return true
 }
 
+// frameLoadingSince reports whether a child frame whose navigation began
+// at t or later still waits for its new document.
+func (s navState) frameLoadingSince(t time.Time) bool {
+	for _, f := range s.frames {
+		if !f.since.Before(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // nextChange is the earliest time a time-dependent condition on s may turn
 // (the load wait, a request's or a frame's grace); zero when none.
 func (s navState) nextChange() time.Time {

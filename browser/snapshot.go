@@ -122,7 +122,7 @@ type walkResult struct {
 	Tokens      int         `json:"tokens"`
 	XFrames     int         `json:"xframes"`
 	Omitted     int         `json:"omitted"`
-	Partial     bool        `json:"partial"` // the walk ran out of its time budget
+	Partial     bool        `json:"partial"` // the walk ran out of its time budget (past its floor of nodes)
 	MaxRef      int         `json:"maxRef"`
 	Check       *humanCheck `json:"check"`  // the human check the document shows (js/humanCheck.js), or nil
 	Timing      []float64   `json:"timing"` // ms: layout, walk, fitting the budget (for the debug log)

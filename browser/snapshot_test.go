@@ -485,6 +485,58 @@ func capped(t *testing.T, u, what string) contract.Snapshot {
 	return s
 }
 
+// TestSnapshotWholeOnABusyMachine: a page of ordinary size (200 products,
+// about 3,400 nodes, under the walker's WALK_FLOOR) is read whole however
+// slow the machine: with the renderer slowed down 50 times (as a starved
+// renderer on a busy machine is) its walk takes seconds, past the walker's
+// time budget, and the snapshot still shows the last product and its
+// button and does not call itself partial. The time budget is for pages
+// too large to read, not for slow machines: a snapshot cut short sends the
+// model after an element that is on the page but not in its snapshot (or,
+// named by its neighbours, after the wrong one).
+func TestSnapshotWholeOnABusyMachine(t *testing.T) {
+	var page strings.Builder
+	page.WriteString(`<title>Products</title><h1>Products</h1><ul>`)
+	for i := range 200 {
+		fmt.Fprintf(&page, `<li><h2><a href="/p/%d">Product %d</a></h2><p>$12.00</p><p>Blue · Kitchen</p>
+<form method="post" action="/cart"><input type="hidden" name="slug" value="p%d"><input type="hidden" name="qty" value="1">
+<button type="submit">Add to cart</button></form></li>
+`, i, i, i)
+	}
+	page.WriteString(`</ul><p><a href="/checkout">Proceed to checkout</a></p>`)
+	u := servePage(t, page.String())
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	b, err := Launch(ctx, Options{Logger: testLogger(), CPUThrottle: MaxCPUThrottle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: u}); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	s, err := b.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the snapshot took %s", time.Since(t0))
+	for _, n := range s.Notices {
+		if strings.Contains(n, "partial") {
+			t.Errorf("notice %q on a page of ordinary size", n)
+		}
+	}
+	for _, want := range []string{`link "Product 199"`, `link "Proceed to checkout"`} {
+		if !strings.Contains(s.Text, want+" [ref=") {
+			t.Errorf("the snapshot has no %s:\n%s", want, s.Text)
+		}
+	}
+	if n := strings.Count(s.Text, `button "Add to cart"`); n != 200 {
+		t.Errorf("the snapshot shows %d of the 200 Add to cart buttons", n)
+	}
+}
+
 // A consent dialog keeps its words on a page far over the budget: they
 // come before the page's text, as the dialog stands before the page.
 func TestSnapshotKeepsDialogText(t *testing.T) {

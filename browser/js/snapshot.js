@@ -47,7 +47,15 @@
   const EST_SCALE = 0.93; // see est
   const MARKER_MIN = 10; // runs of text cheaper than this are kept, not summarised
   const TEXT_NODE_MAX = 20000; // characters read of one text node
-  const WALK_MS = 1000; // time budget of the walk; past it the snapshot is partial
+  // The walk's bound. The first WALK_FLOOR nodes are read whatever the
+  // clock says: a page of that size is read whole on any machine, only
+  // more slowly on a busy one (a throttled or starved renderer takes
+  // seconds over a page it reads in milliseconds when idle). Past it,
+  // WALK_MS bounds the walk of a page built too large to read, and the
+  // snapshot is partial. An idle machine reads WALK_FLOOR nodes well
+  // within WALK_MS, so there the floor changes nothing.
+  const WALK_FLOOR = 10000; // nodes (elements, text, comments) read before the time budget counts
+  const WALK_MS = 1000; // time budget of the walk past WALK_FLOOR nodes
   const DIALOG_TEXT = 400; // tokens of dialogs' text kept before any other text
   const ACT_SHARE = 2; // actionable lines may take this many budgets; the farthest from the viewport are summarised past it
   const WORDY = /[\p{L}\p{N}]/u;
@@ -801,7 +809,7 @@
 
   function walk(n, depth, cx) {
     if (partial) return;
-    if ((++ticks & 63) === 0 && performance.now() - T1 > WALK_MS) { partial = true; return; }
+    if (++ticks > WALK_FLOOR && (ticks & 63) === 0 && performance.now() - T1 > WALK_MS) { partial = true; return; }
     if (n.nodeType === 3) {
       if (cx.text && !cx.hidden) {
         const d = n.data;
