@@ -64,6 +64,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	b.useSession(sess)
 	t, err := b.newTab(ctx, sess, b.nextTabID())
 	if err != nil {
+		b.abandonOnCancel(ctx, sess.proc)
 		b.shutdown()
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("browser: starting: %w", ctx.Err())

@@ -82,10 +82,24 @@ func (b *Browser) startSession(ctx context.Context) (*session, error) {
 		}
 	}
 	if err != nil {
+		b.abandonOnCancel(ctx, s.proc)
 		b.closeSession(s, nil)
 		return nil, err
 	}
 	return s, nil
+}
+
+// abandonOnCancel hands the browser p, launched for a start that the
+// caller's ctx ended (a signal), to its reaper (launcher.Process.Abandon),
+// so that the caller gets its error at once; the close that follows finds
+// the process closed. A persistent profile is closed as usual.
+func (b *Browser) abandonOnCancel(ctx context.Context, p *launcher.Process) {
+	if ctx.Err() == nil || p == nil || p.Persistent() {
+		return
+	}
+	if err := p.Abandon(b.downloads.handOff()...); err != nil {
+		b.log.Debug("abandoning the browser of a cancelled start", "error", err)
+	}
 }
 
 // connect makes the session's first call, which starts the browser or

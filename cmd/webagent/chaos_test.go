@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,9 +71,13 @@ type chaosRun struct {
 	Exit int    `json:"exit"`
 	// Anchor says what the lateness is measured from: "bound" (the
 	// iteration's), "signal", or "result" (the printed result).
-	Anchor      string `json:"anchor"`
-	LateMS      int64  `json:"late_ms"`       // exit after the anchor
-	PrintLateMS int64  `json:"print_late_ms"` // result printed after a bound or signal
+	Anchor string `json:"anchor"`
+	// Early is set when the signal came before webagent could catch it
+	// (its first milliseconds, before main): the system's default ends
+	// it then, and nothing is printed.
+	Early       bool  `json:"early,omitempty"`
+	LateMS      int64 `json:"late_ms"`       // exit after the anchor
+	PrintLateMS int64 `json:"print_late_ms"` // result printed after a bound or signal
 	// Left is what remained chaosLeftWithin after the exit.
 	Left     []string `json:"left,omitempty"`
 	Problems []string `json:"problems,omitempty"`
@@ -171,8 +176,10 @@ func playChaos(t *testing.T, site string, n int, spec chaosSpec) chaosRun {
 		select {
 		case <-done:
 		case <-time.After(spec.SignalAfter):
+			sig := chaosSignals[spec.Signal]
+			out.Early = sig != syscall.SIGKILL && !catches(p.cmd.Process.Pid, sig)
 			sent = time.Now()
-			_ = p.cmd.Process.Signal(chaosSignals[spec.Signal])
+			_ = p.cmd.Process.Signal(sig)
 		}
 	}
 	select {
@@ -190,6 +197,12 @@ func playChaos(t *testing.T, site string, n int, spec chaosSpec) chaosRun {
 	if spec.Signal == "SIGKILL" && !sent.IsZero() {
 		out.Anchor = "signal"
 		return out // nothing is promised of a killed process but no Chromium left
+	}
+	if out.Early && out.Exit == -1 && out.Stdout == "" {
+		// The system's default: the process ended before it could catch
+		// the signal. (One that caught it by then is checked below.)
+		out.Anchor = "signal"
+		return out
 	}
 	var res struct {
 		Code       string
@@ -241,6 +254,22 @@ func playChaos(t *testing.T, site string, n int, spec chaosSpec) chaosRun {
 		out.Problems = append(out.Problems, fmt.Sprintf("result printed %d ms after the %s", out.PrintLateMS, out.Anchor))
 	}
 	return out
+}
+
+// catches reports whether process pid has a handler for sig (SigCgt in
+// its status).
+func catches(pid int, sig syscall.Signal) bool {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return false
+	}
+	for line := range strings.SplitSeq(string(status), "\n") {
+		if hex, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			return err == nil && mask&(1<<(uint(sig)-1)) != 0
+		}
+	}
+	return false
 }
 
 // chaosExpected says what is wrong with code for spec, "" when it is one
