@@ -131,8 +131,26 @@ func TestLaunchContextEnds(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("launch with a %v deadline: %v", d, err)
 		}
-		wantNoProfiles(t, tmp)
+		// A start cut short returns at once; its reaper removes the
+		// folders (launcher.Process.Abandon).
+		waitNoProfiles(t, tmp, 3*time.Second)
 	}
+}
+
+// waitNoProfiles waits, up to d, for tmp to hold no profile or temporary
+// folder, then checks it as wantNoProfiles does.
+func waitNoProfiles(t *testing.T, tmp string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		m, _ := filepath.Glob(filepath.Join(tmp, "webagent-*"))
+		c, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*"))
+		if len(m)+len(c) == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	wantNoProfiles(t, tmp)
 }
 
 // isolateTempDir points os.TempDir at a directory of the test's own, so
