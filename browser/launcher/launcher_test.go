@@ -51,6 +51,11 @@ func TestStartClose(t *testing.T) {
 	if !strings.HasPrefix(p.URL, "ws://127.0.0.1:") || !p.Alive() || p.Persistent() {
 		t.Fatalf("started %q alive=%v persistent=%v", p.URL, p.Alive(), p.Persistent())
 	}
+	// The helpers start a moment after the DevTools address is printed.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(ProcessesUsing(p.Profile)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if len(ProcessesUsing(p.Profile)) < 2 {
 		t.Errorf("expected the browser and its helpers, found %v", ProcessesUsing(p.Profile))
 	}
