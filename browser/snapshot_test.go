@@ -486,7 +486,7 @@ func capped(t *testing.T, u, what string) contract.Snapshot {
 }
 
 // TestSnapshotWholeOnABusyMachine: a page of ordinary size (200 products,
-// about 3,400 nodes, under the walker's WALK_FLOOR) is read whole however
+// about 2,000 elements, under the walker's WALK_WHOLE) is read whole however
 // slow the machine: with the renderer slowed down 50 times (as a starved
 // renderer on a busy machine is) its walk takes seconds, past the walker's
 // time budget, and the snapshot still shows the last product and its

@@ -47,15 +47,16 @@
   const EST_SCALE = 0.93; // see est
   const MARKER_MIN = 10; // runs of text cheaper than this are kept, not summarised
   const TEXT_NODE_MAX = 20000; // characters read of one text node
-  // The walk's bound. The first WALK_FLOOR nodes are read whatever the
-  // clock says: a page of that size is read whole on any machine, only
-  // more slowly on a busy one (a throttled or starved renderer takes
-  // seconds over a page it reads in milliseconds when idle). Past it,
-  // WALK_MS bounds the walk of a page built too large to read, and the
-  // snapshot is partial. An idle machine reads WALK_FLOOR nodes well
-  // within WALK_MS, so there the floor changes nothing.
-  const WALK_FLOOR = 10000; // nodes (elements, text, comments) read before the time budget counts
-  const WALK_MS = 1000; // time budget of the walk past WALK_FLOOR nodes
+  // The walk's bound. A page of ordinary size (at most WALK_WHOLE
+  // elements) is read whole whatever the clock says, only more slowly on
+  // a busy machine (a throttled or starved renderer takes seconds over a
+  // page it reads in milliseconds when idle). WALK_MS bounds the walk of a
+  // page built too large to read, which is then partial: size, not the
+  // machine's speed, decides what is cut. An idle machine reads an
+  // ordinary page well within WALK_MS, so there this changes nothing.
+  const WALK_WHOLE = 10000; // elements of a page read whole
+  const WALK_FLOOR = document.getElementsByTagName('*').length <= WALK_WHOLE ? Infinity : 0; // nodes read before the time budget counts
+  const WALK_MS = 1000; // time budget of the walk of a page too large to read whole
   const DIALOG_TEXT = 400; // tokens of dialogs' text kept before any other text
   const ACT_SHARE = 2; // actionable lines may take this many budgets; the farthest from the viewport are summarised past it
   const WORDY = /[\p{L}\p{N}]/u;
