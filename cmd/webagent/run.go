@@ -170,7 +170,7 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	bopts := c.browserOptions(log)
 	bopts.RecordActivity = c.trace.dir != ""
 	c.session.apply(&bopts)
-	b, err := browser.Launch(lctx, bopts)
+	b, st, err := launch(ctx, lctx, bopts)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -180,6 +180,9 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 				Message:   "interrupted while starting the browser",
 				StartedAt: started, DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
 			}, c.json)
+			if st != nil {
+				<-st.done // the start's own end, exitBudget at most
+			}
 			return exitInterrupted, nil
 		}
 		if isBrowserConfigError(err) {
@@ -252,8 +255,49 @@ func execute(ctx context.Context, c common, model agent.Model, task agent.Task, 
 	}
 }
 
+// starting is a browser start that a signal cut short: done is closed once
+// the start has ended (its browser abandoned to the reaper), or
+// exitBudget after the signal, whichever is first.
+type starting struct{ done chan struct{} }
+
+// launch starts the browser under lctx and returns it, or, as soon as ctx
+// (the signal) ends, ctx's error with the start still ending in the
+// background: the result is printed at once, not after the half-started
+// browser's clean-up. A browser that starts all the same is abandoned.
+func launch(ctx, lctx context.Context, opts browser.Options) (*browser.Browser, *starting, error) {
+	type launched struct {
+		b   *browser.Browser
+		err error
+	}
+	ch := make(chan launched, 1)
+	go func() {
+		b, err := browser.Launch(lctx, opts)
+		ch <- launched{b, err}
+	}()
+	select {
+	case l := <-ch:
+		return l.b, nil, l.err
+	case <-ctx.Done():
+	}
+	st := &starting{done: make(chan struct{})}
+	go func() {
+		defer close(st.done)
+		t := time.NewTimer(exitBudget)
+		defer t.Stop()
+		select {
+		case l := <-ch:
+			if l.err == nil {
+				_ = l.b.Abandon()
+			}
+		case <-t.C:
+		}
+	}()
+	return nil, st, ctx.Err()
+}
+
 // exitBudget is how long after a signal `mcp` may spend closing its
-// browsers before it exits.
+// browsers, and `run` waits for a start the signal cut short, before it
+// exits.
 const exitBudget = 300 * time.Millisecond
 
 // closeAfterResult ends the trace and closes the browser. When the run
