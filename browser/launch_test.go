@@ -141,14 +141,21 @@ func TestLaunchContextEnds(t *testing.T) {
 // folder, then checks it as wantNoProfiles does.
 func waitNoProfiles(t *testing.T, tmp string, d time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for done := false; !done; {
 		m, _ := filepath.Glob(filepath.Join(tmp, "webagent-*"))
 		c, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*"))
 		if len(m)+len(c) == 0 {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-deadline.C:
+			done = true
+		case <-tick.C:
+		}
 	}
 	wantNoProfiles(t, tmp)
 }

@@ -52,11 +52,7 @@ func TestStartClose(t *testing.T) {
 		t.Fatalf("started %q alive=%v persistent=%v", p.URL, p.Alive(), p.Persistent())
 	}
 	// The helpers start a moment after the DevTools address is printed.
-	deadline := time.Now().Add(5 * time.Second)
-	for len(ProcessesUsing(p.Profile)) < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(ProcessesUsing(p.Profile)) < 2 {
+	if !within(5*time.Second, func() bool { return len(ProcessesUsing(p.Profile)) >= 2 }) {
 		t.Errorf("expected the browser and its helpers, found %v", ProcessesUsing(p.Profile))
 	}
 	if err := p.Close(); err != nil {
@@ -294,19 +290,16 @@ func TestBrowserNeverOutranks(t *testing.T) {
 	}
 	p := start(t, Config{Flags: BrowserFlags(true)})
 	// The I/O thread is among those raised, as the browser starts.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		io := false
+	hasIO := func() bool {
 		for th := range niceOf([]int{p.PID()}) {
-			io = io || strings.HasSuffix(th, " Chrome_IOThread")
+			if strings.HasSuffix(th, " Chrome_IOThread") {
+				return true
+			}
 		}
-		if io {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the browser has no I/O thread 10 s after its start")
-		}
-		time.Sleep(20 * time.Millisecond)
+		return false
+	}
+	if !within(10*time.Second, hasIO) {
+		t.Fatal("the browser has no I/O thread 10 s after its start")
 	}
 	threads := niceOf(groupOf(p.PID()))
 	ordinary := 0
@@ -322,4 +315,20 @@ func TestBrowserNeverOutranks(t *testing.T) {
 		t.Errorf("no thread of the browser at an ordinary priority: it inherited the program's")
 	}
 	t.Logf("%d threads of the browser, %d at nice 0 or lower, the others at most %d", len(threads), ordinary, BrowserMaxPriority)
+}
+
+// within reports whether cond holds within d, looking on a ticker.
+func within(d time.Duration, cond func() bool) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-deadline.C:
+			return cond()
+		case <-tick.C:
+		}
+	}
+	return true
 }

@@ -62,9 +62,10 @@ func reap(o reapOrder, deadline time.Time) error {
 			return fmt.Errorf("%d processes still use %s", left, o.Profile)
 		}
 	}
+	// Nothing writes into the folders any more: their processes are gone.
 	var errs []error
 	for _, d := range o.Dirs {
-		errs = append(errs, removeBy(d, deadline))
+		errs = append(errs, removeOwnerLast(d))
 	}
 	return errors.Join(errs...)
 }
@@ -105,18 +106,6 @@ func waitKilled(pid int, deadline time.Time) {
 		if n > 0 || (err != nil && !errors.Is(err, unix.EINTR)) {
 			return
 		}
-	}
-}
-
-// removeBy removes dir, retrying (RemoveAll) until deadline at most.
-func removeBy(dir string, deadline time.Time) error {
-	for {
-		err := removeOwnerLast(dir)
-		if err == nil || time.Now().After(deadline) {
-			return err
-		}
-		// Something still writes into it: what RemoveAll meets too.
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

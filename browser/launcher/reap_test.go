@@ -52,17 +52,13 @@ func TestAbandon(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the browser still runs 5 s after Abandon")
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	gone := func() bool {
 		left, _ := filepath.Glob(filepath.Join(tmp, "*"))
-		running := reapers(tmp)
-		if len(left) == 0 && len(running) == 0 && len(ProcessesUsing(p.Profile)) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("3 s after Abandon: left %v, reapers %v, processes %v", left, running, ProcessesUsing(p.Profile))
-		}
-		time.Sleep(20 * time.Millisecond)
+		return len(left) == 0 && len(reapers(tmp)) == 0 && len(ProcessesUsing(p.Profile)) == 0
+	}
+	if !within(3*time.Second, gone) {
+		left, _ := filepath.Glob(filepath.Join(tmp, "*"))
+		t.Fatalf("3 s after Abandon: left %v, reapers %v, processes %v", left, reapers(tmp), ProcessesUsing(p.Profile))
 	}
 	if err := p.Close(); err != nil {
 		t.Errorf("Close after Abandon: %v", err)
