@@ -1,11 +1,11 @@
 // Package agent runs a web task to its end: observe the page, ask the model,
 // act, repeat, until the model calls done or fail, or a bound ends the task.
 //
-// The loop depends on two small interfaces, [Browser] and [Model], defined
-// in package contract with the types they speak and kept here as aliases
-// (agent.Model is [contract.Model]); package browser (Chromium over CDP)
-// and package llm (any OpenAI-compatible endpoint) implement them, and an
-// embedder can supply either.
+// The loop depends on two small interfaces, [contract.Browser] and
+// [contract.Model], defined in package contract with the types they speak
+// (as database/sql's driver is its own package); package browser (Chromium
+// over CDP) and package llm (any OpenAI-compatible endpoint) implement
+// them, and an embedder can supply either.
 //
 // # Bounds
 //
@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -60,14 +61,14 @@ type Task struct {
 // Agent runs tasks with one browser and one model. An Agent is not meant to
 // run two tasks at once on the same browser.
 type Agent struct {
-	browser Browser
-	model   Model
+	browser contract.Browser
+	model   contract.Model
 	cfg     config
 }
 
 // New returns an Agent, or an error when an option is out of range.
 // Settings that are valid but probably not meant are logged as warnings.
-func New(b Browser, m Model, opts ...Option) (*Agent, error) {
+func New(b contract.Browser, m contract.Model, opts ...Option) (*Agent, error) {
 	if b == nil || m == nil {
 		return nil, errors.New("agent: a browser and a model are required")
 	}
@@ -78,13 +79,13 @@ func New(b Browser, m Model, opts ...Option) (*Agent, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if _, ok := b.(Screenshotter); cfg.vision && !ok {
+	if _, ok := b.(contract.Screenshotter); cfg.vision && !ok {
 		return nil, errors.New("agent: vision needs a browser that can take screenshots (agent.Screenshotter)")
 	}
-	if _, ok := b.(TargetDescriber); cfg.recording != nil && !ok {
+	if _, ok := b.(contract.TargetDescriber); cfg.recording != nil && !ok {
 		return nil, errors.New("agent: a recording needs a browser that can tell what an action aims at (agent.TargetDescriber), to replay no call on another element than recorded")
 	}
-	if _, ok := b.(TargetDescriber); cfg.policy != nil && !ok {
+	if _, ok := b.(contract.TargetDescriber); cfg.policy != nil && !ok {
 		cfg.logger.Warn("the browser cannot tell what an action aims at (agent.TargetDescriber): policy rules on role, name or form never match")
 	}
 	for _, w := range cfg.warnings() {
@@ -104,7 +105,7 @@ type run struct {
 	fence   fence // marks page text as data
 	tools   *toolset
 	asks    *asks
-	msgs    []Message
+	msgs    []contract.Message
 	obsIdx  []int // indexes of observation messages, to trim old ones
 	imgIdx  []int // indexes of messages with screenshots, shown once
 	notes   []string
@@ -165,9 +166,9 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	if a.cfg.recording != nil {
 		r.res.Replay = &ReplaySummary{}
 	}
-	r.msgs = []Message{
-		{Role: RoleSystem, Content: systemPrompt(r.sec.promptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
-		{Role: RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
+	r.msgs = []contract.Message{
+		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.promptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
+		{Role: contract.RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
 	}
 	return r
 }
@@ -208,7 +209,7 @@ func (r *run) start(taskCtx context.Context) (Code, error) {
 		return "", nil
 	}
 	err := watchdog.Do(taskCtx, "opening the start URL", r.a.cfg.startTimeout, func(ctx context.Context) error {
-		_, err := r.a.browser.Do(ctx, Action{Name: ActGoto, URL: r.task.URL})
+		_, err := r.a.browser.Do(ctx, contract.Action{Name: contract.ActGoto, URL: r.task.URL})
 		return err
 	})
 	if err != nil {
@@ -225,7 +226,7 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	r.res.Iterations = i
 	r.prepareMessages()
 	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}}}
-	msgs := append([]Message(nil), r.msgs...)
+	msgs := append([]contract.Message(nil), r.msgs...)
 	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn()}
 	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
 		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, in, prog) })
@@ -252,7 +253,7 @@ func (r *run) prepareMessages() {
 		r.notes = append(r.notes, r.asks.delivered()...)
 	}
 	for _, n := range r.notes {
-		r.msgs = append(r.msgs, Message{Role: RoleUser, Content: n})
+		r.msgs = append(r.msgs, contract.Message{Role: contract.RoleUser, Content: n})
 	}
 	r.notes = nil
 	for _, j := range r.obsIdx {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
@@ -79,7 +80,7 @@ func page(t testing.TB, html string) string {
 
 const simplePage = `<!doctype html><title>Simple</title><h1>Hello</h1><button>Press me</button>`
 
-func mustAgent(t *testing.T, b agent.Browser, m agent.Model, opts ...agent.Option) *agent.Agent {
+func mustAgent(t *testing.T, b contract.Browser, m contract.Model, opts ...agent.Option) *agent.Agent {
 	t.Helper()
 	a, err := agent.New(b, m, opts...)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // Applying an iteration's output to the run: its messages, the error budget,
@@ -77,10 +79,10 @@ func (r *run) apply(out *iterOut) (Code, error) {
 	r.imgIdx = r.imgIdx[:0]
 	if len(out.images) > 0 {
 		r.imgIdx = append(r.imgIdx, len(r.msgs))
-		r.msgs = append(r.msgs, Message{Role: RoleUser, Content: "The screenshot you asked for:", Images: out.images})
+		r.msgs = append(r.msgs, contract.Message{Role: contract.RoleUser, Content: "The screenshot you asked for:", Images: out.images})
 	}
 	if out.noTool {
-		r.msgs = append(r.msgs, Message{Role: RoleUser, Content: reminder})
+		r.msgs = append(r.msgs, contract.Message{Role: contract.RoleUser, Content: reminder})
 	}
 	return code, endErr
 }
@@ -93,7 +95,7 @@ func (r *run) overBudget() (Code, bool) {
 }
 
 // fingerprint identifies a page state for repetition checks.
-func fingerprint(s Snapshot) string {
+func fingerprint(s contract.Snapshot) string {
 	h := sha256.Sum256([]byte(s.URL + "\x00" + s.Text))
 	return hex.EncodeToString(h[:8])
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -22,12 +23,12 @@ type timedBrowser struct {
 	spent atomic.Int64 // nanoseconds
 }
 
-func (t *timedBrowser) Snapshot(ctx context.Context) (agent.Snapshot, error) {
+func (t *timedBrowser) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 	defer t.count(time.Now())
 	return t.Browser.Snapshot(ctx)
 }
 
-func (t *timedBrowser) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
+func (t *timedBrowser) Do(ctx context.Context, a contract.Action) (contract.Outcome, error) {
 	defer t.count(time.Now())
 	return t.Browser.Do(ctx, a)
 }
@@ -41,7 +42,7 @@ type timedModel struct {
 	spent atomic.Int64
 }
 
-func (t *timedModel) Complete(ctx context.Context, req agent.Request) (agent.Reply, error) {
+func (t *timedModel) Complete(ctx context.Context, req contract.Request) (contract.Reply, error) {
 	defer func(since time.Time) { t.spent.Add(int64(time.Since(since))) }(time.Now())
 	return t.Client.Complete(ctx, req)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // confine hands the run's navigation policy to the browser: the domain
@@ -23,7 +25,7 @@ func (r *run) confine() error {
 			p.Trusted = append(p.Trusted, h)
 		}
 	}
-	c, ok := r.a.browser.(Confiner)
+	c, ok := r.a.browser.(contract.Confiner)
 	if !ok {
 		if len(p.Allowed) > 0 || len(p.Blocked) > 0 {
 			return errors.New("the browser cannot enforce allowed or blocked domains (it does not implement agent.Confiner)")

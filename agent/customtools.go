@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/webagent/webagent/contract"
 )
 
 // CustomTool is a function of the embedding program that the model may
@@ -93,19 +94,19 @@ func (c *config) buildCustomTools() ([]*tool, error) {
 				}
 				return raw, nil
 			},
-			do: func(ctx context.Context, _ *run, c call, _ *iterOut) (Outcome, error) {
+			do: func(ctx context.Context, _ *run, c call, _ *iterOut) (contract.Outcome, error) {
 				text, err := fn(ctx, c.raw)
 				if err != nil {
 					if ctx.Err() != nil {
-						return Outcome{}, ctx.Err()
+						return contract.Outcome{}, ctx.Err()
 					}
-					var ae *ActionError
+					var ae *contract.ActionError
 					if errors.As(err, &ae) {
-						return Outcome{}, ae
+						return contract.Outcome{}, ae
 					}
-					return Outcome{}, &ActionError{Msg: err.Error(), Err: err}
+					return contract.Outcome{}, &contract.ActionError{Msg: err.Error(), Err: err}
 				}
-				return Outcome{Text: text}, nil
+				return contract.Outcome{Text: text}, nil
 			}})
 	}
 	return out, nil

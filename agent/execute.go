@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -24,7 +25,7 @@ type outcome struct {
 // execute runs one tool call; expect, when set, is the element a replayed
 // call must aim at (WithRecording). Its error is only for failures that
 // end the iteration (the iteration's context ended, the browser broke).
-func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut, expect *Target) (outcome, error) {
+func (r *run) execute(ctx context.Context, tc contract.ToolCall, out *iterOut, expect *contract.Target) (outcome, error) {
 	c, err := r.tools.parse(tc)
 	if err != nil {
 		return outcome{text: "error: " + err.Error(), failed: true}, nil
@@ -62,10 +63,10 @@ func (r *run) execute(ctx context.Context, tc ToolCall, out *iterOut, expect *Ta
 
 // perform dispatches a parsed call and turns what happened into the
 // model's result.
-func (r *run) perform(ctx context.Context, tc ToolCall, c call, out *iterOut) (outcome, error) {
+func (r *run) perform(ctx context.Context, tc contract.ToolCall, c call, out *iterOut) (outcome, error) {
 	res, err := r.dispatch(ctx, c, out)
 	var te *watchdog.TimeoutError
-	var ae *ActionError
+	var ae *contract.ActionError
 	if over, ok := taskOver(err); ok && ctx.Err() == nil {
 		out.over = over
 		return outcome{text: over.Outcome, terminal: true}, nil
@@ -80,7 +81,7 @@ func (r *run) perform(ctx context.Context, tc ToolCall, c call, out *iterOut) (o
 	case errors.As(err, &te):
 		return outcome{text: r.operationTimeout(ctx, tc.Name, te.Budget), failed: true, json: true}, nil
 	case errors.As(err, &ae):
-		return outcome{text: "error: " + ae.Msg, failed: true, stale: errors.Is(err, ErrStaleRef)}, nil
+		return outcome{text: "error: " + ae.Msg, failed: true, stale: errors.Is(err, contract.ErrStaleRef)}, nil
 	default:
 		return outcome{}, &browserError{fmt.Errorf("%s: %w", tc.Name, err)}
 	}
@@ -90,14 +91,14 @@ func (r *run) perform(ctx context.Context, tc ToolCall, c call, out *iterOut) (o
 // under the backstop above all budgets. Work that ignores its context is
 // abandoned when either fires; its context is cancelled and its late result
 // dropped.
-func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (Outcome, error) {
+func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (contract.Outcome, error) {
 	do := c.tool.do
 	if do == nil {
 		do = browserAction
 	}
 	name := c.tool.name
-	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (Outcome, error) {
-		return watchdog.Run(ctx, name, c.budget, func(ctx context.Context) (Outcome, error) { return do(ctx, r, c, out) })
+	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (contract.Outcome, error) {
+		return watchdog.Run(ctx, name, c.budget, func(ctx context.Context) (contract.Outcome, error) { return do(ctx, r, c, out) })
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -34,7 +35,7 @@ func (r *run) iterationFailed(ctx, taskCtx context.Context, prog *progress, err 
 		return codeFor(err), true
 	}
 	switch {
-	case errors.Is(err, ErrMalformedReply):
+	case errors.Is(err, contract.ErrMalformedReply):
 		r.errors++
 		r.consecutive++
 		if code, over := r.overBudget(); over {
@@ -61,7 +62,7 @@ func (r *run) iterationFailed(ctx, taskCtx context.Context, prog *progress, err 
 // recoverPage asks a Recoverer browser to bring the page back, within its
 // own bound, and says what happened.
 func (r *run) recoverPage(ctx context.Context) string {
-	rec, ok := r.a.browser.(Recoverer)
+	rec, ok := r.a.browser.(contract.Recoverer)
 	if !ok {
 		return ""
 	}

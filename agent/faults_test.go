@@ -15,6 +15,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/crash"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
@@ -42,10 +43,10 @@ var taskStart time.Time
 // runTask runs the task on b and notes when it started. The start page is
 // opened once before, so that the row's time is the agent's, not a first
 // page load in a busy browser.
-func runTask(b agent.Browser, a *agent.Agent, ctx context.Context, task agent.Task) *agent.Result {
+func runTask(b contract.Browser, a *agent.Agent, ctx context.Context, task agent.Task) *agent.Result {
 	if task.URL != "" {
 		wctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		_, _ = b.Do(wctx, agent.Action{Name: agent.ActGoto, URL: task.URL})
+		_, _ = b.Do(wctx, contract.Action{Name: contract.ActGoto, URL: task.URL})
 		cancel()
 	}
 	taskStart = time.Now()

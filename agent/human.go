@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // Human answers the model's questions (the ask_human tool). Ask must return
@@ -50,7 +52,7 @@ func (a *asks) ask(ctx context.Context, text string) (string, error) {
 	case ans := <-q.answer:
 		a.remove(q)
 		if ans.err != nil {
-			return "", ActionErrorf("the person could not answer: %v", ans.err)
+			return "", contract.ActionErrorf("the person could not answer: %v", ans.err)
 		}
 		b, _ := json.Marshal(map[string]string{"status": "answered", "answer": ans.text})
 		return string(b), nil

@@ -1,6 +1,10 @@
 package agent
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/webagent/webagent/contract"
+)
 
 // Human checks: a CAPTCHA or a challenge page, which the browser names in
 // Snapshot.HumanCheck. The agent never tries to pass one. With a person
@@ -14,7 +18,7 @@ import "fmt"
 // blockedBy says why the task ends blocked at this snapshot, or "".
 // checkSeen tells whether the previous snapshot showed a check standing in
 // front of the page.
-func (r *run) blockedBy(s Snapshot, checkSeen bool) string {
+func (r *run) blockedBy(s contract.Snapshot, checkSeen bool) string {
 	if s.HumanCheck == "" || !s.HumanCheckBlocks || r.asks != nil || !checkSeen {
 		return ""
 	}

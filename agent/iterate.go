@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // One iteration (run.iterate): what it produces (iterOut), and where it is
@@ -14,12 +16,12 @@ import (
 // iterOut is what one iteration produced; the loop applies it only if the
 // iteration finished within its bound.
 type iterOut struct {
-	obs         Message
+	obs         contract.Message
 	page        string   // fingerprint of the page the actions were taken on
 	pages       []string // per tool call, the page state it was taken on ("": page)
-	assistant   Message
-	results     []Message // one per tool call, aligned with step.Actions
-	images      [][]byte  // screenshots taken, shown to the model next
+	assistant   contract.Message
+	results     []contract.Message // one per tool call, aligned with step.Actions
+	images      [][]byte           // screenshots taken, shown to the model next
 	step        Step
 	done        *string
 	fail        *string
@@ -37,19 +39,19 @@ type iterOut struct {
 // iterIn is what an iteration reads of the run, copied: an abandoned
 // iteration may still run while the loop goes on.
 type iterIn struct {
-	checkSeen bool  // the last snapshot showed a human check standing in front of the page
-	spent     Usage // the usage of the replies before this iteration (WithMaxCost)
+	checkSeen bool           // the last snapshot showed a human check standing in front of the page
+	spent     contract.Usage // the usage of the replies before this iteration (WithMaxCost)
 	rec       recordingIn
 }
 
 // decide asks for the iteration's reply: the recording's when it fits the
 // page, else the model's.
-func (r *run) decide(ctx context.Context, iter int, msgs []Message, in recordingIn, out *iterOut) (Reply, error) {
+func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in recordingIn, out *iterOut) (contract.Reply, error) {
 	t0 := time.Now()
 	obs := out.obs.Content
 	if reply, ok := r.plan(ctx, iter, obs, in, out); ok {
 		out.step.Replayed = true
-		req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
 		recorded := reply
 		recorded.Usage = out.rec.saved // what the recorded call had cost
 		r.traceReplayed(iter, obs, req, recorded, t0)
@@ -58,11 +60,11 @@ func (r *run) decide(ctx context.Context, iter int, msgs []Message, in recording
 	if out.rec.note != nil {
 		msgs = append(msgs, *out.rec.note)
 	}
-	req := Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
 	reply, err := r.a.model.Complete(ctx, req)
 	r.traceModel(iter, obs, req, reply, err, t0)
 	if err != nil {
-		return Reply{}, fmt.Errorf("model: %w", err)
+		return contract.Reply{}, fmt.Errorf("model: %w", err)
 	}
 	return reply, nil
 }
@@ -108,7 +110,7 @@ func ms(d time.Duration) int64 { return d.Milliseconds() }
 // iterate runs one observe-decide-act iteration. It must not touch r's
 // mutable state: it works on its own copy of the messages and returns what
 // to append.
-func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, p *progress) (*iterOut, error) {
+func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in iterIn, p *progress) (*iterOut, error) {
 	out := &iterOut{}
 	p.set(nil, "taking a snapshot of the page")
 	t0 := time.Now()
@@ -118,7 +120,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, 
 	}
 	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
 	r.traceSnapshot(ctx, iter)
-	out.obs = Message{Role: RoleUser, Content: obs}
+	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
 	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
@@ -133,7 +135,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, 
 	if err != nil {
 		return nil, err
 	}
-	out.assistant = Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls}
+	out.assistant = contract.Message{Role: contract.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls}
 	p.set(func(s *Step) {
 		s.Replayed = out.step.Replayed
 		s.LLMMS = ms(time.Since(t1))
@@ -199,7 +201,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, 
 		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
-		out.results = append(out.results, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
+		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")
@@ -209,7 +211,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []Message, in iterIn, 
 
 // stopForCost ends the iteration when the running cost, usage, passes
 // the limit: the reply's calls are recorded as not run.
-func (r *run) stopForCost(out *iterOut, usage Usage, calls []ToolCall, p *progress) bool {
+func (r *run) stopForCost(out *iterOut, usage contract.Usage, calls []contract.ToolCall, p *progress) bool {
 	why := r.overCost(usage)
 	if why == "" {
 		return false
@@ -226,7 +228,7 @@ func (r *run) stopForCost(out *iterOut, usage Usage, calls []ToolCall, p *progre
 
 // overCost says why the task must end when the cost of usage passes the
 // limit of WithMaxCost; "" when it does not, or there is none.
-func (r *run) overCost(usage Usage) string {
+func (r *run) overCost(usage contract.Usage) string {
 	c := r.a.cfg
 	if c.maxCost <= 0 || c.cost == nil {
 		return ""

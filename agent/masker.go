@@ -1,6 +1,10 @@
 package agent
 
-import "io"
+import (
+	"io"
+
+	"github.com/webagent/webagent/contract"
+)
 
 // Masker hides secret values, in every encoding the loop masks (raw,
 // URL-encoded, HTML entities, JSON escapes, base64), in text the loop does
@@ -23,7 +27,7 @@ func (m *Masker) Mask(text string) string { return m.s.mask(text) }
 // the origins its field must be on (a secret needs one: NAME@ORIGIN). A
 // placeholder anywhere else is an *ActionError naming the secret, never
 // its value.
-func (m *Masker) Fill(a Action) (Action, error) { return m.s.fillAction(a) }
+func (m *Masker) Fill(a contract.Action) (contract.Action, error) { return m.s.fillAction(a) }
 
 // Writer returns a writer that masks what it passes to w. Each Write is
 // masked on its own: a log line, as zerolog writes one per call.

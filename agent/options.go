@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/watchdog"
 )
@@ -59,15 +60,15 @@ type config struct {
 	logger           *slog.Logger
 	observer         Observer
 	tracer           Tracer
-	nav              NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
-	custom           []CustomTool     // WithTools
-	customTools      []*tool          // custom, checked by validate
-	extraPrompt      string           // WithSystemPrompt
-	policy           *policy.Policy   // WithPolicy
-	confirmer        Confirmer        // WithConfirmer
-	recording        Recording        // WithRecording
-	maxCost          float64          // WithMaxCost
-	cost             CostFunc         // WithMaxCost
+	nav              contract.NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
+	custom           []CustomTool              // WithTools
+	customTools      []*tool                   // custom, checked by validate
+	extraPrompt      string                    // WithSystemPrompt
+	policy           *policy.Policy            // WithPolicy
+	confirmer        Confirmer                 // WithConfirmer
+	recording        Recording                 // WithRecording
+	maxCost          float64                   // WithMaxCost
+	cost             CostFunc                  // WithMaxCost
 }
 
 func defaults() config {
@@ -206,13 +207,13 @@ func WithVision(on bool) Option { return func(c *config) { c.vision = on } }
 // match (DomainPattern syntax: example.com, *.example.com,
 // http://localhost:3000); navigations anywhere else are refused and the
 // model is told why. The browser must implement Confiner.
-func WithAllowedDomains(p ...DomainPattern) Option {
+func WithAllowedDomains(p ...contract.DomainPattern) Option {
 	return func(c *config) { c.nav.Allowed = append(c.nav.Allowed, p...) }
 }
 
 // WithBlockedDomains refuses navigations to the places the patterns match,
 // even when they are allowed.
-func WithBlockedDomains(p ...DomainPattern) Option {
+func WithBlockedDomains(p ...contract.DomainPattern) Option {
 	return func(c *config) { c.nav.Blocked = append(c.nav.Blocked, p...) }
 }
 
@@ -235,7 +236,7 @@ func WithLogger(l *slog.Logger) Option {
 
 // CostFunc returns what a usage costs, in the unit of WithMaxCost's limit
 // (package price's Table.Cost gives US dollars).
-type CostFunc func(Usage) float64
+type CostFunc func(contract.Usage) float64
 
 // WithMaxCost ends the task with COST_LIMIT as soon as its running cost,
 // cost of the usage of every model reply so far, passes limit. It is

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -126,7 +127,7 @@ func TestMaskerFillTypesCurrentCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := time.Now()
-	a, err := m.Fill(agent.Action{Name: agent.ActType, Ref: "e1", Text: "<secret>otp</secret>"})
+	a, err := m.Fill(contract.Action{Name: contract.ActType, Ref: "e1", Text: "<secret>otp</secret>"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestMaskerFillTypesCurrentCode(t *testing.T) {
 	if got := m.Mask("code: " + a.Text); got != "code: <secret>otp</secret>" {
 		t.Errorf("masked %q", got)
 	}
-	if _, err := m.Fill(agent.Action{Name: agent.ActGoto, URL: "https://x.example/?c=<secret>otp</secret>"}); err == nil {
+	if _, err := m.Fill(contract.Action{Name: contract.ActGoto, URL: "https://x.example/?c=<secret>otp</secret>"}); err == nil {
 		t.Error("a goto with the code was filled")
 	}
 }

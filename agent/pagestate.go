@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -18,7 +19,7 @@ const pageStateBudget = 2 * time.Second
 // change the page are progress, while a page that goes back and forth
 // between two states still repeats.
 func (r *run) pageState(ctx context.Context) string {
-	ps, ok := r.a.browser.(PageStater)
+	ps, ok := r.a.browser.(contract.PageStater)
 	if !ok {
 		return ""
 	}
@@ -31,7 +32,7 @@ func (r *run) pageState(ctx context.Context) string {
 }
 
 // waitForTimeout says what a wait_for that ran out of time waited for.
-func waitForTimeout(a Action, budget time.Duration) string {
+func waitForTimeout(a contract.Action, budget time.Duration) string {
 	what := fmt.Sprintf("the text %q", a.Text)
 	if a.Text == "" {
 		what = "element " + a.Ref
@@ -40,13 +41,13 @@ func waitForTimeout(a Action, budget time.Duration) string {
 	}
 	verb := "did not appear"
 	switch a.State {
-	case WaitDisappear:
+	case contract.WaitDisappear:
 		verb = "did not disappear"
-	case WaitEnabled:
+	case contract.WaitEnabled:
 		verb = "did not become enabled"
 	}
 	msg := fmt.Sprintf("%s %s within %d ms", what, verb, budget.Milliseconds())
-	if a.Text != "" && a.State != WaitDisappear {
+	if a.Text != "" && a.State != contract.WaitDisappear {
 		msg += " (a text already shown when the wait began counts only when it shows once more)"
 	}
 	return msg

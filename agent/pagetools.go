@@ -3,13 +3,15 @@ package agent
 import (
 	"errors"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // PageTool is one of the tools that act on the page, as another front end
 // (an MCP server) offers it: its definition and its time budget. Calls
 // decode with ParseAction and run with a Browser's Do.
 type PageTool struct {
-	Def    ToolDef
+	Def    contract.ToolDef
 	Budget time.Duration
 }
 
@@ -31,13 +33,13 @@ var pageTools = newToolset(false, 0, false)
 // makes, into the Action a Browser performs and the call's budget (which
 // wait and wait_for take from their arguments). Its error is written for a
 // model: what is wrong and an example.
-func ParseAction(name, arguments string) (Action, time.Duration, error) {
-	c, err := pageTools.parse(ToolCall{Name: name, Arguments: arguments})
+func ParseAction(name, arguments string) (contract.Action, time.Duration, error) {
+	c, err := pageTools.parse(contract.ToolCall{Name: name, Arguments: arguments})
 	if err != nil {
-		return Action{}, 0, err
+		return contract.Action{}, 0, err
 	}
 	if c.tool.local {
-		return Action{}, 0, errors.New(name + " is not a page tool")
+		return contract.Action{}, 0, errors.New(name + " is not a page tool")
 	}
 	return c.action, c.budget, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/watchdog"
 )
@@ -56,8 +57,8 @@ type Confirmation struct {
 	// Target is the element as the snapshot names it (button "Place
 	// order"); empty when the action aims at none.
 	Target string
-	URL    string // the page's URL
-	Form   *Form  // the form it would submit, if any
+	URL    string         // the page's URL
+	Form   *contract.Form // the form it would submit, if any
 	// Rule is the rule that asks (policy.yaml:4, --confirm purchases),
 	// Reason its reason.
 	Rule, Reason string
@@ -80,14 +81,14 @@ func IsYes(answer string) bool {
 // PolicyDecision records an action a rule of the user's policy decided:
 // in Result.Policy, and in the action's record (ActionRecord.Policy).
 type PolicyDecision struct {
-	Iteration int    `json:"iteration,omitempty"`
-	Tool      string `json:"tool"`
-	Target    string `json:"target,omitempty"` // button "Place order"
-	Site      string `json:"site,omitempty"`   // the page's host
-	Form      *Form  `json:"form,omitempty"`
-	Rule      string `json:"rule"`     // policy.yaml:4, --confirm purchases
-	Decision  string `json:"decision"` // allow, deny, confirm
-	Reason    string `json:"reason,omitempty"`
+	Iteration int            `json:"iteration,omitempty"`
+	Tool      string         `json:"tool"`
+	Target    string         `json:"target,omitempty"` // button "Place order"
+	Site      string         `json:"site,omitempty"`   // the page's host
+	Form      *contract.Form `json:"form,omitempty"`
+	Rule      string         `json:"rule"`     // policy.yaml:4, --confirm purchases
+	Decision  string         `json:"decision"` // allow, deny, confirm
+	Reason    string         `json:"reason,omitempty"`
 	// Answer is, for confirm, what came back: yes, no, or why there was
 	// none (no one to ask, no answer within the human timeout).
 	Answer string `json:"answer,omitempty"`
@@ -102,7 +103,7 @@ type PolicyDecision struct {
 func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDecision, *outcome, error) {
 	p := r.a.cfg.policy
 	act := policy.Action{Tool: c.action.Name, URL: out.url}
-	if d, ok := r.a.browser.(TargetDescriber); ok && p.Needs(act.Tool) {
+	if d, ok := r.a.browser.(contract.TargetDescriber); ok && p.Needs(act.Tool) {
 		t, refused, err := r.describeTarget(ctx, d, c)
 		if refused != nil || err != nil {
 			return nil, refused, err
@@ -124,7 +125,7 @@ func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDec
 		pd.Target = r.sec.mask(strings.TrimSpace(act.Role + " " + quoteName(act.Name)))
 	}
 	if act.Form != nil {
-		pd.Form = &Form{Method: act.Form.Method, Action: r.sec.mask(act.Form.Action)}
+		pd.Form = &contract.Form{Method: act.Form.Method, Action: r.sec.mask(act.Form.Action)}
 	}
 	switch v.Decision {
 	case policy.Allow:
@@ -146,24 +147,24 @@ func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDec
 // bound. A call the browser could not describe is not run: the model gets
 // the browser's answer (an unknown ref, as the action would say) or is told
 // to try again.
-func (r *run) describeTarget(ctx context.Context, d TargetDescriber, c call) (Target, *outcome, error) {
-	t, err := watchdog.Run(ctx, "describing the target of "+c.tool.name, describeBudget, func(ctx context.Context) (Target, error) {
+func (r *run) describeTarget(ctx context.Context, d contract.TargetDescriber, c call) (contract.Target, *outcome, error) {
+	t, err := watchdog.Run(ctx, "describing the target of "+c.tool.name, describeBudget, func(ctx context.Context) (contract.Target, error) {
 		return d.DescribeTarget(ctx, c.action)
 	})
 	var te *watchdog.TimeoutError
-	var ae *ActionError
+	var ae *contract.ActionError
 	switch {
 	case err == nil:
 		return t, nil, nil
 	case ctx.Err() != nil:
-		return Target{}, nil, err
+		return contract.Target{}, nil, err
 	case errors.As(err, &ae):
-		return Target{}, &outcome{text: "error: " + ae.Msg, failed: true, stale: errors.Is(err, ErrStaleRef)}, nil
+		return contract.Target{}, &outcome{text: "error: " + ae.Msg, failed: true, stale: errors.Is(err, contract.ErrStaleRef)}, nil
 	case errors.As(err, &te):
-		return Target{}, &outcome{failed: true, text: fmt.Sprintf("error: %s was not run: the user's policy needs to know what it aims at, "+
+		return contract.Target{}, &outcome{failed: true, text: fmt.Sprintf("error: %s was not run: the user's policy needs to know what it aims at, "+
 			"and the page did not tell within %d ms; take a new snapshot and try again", c.tool.name, te.Budget.Milliseconds())}, nil
 	default:
-		return Target{}, nil, &browserError{fmt.Errorf("%s: describing its target: %w", c.tool.name, err)}
+		return contract.Target{}, nil, &browserError{fmt.Errorf("%s: describing its target: %w", c.tool.name, err)}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
 )
@@ -37,7 +38,7 @@ func checkoutSite(t *testing.T) (url string, orders *atomic.Int32) {
 
 // orderingModel clicks "Place order", then calls done with the click's
 // result as its answer.
-func orderingModel(t *testing.T) (agent.Model, *modelserver.Server) {
+func orderingModel(t *testing.T) (contract.Model, *modelserver.Server) {
 	return newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if res := req.LastTool(); res != "" {
 			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": res})}}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/webagent/webagent/contract"
 )
 
 const basePrompt = `You are a web agent. You complete the user's task by operating a real web browser through tools.
@@ -39,7 +41,7 @@ const obsHeader = "Observation, step "
 
 // observation renders a snapshot for the model, with secret values masked
 // and the page's text inside the run's fence.
-func observation(s Snapshot, sec *secrets, f fence, iter, max int) string {
+func observation(s contract.Snapshot, sec *secrets, f fence, iter, max int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "URL: %s\nTitle: %s\n", s.URL, s.Title)
 	for _, n := range s.Notices {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/watchdog"
 )
@@ -52,10 +53,10 @@ type Turn struct {
 type Planned struct {
 	// Reply is the recorded reply, its refs those of the page now. Its
 	// Usage is what the recorded model call cost: counted as saved.
-	Reply Reply
+	Reply contract.Reply
 	// Expect is, per tool call, the element the call must aim at when it
 	// runs; nil where the call aims at none.
-	Expect []*Target
+	Expect []*contract.Target
 }
 
 // Divergence is a Recording's reason for not giving an iteration's reply.
@@ -119,29 +120,29 @@ func (r *run) recordingIn() recordingIn {
 
 // replayed is what an iteration took from the recording.
 type replayed struct {
-	expect map[string]*Target // by tool call id
-	saved  Usage
+	expect map[string]*contract.Target // by tool call id
+	saved  contract.Usage
 	heal   *Healed // the model answered in place of a recorded step
-	note   *Message
+	note   *contract.Message
 }
 
 // plan asks the recording for the iteration's reply. ok is false when the
 // model must answer; then out.rec says why, for the result and the model.
-func (r *run) plan(ctx context.Context, iter int, obs string, in recordingIn, out *iterOut) (Reply, bool) {
+func (r *run) plan(ctx context.Context, iter int, obs string, in recordingIn, out *iterOut) (contract.Reply, bool) {
 	rec := r.a.cfg.recording
 	if rec == nil {
-		return Reply{}, false
+		return contract.Reply{}, false
 	}
 	pl, err := rec.Next(ctx, Turn{Iteration: iter, Observation: obs, Last: in.last})
 	if err == nil && len(pl.Reply.ToolCalls) > 0 {
-		out.rec.expect = map[string]*Target{}
+		out.rec.expect = map[string]*contract.Target{}
 		for i, tc := range pl.Reply.ToolCalls {
 			if i < len(pl.Expect) && pl.Expect[i] != nil {
 				out.rec.expect[tc.ID] = pl.Expect[i]
 			}
 		}
 		out.rec.saved = pl.Reply.Usage
-		pl.Reply.Usage = Usage{}
+		pl.Reply.Usage = contract.Usage{}
 		return pl.Reply, true
 	}
 	var d *Divergence
@@ -149,25 +150,25 @@ func (r *run) plan(ctx context.Context, iter int, obs string, in recordingIn, ou
 		out.rec.heal = &Healed{Iteration: iter, Step: d.Step, Recorded: r.sec.mask(d.Recorded), Why: r.sec.mask(d.Why)}
 	}
 	if in.afterReplay && err != nil {
-		n := Message{Role: RoleUser, Content: "Note: the steps so far were replayed from a recorded run of this task. " +
+		n := contract.Message{Role: contract.RoleUser, Content: "Note: the steps so far were replayed from a recorded run of this task. " +
 			"The recording does not fit the page now (" + r.sec.mask(err.Error()) + "), so you decide this step."}
 		out.rec.note = &n
 	}
-	return Reply{}, false
+	return contract.Reply{}, false
 }
 
 // checkExpect runs before a replayed call that must aim at a given
 // element: it asks the browser what the call aims at now, and returns the
 // outcome of a call not run when it is another element.
-func (r *run) checkExpect(ctx context.Context, c call, want *Target) (*outcome, error) {
-	d, ok := r.a.browser.(TargetDescriber)
+func (r *run) checkExpect(ctx context.Context, c call, want *contract.Target) (*outcome, error) {
+	d, ok := r.a.browser.(contract.TargetDescriber)
 	if !ok || c.action.Ref == "" {
 		return nil, nil // New refuses a recording without a describer
 	}
 	// Hover aims at its ref's element whatever the element is: what the
 	// ref names now, whichever tool the call is.
-	probe := Action{Name: ActHover, Ref: c.action.Ref}
-	got, err := watchdog.Run(ctx, "describing the target of "+c.tool.name, describeBudget, func(ctx context.Context) (Target, error) {
+	probe := contract.Action{Name: contract.ActHover, Ref: c.action.Ref}
+	got, err := watchdog.Run(ctx, "describing the target of "+c.tool.name, describeBudget, func(ctx context.Context) (contract.Target, error) {
 		return d.DescribeTarget(ctx, probe)
 	})
 	if err != nil {
@@ -189,7 +190,7 @@ func (r *run) checkExpect(ctx context.Context, c call, want *Target) (*outcome, 
 
 // sameTarget compares elements as the snapshot names them: the role, and
 // the name with white space collapsed, in any case.
-func sameTarget(a, b Target) bool {
+func sameTarget(a, b contract.Target) bool {
 	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 	return a.Role == b.Role && norm(a.Name) == norm(b.Name)
 }
@@ -218,7 +219,7 @@ func (r *run) countReplay(out *iterOut) {
 
 // describeCalls names a reply's calls for people, each element by its
 // role and name in the observation: `click button "Log in"`.
-func describeCalls(calls []ToolCall, obs string) string {
+func describeCalls(calls []contract.ToolCall, obs string) string {
 	if len(calls) == 0 {
 		return "(no tool call)"
 	}
@@ -234,7 +235,7 @@ func describeCalls(calls []ToolCall, obs string) string {
 		if to, _ := args["to_ref"].(string); to != "" {
 			s += " to " + outline.ElementOf(lines, to)
 		}
-		if txt, _ := args["text"].(string); txt != "" && tc.Name == ActType {
+		if txt, _ := args["text"].(string); txt != "" && tc.Name == contract.ActType {
 			s += fmt.Sprintf(" %q", txt)
 		}
 		if u, _ := args["url"].(string); u != "" {

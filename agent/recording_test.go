@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -59,8 +60,8 @@ func TestRecordingChecksEachCall(t *testing.T) {
 		// recording that took the ref the element had in another run).
 		ref, _ := outline.FindRef(t.Observation, "button", "Delete account")
 		return agent.Planned{
-			Reply:  agent.Reply{ToolCalls: []agent.ToolCall{{ID: "rec_1", Name: "click", Arguments: `{"ref":"` + ref + `"}`}}, Usage: agent.Usage{TotalTokens: 500}},
-			Expect: []*agent.Target{{Role: "button", Name: "Sign in"}},
+			Reply:  contract.Reply{ToolCalls: []contract.ToolCall{{ID: "rec_1", Name: "click", Arguments: `{"ref":"` + ref + `"}`}}, Usage: contract.Usage{TotalTokens: 500}},
+			Expect: []*contract.Target{{Role: "button", Name: "Sign in"}},
 		}, nil
 	})
 	a := mustAgent(t, shared, model, agent.WithRecording(rec), agent.WithIterationTimeout(30*time.Second))
@@ -98,12 +99,12 @@ func TestRecordingObeysPolicy(t *testing.T) {
 	var turns atomic.Int32
 	rec := recordingFunc(func(_ context.Context, t agent.Turn) (agent.Planned, error) {
 		if turns.Add(1) > 1 {
-			return agent.Planned{Reply: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "rec_2", Name: "done", Arguments: `{"answer":"stopped"}`}}}}, nil
+			return agent.Planned{Reply: contract.Reply{ToolCalls: []contract.ToolCall{{ID: "rec_2", Name: "done", Arguments: `{"answer":"stopped"}`}}}}, nil
 		}
 		ref, _ := outline.FindRef(t.Observation, "button", "Place order")
 		return agent.Planned{
-			Reply:  agent.Reply{ToolCalls: []agent.ToolCall{{ID: "rec_1", Name: "click", Arguments: `{"ref":"` + ref + `"}`}}},
-			Expect: []*agent.Target{{Role: "button", Name: "Place order"}},
+			Reply:  contract.Reply{ToolCalls: []contract.ToolCall{{ID: "rec_1", Name: "click", Arguments: `{"ref":"` + ref + `"}`}}},
+			Expect: []*contract.Target{{Role: "button", Name: "Place order"}},
 		}, nil
 	})
 	a := mustAgent(t, shared, model, agent.WithRecording(rec), agent.WithPolicy(purchases(t)),

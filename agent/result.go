@@ -3,6 +3,8 @@ package agent
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // Status is the coarse outcome of a task.
@@ -79,10 +81,10 @@ type Result struct {
 	Iterations int             `json:"iterations"`
 	// StartedAt is when the task began (Run was called); DurationMS
 	// counts from it.
-	StartedAt  time.Time `json:"started_at,omitzero"`
-	DurationMS int64     `json:"duration_ms"`
-	Steps      []Step    `json:"steps"`
-	Usage      Usage     `json:"usage"`
+	StartedAt  time.Time      `json:"started_at,omitzero"`
+	DurationMS int64          `json:"duration_ms"`
+	Steps      []Step         `json:"steps"`
+	Usage      contract.Usage `json:"usage"`
 	// Policy lists the actions a rule of the user's policy decided
 	// (WithPolicy), allowed or not, in order.
 	Policy []PolicyDecision `json:"policy,omitempty"`
@@ -114,7 +116,7 @@ type Step struct {
 	SnapshotMS int64          `json:"snapshot_ms"`
 	LLMMS      int64          `json:"llm_ms"`
 	ActionMS   int64          `json:"action_ms"`
-	Usage      Usage          `json:"usage"`
+	Usage      contract.Usage `json:"usage"`
 	// Error is set when the iteration itself failed, e.g. it timed out
 	// while waiting for the model.
 	Error string `json:"error,omitempty"`

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // secrets keeps credentials given to a task out of the model's view, the
@@ -209,14 +211,14 @@ func (s *secrets) used(text string) []string {
 // origins its field must be on. A placeholder anywhere else (a URL, an
 // option, another tool) is refused: the error names the secret, never its
 // value.
-func (s *secrets) fillAction(a Action) (Action, error) {
+func (s *secrets) fillAction(a contract.Action) (contract.Action, error) {
 	if len(s.values) == 0 {
 		return a, nil
 	}
-	if a.Name != ActType {
+	if a.Name != contract.ActType {
 		for _, f := range actionTexts(a) {
 			if names := s.used(f); len(names) > 0 {
-				return a, ActionErrorf("the secret %s can only be typed into a field of its own site with type; it is never put into %s", names[0], a.Name)
+				return a, contract.ActionErrorf("the secret %s can only be typed into a field of its own site with type; it is never put into %s", names[0], a.Name)
 			}
 		}
 		return a, nil
@@ -228,11 +230,11 @@ func (s *secrets) fillAction(a Action) (Action, error) {
 	var origins []string
 	for i, n := range names {
 		if why, bad := s.bad[n]; bad {
-			return a, ActionErrorf("the secret %s cannot be used: %s", n, why)
+			return a, contract.ActionErrorf("the secret %s cannot be used: %s", n, why)
 		}
 		o := s.origins[n]
 		if len(o) == 0 {
-			return a, ActionErrorf("the secret %s is bound to no site (the task has no start URL); the user must bind it as %s@https://site", n, n)
+			return a, contract.ActionErrorf("the secret %s is bound to no site (the task has no start URL); the user must bind it as %s@https://site", n, n)
 		}
 		if i == 0 {
 			origins = append([]string(nil), o...)
@@ -241,7 +243,7 @@ func (s *secrets) fillAction(a Action) (Action, error) {
 		origins = slices.DeleteFunc(origins, func(x string) bool { return !slices.Contains(o, x) })
 	}
 	if len(origins) == 0 {
-		return a, ActionErrorf("the secrets %s are bound to different sites and cannot be typed together", strings.Join(names, ", "))
+		return a, contract.ActionErrorf("the secrets %s are bound to different sites and cannot be typed together", strings.Join(names, ", "))
 	}
 	a.Text = s.fill(a.Text)
 	a.SecretNames, a.Origins = names, origins
@@ -249,7 +251,7 @@ func (s *secrets) fillAction(a Action) (Action, error) {
 }
 
 // actionTexts lists the text fields of an action the model wrote.
-func actionTexts(a Action) []string {
+func actionTexts(a contract.Action) []string {
 	out := []string{a.URL, a.Text, a.Option, a.Key, a.Value, a.Tab, a.Ref, a.ToRef}
 	out = append(out, a.Options...)
 	out = append(out, a.Remove...)

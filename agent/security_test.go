@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -53,7 +54,7 @@ func (a *attacker) requests() []string {
 // shared browser (it stays until the next run sets its own), so that tests
 // driving the browser directly are not held to it.
 func unconfine(t *testing.T) {
-	t.Cleanup(func() { _ = shared.Confine(agent.NavigationPolicy{AllowPrivateNetwork: true}) })
+	t.Cleanup(func() { _ = shared.Confine(contract.NavigationPolicy{AllowPrivateNetwork: true}) })
 }
 
 // forms of a value that must never show.
@@ -191,7 +192,7 @@ func TestAllowedDomainsTask(t *testing.T) {
 	evil := newAttacker(t)
 	second := page(t, `<title>Second</title><p>the second site</p>`)
 	first := page(t, fmt.Sprintf(`<title>First</title><a href="%s">to the second site</a>`, second))
-	allowed, err := agent.ParseDomainPatterns(strings.TrimPrefix(first, "http://"), strings.TrimSuffix(second, "/"))
+	allowed, err := contract.ParseDomainPatterns(strings.TrimPrefix(first, "http://"), strings.TrimSuffix(second, "/"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // props say which ones it takes. The browser action's own arguments decode
 // straight into the embedded Action.
 type args struct {
-	Action
+	contract.Action
 	Submit    flexBool `json:"submit"`
 	X         *int     `json:"x"`
 	Y         *int     `json:"y"`
@@ -52,14 +52,14 @@ func (b *flexBool) UnmarshalJSON(data []byte) error {
 type call struct {
 	tool   *tool
 	args   args
-	action Action          // the browser action (page tools)
+	action contract.Action // the browser action (page tools)
 	budget time.Duration   // the tool's budget for this call
 	raw    json.RawMessage // the arguments as decode returned them (tool.params)
 }
 
 // parse decodes and validates a tool call. Its error message is written for
 // the model.
-func (ts *toolset) parse(tc ToolCall) (call, error) {
+func (ts *toolset) parse(tc contract.ToolCall) (call, error) {
 	t, ok := ts.byName[tc.Name]
 	if !ok {
 		names := slices.Sorted(maps.Keys(ts.byName))
@@ -131,14 +131,14 @@ var typeWords = map[string]string{"string": "a string", "boolean": "true or fals
 // to_y. The rules of the points (a ref or a point, not both) are the
 // action's (contract.Action.Validate).
 func (c *call) setPoints() error {
-	pair := func(xk, yk string, x, y *int) (*Point, error) {
+	pair := func(xk, yk string, x, y *int) (*contract.Point, error) {
 		switch {
 		case x == nil && y == nil:
 			return nil, nil
 		case x == nil || y == nil:
 			return nil, fmt.Errorf("%s needs both %s and %s", c.tool.name, xk, yk)
 		}
-		return &Point{X: float64(*x), Y: float64(*y)}, nil
+		return &contract.Point{X: float64(*x), Y: float64(*y)}, nil
 	}
 	var err error
 	if c.action.At, err = pair("x", "y", c.args.X, c.args.Y); err != nil {
@@ -185,9 +185,9 @@ func waitForBudget(c *call) error {
 
 // parsePoints parses "10,20 30,40": x,y pairs separated by spaces (or
 // semicolons).
-func parsePoints(s string) ([]Point, error) {
+func parsePoints(s string) ([]contract.Point, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ';' || r == '\t' || r == '\n' })
-	var out []Point
+	var out []contract.Point
 	for _, f := range fields {
 		f = strings.Trim(f, "()[]")
 		xs, ys, ok := strings.Cut(f, ",")
@@ -196,7 +196,7 @@ func parsePoints(s string) ([]Point, error) {
 		if !ok || errx != nil || erry != nil {
 			return nil, fmt.Errorf("point %q is not x,y: give points as x,y pairs separated by spaces, e.g. \"10,20 60,20 60,70\"", f)
 		}
-		out = append(out, Point{X: x, Y: y})
+		out = append(out, contract.Point{X: x, Y: y})
 	}
 	if len(out) < 2 {
 		return nil, fmt.Errorf("points needs at least two x,y points separated by spaces, e.g. \"10,20 60,20\"")
@@ -216,7 +216,7 @@ func example(t *tool) string {
 		case "files":
 			args[r] = []string{"photo.jpg"}
 		case "op":
-			args[r] = TabsList
+			args[r] = contract.TabsList
 		case "ms":
 			args[r] = 1000
 		default:

@@ -34,7 +34,7 @@ type tool struct {
 	check func(c *call) error
 	// do performs a call under its budget; nil for a browser action,
 	// which the Browser's Do performs.
-	do func(ctx context.Context, r *run, c call, out *iterOut) (Outcome, error)
+	do func(ctx context.Context, r *run, c call, out *iterOut) (contract.Outcome, error)
 	// end, for done and fail, ends the task with the call, at once.
 	end func(c call, out *iterOut) string
 	// late, when set, is the call's result when its own budget runs out,
@@ -52,11 +52,11 @@ type tool struct {
 }
 
 // def is the tool as offered to the model.
-func (t *tool) def() ToolDef {
+func (t *tool) def() contract.ToolDef {
 	if t.params != nil {
-		return ToolDef{Name: t.name, Description: t.desc, Parameters: t.params}
+		return contract.ToolDef{Name: t.name, Description: t.desc, Parameters: t.params}
 	}
-	return ToolDef{Name: t.name, Description: t.desc, Parameters: schema(t.props, t.required...)}
+	return contract.ToolDef{Name: t.name, Description: t.desc, Parameters: schema(t.props, t.required...)}
 }
 
 func (t *tool) prop(name string) (prop, bool) {
@@ -138,63 +138,63 @@ func anchorArg(name string) prop {
 // Budgets: a navigation may legitimately take tens of seconds on a slow
 // site; input actions take well under a second unless the page is stuck.
 var tools = []*tool{
-	newTool(ActGoto, 30*time.Second, "Open a URL in the current tab.", []prop{str("url", "absolute URL")}, "url"),
-	newTool(ActClick, 10*time.Second, "Click an element with the mouse.", []prop{refArg}, "ref"),
-	newTool(ActType, 20*time.Second, "Replace the text of an input, textarea or editable element; optionally press Enter afterwards.",
+	newTool(contract.ActGoto, 30*time.Second, "Open a URL in the current tab.", []prop{str("url", "absolute URL")}, "url"),
+	newTool(contract.ActClick, 10*time.Second, "Click an element with the mouse.", []prop{refArg}, "ref"),
+	newTool(contract.ActType, 20*time.Second, "Replace the text of an input, textarea or editable element; optionally press Enter afterwards.",
 		[]prop{refArg, str("text", "the text to type; write <secret>NAME</secret> for a secret"), {name: "submit", typ: "boolean", desc: "press Enter after typing"}}, "ref", "text"),
-	newTool(ActSelect, 10*time.Second, "Choose an option of a select, listbox or combobox by its label or value.",
+	newTool(contract.ActSelect, 10*time.Second, "Choose an option of a select, listbox or combobox by its label or value.",
 		[]prop{refArg, str("option", "the option's label or value")}, "ref", "option"),
-	newTool(ActOptions, 5*time.Second, "List every option of a select, listbox or combobox, the chosen ones marked: the snapshot shows only the first and last of a long list.",
+	newTool(contract.ActOptions, 5*time.Second, "List every option of a select, listbox or combobox, the chosen ones marked: the snapshot shows only the first and last of a long list.",
 		[]prop{refArg}, "ref"),
-	newTool(ActCheck, 10*time.Second, "Make sure a checkbox, radio button or switch is checked.", []prop{refArg}, "ref"),
-	newTool(ActUncheck, 10*time.Second, "Make sure a checkbox or switch is not checked.", []prop{refArg}, "ref"),
-	newTool(ActPress, 5*time.Second, "Press a key or chord on the focused element, e.g. Enter, Tab, Escape, ArrowDown, Control+A.",
+	newTool(contract.ActCheck, 10*time.Second, "Make sure a checkbox, radio button or switch is checked.", []prop{refArg}, "ref"),
+	newTool(contract.ActUncheck, 10*time.Second, "Make sure a checkbox or switch is not checked.", []prop{refArg}, "ref"),
+	newTool(contract.ActPress, 5*time.Second, "Press a key or chord on the focused element, e.g. Enter, Tab, Escape, ArrowDown, Control+A.",
 		[]prop{str("key", "key name or chord")}, "key"),
-	newTool(ActHover, 5*time.Second, "Move the mouse over an element, e.g. to open a menu.", []prop{refArg}, "ref"),
-	newTool(ActScroll, 5*time.Second, "Scroll the page by about one screen, or bring an element into view when ref is given.",
+	newTool(contract.ActHover, 5*time.Second, "Move the mouse over an element, e.g. to open a menu.", []prop{refArg}, "ref"),
+	newTool(contract.ActScroll, 5*time.Second, "Scroll the page by about one screen, or bring an element into view when ref is given.",
 		[]prop{directArg, refArg}),
-	newTool(ActDrag, 10*time.Second, "Drag with the mouse from an element (ref, at its anchor) or a point (x, y) onto another element (to_ref, at to_anchor), "+
+	newTool(contract.ActDrag, 10*time.Second, "Drag with the mouse from an element (ref, at its anchor) or a point (x, y) onto another element (to_ref, at to_anchor), "+
 		"a point (to_x, to_y), or by an offset in pixels (dx, dy). Works for sortable lists, resize grips and HTML drag and drop. "+
 		"Drop targets show as droptarget lines. In a sortable list, drop on an item's bottom (to_anchor) to put the dragged item after it, on its top to put it before.",
 		[]prop{refArg, anchorArg("anchor"), {name: "x", typ: "integer", desc: "start x in viewport CSS pixels (without ref)"}, {name: "y", typ: "integer", desc: "start y (without ref)"},
 			str("to_ref", "the ref of the element to drop on"), anchorArg("to_anchor"),
 			{name: "to_x", typ: "integer", desc: "drop x in viewport CSS pixels"}, {name: "to_y", typ: "integer", desc: "drop y"},
 			{name: "dx", typ: "integer", desc: "horizontal offset in pixels"}, {name: "dy", typ: "integer", desc: "vertical offset in pixels"}}),
-	newTool(ActUpload, 20*time.Second, "Put files into a file input. Only files from the folder allowed for uploads can be used.",
+	newTool(contract.ActUpload, 20*time.Second, "Put files into a file input. Only files from the folder allowed for uploads can be used.",
 		[]prop{refArg, {name: "files", typ: "array", desc: "file names inside the upload folder"}}, "ref", "files"),
-	newTool(ActBack, 30*time.Second, "Go back to the previous page in history.", nil),
-	newTool(ActForward, 30*time.Second, "Go forward in history.", nil),
-	newTool(ActTabs, 10*time.Second, "List the open tabs, switch to one, or close one. Pages opened in a new tab or popup appear here.",
-		[]prop{{name: "op", typ: "string", desc: "list, switch or close", enum: []string{TabsList, TabsSwitch, TabsClose}}, str("tab", "the tab's id from the list (switch, close)")}, "op"),
-	newTool(ActWaitFor, contract.MaxWait, "Wait for a change, for at most timeout_ms (default 10000, at most 30000): a text that appears after this call "+
+	newTool(contract.ActBack, 30*time.Second, "Go back to the previous page in history.", nil),
+	newTool(contract.ActForward, 30*time.Second, "Go forward in history.", nil),
+	newTool(contract.ActTabs, 10*time.Second, "List the open tabs, switch to one, or close one. Pages opened in a new tab or popup appear here.",
+		[]prop{{name: "op", typ: "string", desc: "list, switch or close", enum: []string{contract.TabsList, contract.TabsSwitch, contract.TabsClose}}, str("tab", "the tab's id from the list (switch, close)")}, "op"),
+	newTool(contract.ActWaitFor, contract.MaxWait, "Wait for a change, for at most timeout_ms (default 10000, at most 30000): a text that appears after this call "+
 		"(text already shown counts only when it shows once more), inside ref if given; or with state disappear, until the text is gone; "+
 		"or, with ref alone, until the element appears (is visible), disappears or becomes enabled.",
-		[]prop{str("text", "text to wait for"), refArg, {name: "state", typ: "string", desc: "appear (default), disappear or enabled (a ref only)", enum: []string{WaitAppear, WaitDisappear, WaitEnabled}},
+		[]prop{str("text", "text to wait for"), refArg, {name: "state", typ: "string", desc: "appear (default), disappear or enabled (a ref only)", enum: []string{contract.WaitAppear, contract.WaitDisappear, contract.WaitEnabled}},
 			{name: "timeout_ms", typ: "integer", desc: "how long to wait at most"}}).with(waitForBudget).waits(),
-	newTool(ActWait, contract.MaxWait, "Wait a given time (at most 30000 ms), e.g. for an animation or a timer on the page.",
+	newTool(contract.ActWait, contract.MaxWait, "Wait a given time (at most 30000 ms), e.g. for an animation or a timer on the page.",
 		[]prop{{name: "ms", typ: "integer", desc: "milliseconds to wait, at most 30000"}}, "ms").with(waitBudget),
-	newTool(ActMouse, 10*time.Second, "Click, double-click, right-click or hover at a point: x, y in viewport CSS pixels, "+
+	newTool(contract.ActMouse, 10*time.Second, "Click, double-click, right-click or hover at a point: x, y in viewport CSS pixels, "+
 		"or a point of an element's box (ref, with anchor and an offset dx, dy). For pictures, canvases, maps and elements without a ref.",
-		[]prop{{name: "op", typ: "string", desc: "click (default), double_click, right_click or hover", enum: []string{MouseClick, MouseDoubleClick, MouseRightClick, MouseHover}},
+		[]prop{{name: "op", typ: "string", desc: "click (default), double_click, right_click or hover", enum: []string{contract.MouseClick, contract.MouseDoubleClick, contract.MouseRightClick, contract.MouseHover}},
 			{name: "x", typ: "integer", desc: "viewport x in CSS pixels (without ref)"}, {name: "y", typ: "integer", desc: "viewport y in CSS pixels (without ref)"},
 			refArg, anchorArg("anchor"), {name: "dx", typ: "integer", desc: "with ref: pixels right of the anchor"}, {name: "dy", typ: "integer", desc: "with ref: pixels below the anchor"}}),
-	newTool(ActMousePath, 10*time.Second, "Press the left mouse button at the first point, move through the others (with small steps in between, as a hand does) "+
+	newTool(contract.ActMousePath, 10*time.Second, "Press the left mouse button at the first point, move through the others (with small steps in between, as a hand does) "+
 		"and release at the last: to draw on a canvas, or drag along a path. Points are viewport CSS pixels, or with ref, offsets from the element's top-left corner.",
 		[]prop{str("points", `at least two x,y points separated by spaces, e.g. "10,20 60,20 60,70"`), refArg}, "points").with(readPoints),
-	newTool(ActSetSlider, 10*time.Second, "Set a slider (range input or ARIA slider) to a value, with the keys it accepts or along its track, and report the value it shows. "+
+	newTool(contract.ActSetSlider, 10*time.Second, "Set a slider (range input or ARIA slider) to a value, with the keys it accepts or along its track, and report the value it shows. "+
 		"A slider handle shown at a percentage of its track takes that percentage (0 to 100).",
 		[]prop{refArg, str("value", "the number to set (for a handle shown at a percentage of its track, the percentage)")}, "ref", "value"),
-	newTool(ActMultiSelect, 10*time.Second, "Add options to, or remove options from, a select that allows several choices, keeping the other chosen options; reports what is chosen.",
+	newTool(contract.ActMultiSelect, 10*time.Second, "Add options to, or remove options from, a select that allows several choices, keeping the other chosen options; reports what is chosen.",
 		[]prop{refArg, {name: "add", typ: "array", desc: "labels or values of options to choose"}, {name: "remove", typ: "array", desc: "labels or values of options to unchoose"}}, "ref"),
-	newTool(ActSelectText, 10*time.Second, "Select (highlight) text with the mouse: the exact text, found on the page (it must appear once) or inside ref if given; "+
+	newTool(contract.ActSelectText, 10*time.Second, "Select (highlight) text with the mouse: the exact text, found on the page (it must appear once) or inside ref if given; "+
 		"or the characters start to end of ref's text.",
 		[]prop{str("text", "the exact text to select (spaces and line breaks need not match)"), refArg,
 			{name: "start", typ: "integer", desc: "with ref: offset of the first character in the element's text"},
 			{name: "end", typ: "integer", desc: "with ref: offset after the last character"}}),
-	newTool(ActExtract, 20*time.Second, "Read the page's main content as Markdown, for long pages (the snapshot shows what is visible and actionable).", nil),
-	newTool(ActBox, 5*time.Second, "Give an element's box (x, y, width, height in CSS pixels of the viewport) and whether it is in view, to aim at a point of it.",
+	newTool(contract.ActExtract, 20*time.Second, "Read the page's main content as Markdown, for long pages (the snapshot shows what is visible and actionable).", nil),
+	newTool(contract.ActBox, 5*time.Second, "Give an element's box (x, y, width, height in CSS pixels of the viewport) and whether it is in view, to aim at a point of it.",
 		[]prop{refArg}, "ref"),
-	newTool(ActReadRegion, 5*time.Second, "Read the whole text of a region the snapshot left out (a line starting with … and ending with [region=r3]), "+
+	newTool(contract.ActReadRegion, 5*time.Second, "Read the whole text of a region the snapshot left out (a line starting with … and ending with [region=r3]), "+
 		"or of a downloaded PDF by the handle its download notice gives (f1 for all of it, f1p2 for its page 2).",
 		[]prop{str("ref", "the region's handle from the latest snapshot, e.g. r3, or a downloaded PDF's, e.g. f1")}, "ref"),
 	{name: ToolDone, desc: "Finish the task successfully with the answer the user asked for (or a short confirmation of what was done).",
@@ -208,13 +208,13 @@ var tools = []*tool{
 // browser's Screenshotter and shows the image to the model.
 var screenshotTool = &tool{name: ToolScreenshot, budget: 10 * time.Second, local: true,
 	desc: "Look at the page as an image, when the snapshot is not enough (a chart, a canvas, the layout).",
-	do: func(ctx context.Context, r *run, _ call, out *iterOut) (Outcome, error) {
-		png, err := r.a.browser.(Screenshotter).Screenshot(ctx)
+	do: func(ctx context.Context, r *run, _ call, out *iterOut) (contract.Outcome, error) {
+		png, err := r.a.browser.(contract.Screenshotter).Screenshot(ctx)
 		if err != nil {
-			return Outcome{}, err
+			return contract.Outcome{}, err
 		}
 		out.images = append(out.images, png)
-		return Outcome{Text: "screenshot taken; it is shown to you with the next observation"}, nil
+		return contract.Outcome{Text: "screenshot taken; it is shown to you with the next observation"}, nil
 	}}
 
 func askHumanTool(budget time.Duration) *tool {
@@ -222,23 +222,23 @@ func askHumanTool(budget time.Duration) *tool {
 		desc: "Ask the person who gave you the task a question, when only they can answer " +
 			"(a missing detail, a choice, a one-time code). The answer may come later: a pending result means go on meanwhile if you can.",
 		props: []prop{str("question", "one clear question")}, required: []string{"question"},
-		do: func(ctx context.Context, r *run, c call, out *iterOut) (Outcome, error) {
+		do: func(ctx context.Context, r *run, c call, out *iterOut) (contract.Outcome, error) {
 			answer, err := r.asks.ask(ctx, c.args.Question+handOver(out.check, r.sec.mask(out.url)))
-			return Outcome{Text: answer}, err
+			return contract.Outcome{Text: answer}, err
 		},
 		late: func(c call) outcome { return outcome{text: pendingResult(c.args.Question)} },
 	}
 }
 
 // browserAction performs a call with the browser: the page's tools.
-func browserAction(ctx context.Context, r *run, c call, out *iterOut) (Outcome, error) {
+func browserAction(ctx context.Context, r *run, c call, out *iterOut) (contract.Outcome, error) {
 	a := c.action
-	if a.Name == ActWaitFor {
+	if a.Name == contract.ActWaitFor {
 		a.Seen = out.seen
 	}
 	filled, err := r.sec.fillAction(a)
 	if err != nil {
-		return Outcome{}, err
+		return contract.Outcome{}, err
 	}
 	return r.a.browser.Do(ctx, filled)
 }
@@ -246,7 +246,7 @@ func browserAction(ctx context.Context, r *run, c call, out *iterOut) (Outcome, 
 // toolset is the tools offered for one task.
 type toolset struct {
 	byName map[string]*tool
-	defs   []ToolDef
+	defs   []contract.ToolDef
 }
 
 func newToolset(human bool, humanBudget time.Duration, vision bool) *toolset {

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // Tracer records what each iteration saw, asked and did (package trace
@@ -29,8 +31,8 @@ type Tracer interface {
 type ModelCall struct {
 	Iteration   int
 	Observation string // the observation message exactly as sent
-	Request     Request
-	Reply       Reply
+	Request     contract.Request
+	Reply       contract.Reply
 	Err         error // the model's error, when it failed
 	Started     time.Time
 	Duration    time.Duration
@@ -43,7 +45,7 @@ type ModelCall struct {
 func WithTracer(t Tracer) Option { return func(c *config) { c.tracer = t } }
 
 // traceModel hands a model call to the tracer, if any.
-func (r *run) traceModel(iter int, obs string, req Request, reply Reply, err error, t0 time.Time) {
+func (r *run) traceModel(iter int, obs string, req contract.Request, reply contract.Reply, err error, t0 time.Time) {
 	if r.a.cfg.tracer == nil {
 		return
 	}
@@ -53,7 +55,7 @@ func (r *run) traceModel(iter int, obs string, req Request, reply Reply, err err
 
 // traceReplayed hands a reply the recording gave to the tracer, if any, as
 // the model call it stands for.
-func (r *run) traceReplayed(iter int, obs string, req Request, reply Reply, t0 time.Time) {
+func (r *run) traceReplayed(iter int, obs string, req contract.Request, reply contract.Reply, t0 time.Time) {
 	if r.a.cfg.tracer == nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
 )
 
@@ -39,9 +40,9 @@ type recStep struct {
 	lines   []outline.Line
 	page    string // the page's text without refs (samePage)
 	content string
-	calls   []agent.ToolCall
+	calls   []contract.ToolCall
 	failed  []bool // per call: it failed or was not run when recorded
-	usage   agent.Usage
+	usage   contract.Usage
 }
 
 // NewReplayer returns a Replayer of e for a run that starts at startURL
@@ -187,7 +188,7 @@ func (r *Replayer) fit(k int, now []outline.Line, page string) (agent.Planned, *
 	diverge := func(why string) (agent.Planned, *agent.Divergence) {
 		return agent.Planned{}, &agent.Divergence{Step: st.n, Recorded: r.describe(st), Why: why}
 	}
-	pl := agent.Planned{Reply: agent.Reply{Content: st.content, Usage: st.usage}}
+	pl := agent.Planned{Reply: contract.Reply{Content: st.content, Usage: st.usage}}
 	for i, tc := range st.calls {
 		var args map[string]any
 		if err := json.Unmarshal([]byte(tc.Arguments), &args); err != nil || args == nil {
@@ -201,7 +202,7 @@ func (r *Replayer) fit(k int, now []outline.Line, page string) (agent.Planned, *
 		if err != nil {
 			return diverge(err.Error())
 		}
-		pl.Reply.ToolCalls = append(pl.Reply.ToolCalls, agent.ToolCall{
+		pl.Reply.ToolCalls = append(pl.Reply.ToolCalls, contract.ToolCall{
 			ID: fmt.Sprintf("cached_%d_%d", st.n, i+1), Name: tc.Name, Arguments: string(b), Extra: tc.Extra})
 		pl.Expect = append(pl.Expect, expect)
 	}
@@ -212,7 +213,7 @@ func (r *Replayer) fit(k int, now []outline.Line, page string) (agent.Planned, *
 // refs of the same elements, the URLs moved to this run's origin, the
 // variables' values. It returns the element the call must aim at, or why
 // the call cannot be replayed.
-func (r *Replayer) retarget(tool string, args map[string]any, st recStep, now []outline.Line, page string) (*agent.Target, string) {
+func (r *Replayer) retarget(tool string, args map[string]any, st recStep, now []outline.Line, page string) (*contract.Target, string) {
 	samePage := st.page == page
 	switch tool {
 	case agent.ToolDone:
@@ -224,11 +225,11 @@ func (r *Replayer) retarget(tool string, args map[string]any, st recStep, now []
 		return nil, "the recorded run gave up there"
 	case agent.ToolAskHuman:
 		return nil, "it asked a person, whose answer is not replayed"
-	case agent.ActTabs:
-		if op, _ := args["op"].(string); op != agent.TabsList {
+	case contract.ActTabs:
+		if op, _ := args["op"].(string); op != contract.TabsList {
 			return nil, "tabs are named by ids that change from run to run"
 		}
-	case agent.ActReadRegion:
+	case contract.ActReadRegion:
 		if !samePage {
 			return nil, "it read a region of a page that is not the same now"
 		}
@@ -237,13 +238,13 @@ func (r *Replayer) retarget(tool string, args map[string]any, st recStep, now []
 	if _, hasX := args["x"]; hasX && !samePage {
 		return nil, "it aimed at a point of a page that is not the same now"
 	}
-	if s, ok := args["text"].(string); ok && tool == agent.ActType {
+	if s, ok := args["text"].(string); ok && tool == contract.ActType {
 		args["text"] = r.subst.apply(s)
 	}
 	if s, ok := args["url"].(string); ok {
 		args["url"] = r.rebase(r.subst.apply(s))
 	}
-	var expect *agent.Target
+	var expect *contract.Target
 	for _, key := range []string{"ref", "to_ref"} {
 		ref, _ := args[key].(string)
 		if ref == "" {
@@ -260,7 +261,7 @@ func (r *Replayer) retarget(tool string, args map[string]any, st recStep, now []
 		}
 		args[key] = got
 		if key == "ref" {
-			expect = &agent.Target{Role: rec.Line.Role, Name: rec.Line.Name}
+			expect = &contract.Target{Role: rec.Line.Role, Name: rec.Line.Name}
 		}
 	}
 	return expect, ""

@@ -13,6 +13,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/internal/signin"
 	"github.com/webagent/webagent/llm"
@@ -192,7 +193,7 @@ func TestCache(t *testing.T) {
 		var click struct{ Ref string }
 		_ = json.Unmarshal([]byte(tr.Models[2].Reply.ToolCalls[0].Arguments), &click)
 		r.launch()
-		if _, err := r.b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: r.start}); err != nil {
+		if _, err := r.b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: r.start}); err != nil {
 			t.Fatal(err)
 		}
 		snap, err := r.b.Snapshot(ctx)

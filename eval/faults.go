@@ -12,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/crash"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/suite"
@@ -278,7 +279,7 @@ type noticeWatch struct {
 	notices []string
 }
 
-func (w *noticeWatch) Snapshot(ctx context.Context) (agent.Snapshot, error) {
+func (w *noticeWatch) Snapshot(ctx context.Context) (contract.Snapshot, error) {
 	s, err := w.b.Snapshot(ctx)
 	if len(s.Notices) > 0 {
 		w.mu.Lock()
@@ -288,7 +289,7 @@ func (w *noticeWatch) Snapshot(ctx context.Context) (agent.Snapshot, error) {
 	return s, err
 }
 
-func (w *noticeWatch) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
+func (w *noticeWatch) Do(ctx context.Context, a contract.Action) (contract.Outcome, error) {
 	return w.b.Do(ctx, a)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/dataset"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/judge"
@@ -158,7 +159,7 @@ func applyVerdict(run *report.Run, v judge.Verdict) {
 }
 
 // costOf is what usage cost with model, or nil when it has no price.
-func costOf(prices *price.Table, model string, usage agent.Usage) *float64 {
+func costOf(prices *price.Table, model string, usage contract.Usage) *float64 {
 	if prices == nil {
 		return nil
 	}

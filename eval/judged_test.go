@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/contactform"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/judge"
@@ -65,7 +65,7 @@ func TestDatasetJudged(t *testing.T) {
 	judgeModel, judgeSrv := scriptedClient(t, contactJudge, "o4-mini")
 	o4, _ := price.Default().Lookup("o4-mini")
 	j, err := judge.New(judge.Config{Model: judgeModel, ModelName: "o4-mini", Timeout: 30 * time.Second,
-		Cost: func(u agent.Usage) (float64, bool) { return o4.Cost(u), true }})
+		Cost: func(u contract.Usage) (float64, bool) { return o4.Cost(u), true }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestDatasetJudged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var blocked []trace.BlockedRequest
+	var blocked []contract.BlockedRequest
 	for _, s := range tr.Steps {
 		blocked = append(blocked, s.Blocked...)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/suite"
 )
@@ -176,7 +177,7 @@ type episode struct {
 	reads int
 }
 
-func (e *episode) Snapshot(ctx context.Context) (agent.Snapshot, error) { return e.b.Snapshot(ctx) }
+func (e *episode) Snapshot(ctx context.Context) (contract.Snapshot, error) { return e.b.Snapshot(ctx) }
 
 // Screenshot lets the screenshot tool (--vision) work in episodes.
 func (e *episode) Screenshot(ctx context.Context) ([]byte, error) { return e.b.Screenshot(ctx) }
@@ -185,20 +186,20 @@ func (e *episode) Screenshot(ctx context.Context) ([]byte, error) { return e.b.S
 func (e *episode) PageState(ctx context.Context) (string, error) { return e.b.PageState(ctx) }
 
 var (
-	_ agent.Screenshotter = (*episode)(nil)
-	_ agent.PageStater    = (*episode)(nil)
+	_ contract.Screenshotter = (*episode)(nil)
+	_ contract.PageStater    = (*episode)(nil)
 )
 
-func (e *episode) Do(ctx context.Context, a agent.Action) (agent.Outcome, error) {
+func (e *episode) Do(ctx context.Context, a contract.Action) (contract.Outcome, error) {
 	e.mu.Lock()
 	over := e.over
 	e.mu.Unlock()
 	if over {
-		return agent.Outcome{}, agent.ActionErrorf("the episode is over; call done")
+		return contract.Outcome{}, contract.ActionErrorf("the episode is over; call done")
 	}
 	if e.timed {
 		if st, err := e.read(ctx); err == nil && st.Done {
-			return agent.Outcome{}, episodeOver(st, "not done: the episode ended before it")
+			return contract.Outcome{}, episodeOver(st, "not done: the episode ended before it")
 		}
 	}
 	out, err := e.b.Do(ctx, a)
@@ -207,7 +208,7 @@ func (e *episode) Do(ctx context.Context, a agent.Action) (agent.Outcome, error)
 		if err != nil {
 			out.Text = "error: " + err.Error()
 		}
-		return agent.Outcome{}, episodeOver(st, out.Text)
+		return contract.Outcome{}, episodeOver(st, out.Text)
 	}
 	return out, err
 }
@@ -304,7 +305,7 @@ func (m *MiniWoB) runEpisode(ctx context.Context, env *Env, task string, seed in
 // human display. ends is when the episode's own timer will end it; zero
 // without one. Its error says which step failed, wrapping the browser's.
 func (m *MiniWoB) startEpisode(ctx context.Context, b *browser.Browser, task string, seed int64) (utterance string, ends time.Time, err error) {
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: m.srv.URL + "/miniwob/" + task + ".html"}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: m.srv.URL + "/miniwob/" + task + ".html"}); err != nil {
 		return "", time.Time{}, fmt.Errorf("opening the task: %w", err)
 	}
 	const waitCover = `new Promise(function (resolve) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -253,7 +254,7 @@ func TestMiniWoBTimerEndsEpisodeBeforeAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	ep := &episode{b: b, timed: true}
-	_, err = ep.Do(ctx, agent.Action{Name: agent.ActClick, Ref: ref})
+	_, err = ep.Do(ctx, contract.Action{Name: contract.ActClick, Ref: ref})
 	var over *agent.TaskOver
 	if !errors.As(err, &over) || over.Success || !strings.Contains(over.Outcome, "not done: the episode ended before it; the episode is over (reward -1): timed out") {
 		t.Fatalf("an action after the timer: %v", err)

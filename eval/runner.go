@@ -14,6 +14,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/price"
@@ -30,7 +31,7 @@ type Config struct {
 	// Model is the model measured. nil uses the bundled reference model:
 	// for each task a [modelserver.Server] on 127.0.0.1 that plays the
 	// task's reference solution, reached over HTTP by an llm client.
-	Model agent.Model
+	Model contract.Model
 	// ModelName is reported; "reference" when Model is nil.
 	ModelName string
 	// Browser is the template of every browser launched: ChromePath,

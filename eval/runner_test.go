@@ -18,6 +18,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/llm"
@@ -175,7 +176,7 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: "file://" + path}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: "file://" + path}); err != nil {
 		t.Fatal(err)
 	}
 	v, err := b.Eval(ctx, `(async () => {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/internal/eval/suite"
@@ -162,7 +163,7 @@ func brokenBrowser(err error) error {
 
 // referenceModel starts a [modelserver.Server] answering with p and returns
 // an llm client for it, and a func that stops both.
-func referenceModel(p modelserver.Responder) (agent.Model, func(), error) {
+func referenceModel(p modelserver.Responder) (contract.Model, func(), error) {
 	srv, err := modelserver.Start(p)
 	if err != nil {
 		return nil, nil, err
@@ -212,7 +213,7 @@ func saveScreenshot(ctx context.Context, env *Env) string {
 	if env.Config.OutDir == "" || env.Shot == "" {
 		return ""
 	}
-	sc, ok := any(env.Browser).(agent.Screenshotter)
+	sc, ok := any(env.Browser).(contract.Screenshotter)
 	if !ok {
 		return ""
 	}

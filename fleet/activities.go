@@ -13,6 +13,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/internal/eval/suite"
 )
@@ -113,11 +114,11 @@ func (w *Worker) runTask(ctx context.Context, t Task) (*Outcome, error) {
 
 // taskOptions are the agent options of a task's own settings.
 func taskOptions(t Task) ([]agent.Option, error) {
-	allowed, err := agent.ParseDomainPatterns(t.AllowedDomains...)
+	allowed, err := contract.ParseDomainPatterns(t.AllowedDomains...)
 	if err != nil {
 		return nil, fmt.Errorf("allowed domains: %w", err)
 	}
-	blocked, err := agent.ParseDomainPatterns(t.BlockedDomains...)
+	blocked, err := contract.ParseDomainPatterns(t.BlockedDomains...)
 	if err != nil {
 		return nil, fmt.Errorf("blocked domains: %w", err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/suite"
 )
 
@@ -32,7 +33,7 @@ type WorkerConfig struct {
 	// Model runs submitted tasks and episodes of evals that measure a
 	// model. nil: the worker runs only built-in eval episodes with the
 	// bundled reference model, and refuses tasks that need a model.
-	Model     agent.Model
+	Model     contract.Model
 	ModelName string
 	// Secrets are the values of the secrets tasks may name.
 	Secrets map[string]string

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -74,7 +75,7 @@ func FromTrace(dir string) (Trajectory, error) {
 
 // BlockedLine is a blocked request as the judge reads it: the method, the
 // URL and what would have been sent.
-func BlockedLine(b trace.BlockedRequest) string {
+func BlockedLine(b contract.BlockedRequest) string {
 	line := b.Method + " " + b.URL
 	if b.Payload != "" {
 		line += " would have sent: " + clip(b.Payload, maxPayload)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/cache"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/signin"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/mcpserver"
@@ -36,9 +37,9 @@ func TestRunTaskCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed, _ := agent.ParseDomainPatterns("127.0.0.1")
+	allowed, _ := contract.ParseDomainPatterns("127.0.0.1")
 	s := mcpserver.New(mcpserver.Config{
-		Policy: agent.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop, Cache: c,
+		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop, Cache: c,
 		Secrets:      map[string]string{"pw@" + site.URL: signin.Password},
 		AgentOptions: []agent.Option{agent.WithIterationTimeout(20 * time.Second)},
 	})

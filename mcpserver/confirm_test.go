@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
@@ -55,10 +56,10 @@ func TestPolicyConfirmElicitation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			allowed, _ := agent.ParseDomainPatterns("127.0.0.1")
+			allowed, _ := contract.ParseDomainPatterns("127.0.0.1")
 			ask, _ := policy.Presets("purchases")
 			s := mcpserver.New(mcpserver.Config{
-				Policy: agent.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop,
+				Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop,
 				AgentOptions: []agent.Option{agent.WithIterationTimeout(20 * time.Second), agent.WithHumanTimeout(5 * time.Second)},
 				Actions:      ask,
 			})

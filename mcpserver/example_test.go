@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/mcpserver"
 )
 
@@ -29,12 +29,12 @@ func Example() {
 
 	// Pages on private addresses, such as the loopback test site, are
 	// refused unless allowed.
-	allowed, err := agent.ParseDomainPatterns("127.0.0.1")
+	allowed, err := contract.ParseDomainPatterns("127.0.0.1")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	s := mcpserver.New(mcpserver.Config{Policy: agent.NavigationPolicy{Allowed: allowed}})
+	s := mcpserver.New(mcpserver.Config{Policy: contract.NavigationPolicy{Allowed: allowed}})
 	defer s.Close()
 
 	serverSide, clientSide := mcp.NewInMemoryTransports()

@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
@@ -53,12 +54,12 @@ func newServer(t *testing.T, r modelserver.Responder) (*mcpserver.Server, *model
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed, err := agent.ParseDomainPatterns("127.0.0.1")
+	allowed, err := contract.ParseDomainPatterns("127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := mcpserver.New(mcpserver.Config{
-		Policy: agent.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop,
+		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop,
 		AgentOptions: []agent.Option{agent.WithIterationTimeout(20 * time.Second)},
 	})
 	t.Cleanup(func() { _ = s.Close() })
@@ -324,8 +325,8 @@ func TestSecrets(t *testing.T) {
 	}))
 	defer srv.Close()
 	const value = "hunter2 pass/word"
-	allowed, _ := agent.ParseDomainPatterns("127.0.0.1")
-	s := mcpserver.New(mcpserver.Config{Policy: agent.NavigationPolicy{Allowed: allowed}, Secrets: map[string]string{"pw@" + srv.URL: value}})
+	allowed, _ := contract.ParseDomainPatterns("127.0.0.1")
+	s := mcpserver.New(mcpserver.Config{Policy: contract.NavigationPolicy{Allowed: allowed}, Secrets: map[string]string{"pw@" + srv.URL: value}})
 	defer s.Close()
 	cs, served := stdio(t, s, nil)
 	defer func() {

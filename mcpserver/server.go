@@ -42,6 +42,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/policy"
 )
 
@@ -51,7 +52,7 @@ type Config struct {
 	Browser browser.Options
 	// Policy says where pages may be opened (Trusted is ignored: no URL is
 	// named by the user here, only by the client's model).
-	Policy agent.NavigationPolicy
+	Policy contract.NavigationPolicy
 	// Secrets are credentials the client's model may type as
 	// <secret>NAME</secret> with browser_type, each bound to its site
 	// (keys NAME@ORIGIN) and filled only there; their values are masked,
@@ -59,7 +60,7 @@ type Config struct {
 	Secrets map[string]string
 	// Model is the model run_task drives; without one, run_task answers
 	// that none is configured.
-	Model agent.Model
+	Model contract.Model
 	// AgentOptions configure run_task's loop (timeouts, limits).
 	AgentOptions []agent.Option
 	// Actions is the user's action policy for run_task's page actions; an

@@ -12,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -44,7 +45,7 @@ func browserTools() []browserTool {
 	}
 	for _, pt := range agent.PageTools() {
 		name := "browser_" + pt.Def.Name
-		if pt.Def.Name == agent.ActGoto {
+		if pt.Def.Name == contract.ActGoto {
 			name = "browser_navigate"
 		}
 		out = append(out, browserTool{
@@ -64,7 +65,7 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{},"additionalP
 // the call at once.
 func (s *Server) handle(t browserTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var a agent.Action
+		var a contract.Action
 		budget := t.budget
 		if t.action != "" {
 			var err error
@@ -89,7 +90,7 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 			})
 		})
 		var te *watchdog.TimeoutError
-		var ae *agent.ActionError
+		var ae *contract.ActionError
 		switch {
 		case err == nil:
 			for _, c := range res.Content {
@@ -117,8 +118,8 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 
 // act performs a on the page and answers with its outcome and the new
 // snapshot.
-func act(ctx context.Context, st *session, b *browser.Browser, a agent.Action) (*mcp.CallToolResult, error) {
-	if a.Name == agent.ActWaitFor {
+func act(ctx context.Context, st *session, b *browser.Browser, a contract.Action) (*mcp.CallToolResult, error) {
+	if a.Name == contract.ActWaitFor {
 		st.mu.Lock()
 		a.Seen = st.lastTxt
 		st.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Recording a replay (Options.Tracer): one iteration per replayed action,
@@ -16,7 +17,7 @@ import (
 // record hands one replayed action to the tracer: snap is the page it
 // acted on, call its tool and arguments as run (refs of that page, secret
 // placeholders), healed whether the Healer chose it.
-func (r *replayer) record(ctx context.Context, snap *agent.Snapshot, call agent.ToolCall, healed bool, t0 time.Time) {
+func (r *replayer) record(ctx context.Context, snap *contract.Snapshot, call contract.ToolCall, healed bool, t0 time.Time) {
 	tr := r.opts.Tracer
 	if tr == nil || snap == nil {
 		return
@@ -26,8 +27,8 @@ func (r *replayer) record(ctx context.Context, snap *agent.Snapshot, call agent.
 	obs := r.observation(snap)
 	tr.TraceSnapshot(ctx, r.iter)
 	tr.TraceModel(agent.ModelCall{Iteration: r.iter, Observation: obs, Started: t0, Replayed: !healed,
-		Request: agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: obs}}},
-		Reply:   agent.Reply{ToolCalls: []agent.ToolCall{call}}})
+		Request: contract.Request{Messages: []contract.Message{{Role: contract.RoleUser, Content: obs}}},
+		Reply:   contract.Reply{ToolCalls: []contract.ToolCall{call}}})
 	tr.TraceStep(ctx, agent.Step{Iteration: r.iter, URL: r.mask.Mask(snap.URL), ActionMS: time.Since(t0).Milliseconds(),
 		Actions: []agent.ActionRecord{{Tool: call.Name, Args: json.RawMessage(call.Arguments), Outcome: "replayed", MS: time.Since(t0).Milliseconds()}}})
 }
@@ -43,18 +44,18 @@ func (r *replayer) recordEnd(ctx context.Context) error {
 		return err
 	}
 	args, _ := json.Marshal(map[string]string{"answer": r.res.Answer})
-	r.record(ctx, snap, agent.ToolCall{Name: agent.ToolDone, Arguments: string(args)}, false, time.Now())
+	r.record(ctx, snap, contract.ToolCall{Name: agent.ToolDone, Arguments: string(args)}, false, time.Now())
 	return nil
 }
 
 // observation is a snapshot as the loop shows it to a model (without the
 // step counter and the fence), secret values masked.
-func (r *replayer) observation(s *agent.Snapshot) string {
+func (r *replayer) observation(s *contract.Snapshot) string {
 	return r.mask.Mask(fmt.Sprintf("URL: %s\nTitle: %s\nSnapshot:\n%s", s.URL, s.Title, s.Text))
 }
 
 // withTargets puts a's refs and URL into a call's JSON arguments.
-func withTargets(args string, a agent.Action) string {
+func withTargets(args string, a contract.Action) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(args), &m) != nil {
 		return args

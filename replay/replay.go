@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/trace"
 )
@@ -48,7 +49,7 @@ type Options struct {
 	// recorded one's part, and the replay goes on (see heal.go). Any
 	// agent.Model will do; one call per healed step, bounded by
 	// HealTimeout.
-	Healer agent.Model
+	Healer contract.Model
 	// HealTimeout bounds one question to the Healer (DefaultHealTimeout
 	// if 0).
 	HealTimeout time.Duration
@@ -105,7 +106,7 @@ var secretRef = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
 
 // replayer is one Run.
 type replayer struct {
-	b       agent.Browser
+	b       contract.Browser
 	t       *trace.Trace
 	opts    Options
 	rb      rebase
@@ -118,7 +119,7 @@ type replayer struct {
 
 // Run replays t in b. It returns a *StepError at the first action that
 // cannot be replayed; any other error means the browser failed.
-func Run(ctx context.Context, b agent.Browser, t *trace.Trace, opts Options) (*Result, error) {
+func Run(ctx context.Context, b contract.Browser, t *trace.Trace, opts Options) (*Result, error) {
 	if opts.ActionTimeout <= 0 {
 		opts.ActionTimeout = DefaultActionTimeout
 	}
@@ -139,7 +140,7 @@ func Run(ctx context.Context, b agent.Browser, t *trace.Trace, opts Options) (*R
 		r.res.Answer, r.res.Code = t.End.Result.Answer, t.End.Result.Code
 	}
 	if start := rb.url(t.Header.URL); start != "" {
-		if err := do(ctx, b, opts.ActionTimeout, agent.Action{Name: agent.ActGoto, URL: start}); err != nil {
+		if err := do(ctx, b, opts.ActionTimeout, contract.Action{Name: contract.ActGoto, URL: start}); err != nil {
 			return nil, &StepError{Iteration: 0, Tool: "goto", Looked: start, Err: err}
 		}
 		r.say("start  goto %s", start)
@@ -183,7 +184,7 @@ func (r *replayer) action(ctx context.Context, st trace.StepEvent, rec agent.Act
 		return &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: string(rec.Args), Err: fmt.Errorf("the recorded arguments do not read: %w", err)}
 	}
 	looked, snap, err := retarget(ctx, r.b, r.t, st.Iteration, &a, r.rb, r.opts.ActionTimeout)
-	call := agent.ToolCall{Name: rec.Tool, Arguments: argsText(rec.Args)}
+	call := contract.ToolCall{Name: rec.Tool, Arguments: argsText(rec.Args)}
 	var nf *notFound
 	healed := false
 	if errors.As(err, &nf) && r.opts.Healer != nil {
@@ -211,8 +212,8 @@ func (r *replayer) action(ctx context.Context, st trace.StepEvent, rec agent.Act
 }
 
 // do runs one action under its bound. A browser failure (not an
-// *agent.ActionError) is returned as it is.
-func do(ctx context.Context, b agent.Browser, d time.Duration, a agent.Action) error {
+// *contract.ActionError) is returned as it is.
+func do(ctx context.Context, b contract.Browser, d time.Duration, a contract.Action) error {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	_, err := b.Do(ctx, a)
@@ -235,7 +236,7 @@ func argsText(raw json.RawMessage) string {
 // the page now, and rebases its URL. It returns what it looked for, and
 // the snapshot it read (nil when the action names no element). An element
 // not on the page is a *notFound.
-func retarget(ctx context.Context, b agent.Browser, t *trace.Trace, iter int, a *agent.Action, rb rebase, d time.Duration) (string, *agent.Snapshot, error) {
+func retarget(ctx context.Context, b contract.Browser, t *trace.Trace, iter int, a *contract.Action, rb rebase, d time.Duration) (string, *contract.Snapshot, error) {
 	if a.URL != "" {
 		a.URL = rb.url(a.URL)
 	}
@@ -281,7 +282,7 @@ func (e *notFound) Error() string { return e.err.Error() }
 func (e *notFound) Unwrap() error { return e.err }
 
 // observe takes a snapshot under its bound.
-func observe(ctx context.Context, b agent.Browser, d time.Duration) (*agent.Snapshot, error) {
+func observe(ctx context.Context, b contract.Browser, d time.Duration) (*contract.Snapshot, error) {
 	sctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	snap, err := b.Snapshot(sctx)
@@ -292,7 +293,7 @@ func observe(ctx context.Context, b agent.Browser, d time.Duration) (*agent.Snap
 }
 
 // describe is an action without refs, for messages.
-func describe(a *agent.Action) string {
+func describe(a *contract.Action) string {
 	switch {
 	case a.URL != "":
 		return a.URL
@@ -365,12 +366,12 @@ func secretValues(m map[string]string, start string) (map[string]string, map[str
 
 // fillSecrets puts the secrets' values in place of their placeholders in a
 // type action, bound to their origins as the loop binds them.
-func fillSecrets(a *agent.Action, vals map[string]string, origins map[string][]string) error {
+func fillSecrets(a *contract.Action, vals map[string]string, origins map[string][]string) error {
 	refs := secretRef.FindAllStringSubmatch(a.Text, -1)
 	if len(refs) == 0 {
 		return nil
 	}
-	if a.Name != agent.ActType {
+	if a.Name != contract.ActType {
 		return errors.New("a secret placeholder outside a type action")
 	}
 	for _, r := range refs {

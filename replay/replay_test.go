@@ -17,6 +17,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
@@ -260,7 +261,7 @@ func TestTraceAndReplay(t *testing.T) {
 	})
 	t.Run("the viewer shows the steps and their screenshots", func(t *testing.T) {
 		page := "file://" + filepath.Join(dir, trace.ViewerFile)
-		if _, err := fresh.Do(ctx, agent.Action{Name: agent.ActGoto, URL: page}); err != nil {
+		if _, err := fresh.Do(ctx, contract.Action{Name: contract.ActGoto, URL: page}); err != nil {
 			t.Fatal(err)
 		}
 		var got string

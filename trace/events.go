@@ -65,31 +65,31 @@ type ModelEvent struct {
 // RequestRecord is the request as sent. Tools is set only when the list
 // changed since the previous request.
 type RequestRecord struct {
-	Messages []agent.Message `json:"messages"`
-	Tools    []agent.ToolDef `json:"tools,omitempty"`
-	Images   int             `json:"images,omitempty"` // screenshots shown to the model (not stored)
+	Messages []contract.Message `json:"messages"`
+	Tools    []contract.ToolDef `json:"tools,omitempty"`
+	Images   int                `json:"images,omitempty"` // screenshots shown to the model (not stored)
 }
 
 // ReplyRecord is the model's reply.
 type ReplyRecord struct {
-	Content   string           `json:"content,omitempty"`
-	Reasoning string           `json:"reasoning,omitempty"`
-	ToolCalls []agent.ToolCall `json:"tool_calls,omitempty"`
-	Usage     agent.Usage      `json:"usage"`
+	Content   string              `json:"content,omitempty"`
+	Reasoning string              `json:"reasoning,omitempty"`
+	ToolCalls []contract.ToolCall `json:"tool_calls,omitempty"`
+	Usage     contract.Usage      `json:"usage"`
 }
 
 // StepEvent is one ended iteration with what the browser did meanwhile.
 type StepEvent struct {
-	Type       string         `json:"type"`
-	Iteration  int            `json:"iteration"`
-	Step       agent.Step     `json:"step"`
-	Screenshot string         `json:"screenshot,omitempty"` // path relative to the trace folder
-	ShotError  string         `json:"screenshot_error,omitempty"`
-	Console    []ConsoleEntry `json:"console,omitempty"`
-	Network    []NetEntry     `json:"network,omitempty"`
+	Type       string                  `json:"type"`
+	Iteration  int                     `json:"iteration"`
+	Step       agent.Step              `json:"step"`
+	Screenshot string                  `json:"screenshot,omitempty"` // path relative to the trace folder
+	ShotError  string                  `json:"screenshot_error,omitempty"`
+	Console    []contract.ConsoleEntry `json:"console,omitempty"`
+	Network    []contract.NetEntry     `json:"network,omitempty"`
 	// Blocked are the requests a read-only browser stopped in the step,
 	// with what they would have sent.
-	Blocked []BlockedRequest `json:"blocked,omitempty"`
+	Blocked []contract.BlockedRequest `json:"blocked,omitempty"`
 }
 
 // ShotEvent is the screenshot of a step, taken once the step ended (before
@@ -107,15 +107,6 @@ type EndEvent struct {
 	Type   string       `json:"type"`
 	Result agent.Result `json:"result"`
 }
-
-// The records of what a page did in a step, as a browser gives them
-// (contract.Activity): console messages and network requests.
-type (
-	ConsoleEntry   = contract.ConsoleEntry
-	NetEntry       = contract.NetEntry
-	Activity       = contract.Activity
-	BlockedRequest = contract.BlockedRequest
-)
 
 // rawEvent reads the type of a line.
 type rawEvent struct {

@@ -5,10 +5,12 @@ import (
 	"os"
 	"sort"
 	"time"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // writeHAR writes the requests as a HAR 1.2 log, masked.
-func writeHAR(path string, entries []NetEntry, mask func(string) string) error {
+func writeHAR(path string, entries []contract.NetEntry, mask func(string) string) error {
 	type nv struct {
 		Name  string `json:"name"`
 		Value string `json:"value"`

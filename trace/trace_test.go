@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -26,9 +27,9 @@ type page struct{ png []byte }
 
 func (p page) Screenshot(context.Context) ([]byte, error) { return p.png, nil }
 
-func (page) TakeActivity() ([]trace.ConsoleEntry, []trace.NetEntry) {
-	return []trace.ConsoleEntry{{Level: "log", Text: "token " + base64.StdEncoding.EncodeToString([]byte(secret))}},
-		[]trace.NetEntry{{Method: "GET", URL: "http://x.test/?q=" + url.QueryEscape(secret), Status: 200,
+func (page) TakeActivity() ([]contract.ConsoleEntry, []contract.NetEntry) {
+	return []contract.ConsoleEntry{{Level: "log", Text: "token " + base64.StdEncoding.EncodeToString([]byte(secret))}},
+		[]contract.NetEntry{{Method: "GET", URL: "http://x.test/?q=" + url.QueryEscape(secret), Status: 200,
 			RequestHeaders: map[string]string{"Authorization": "Bearer " + secret}}}
 }
 
@@ -68,7 +69,7 @@ func writeTrace(t testing.TB, dir string, steps int, opts trace.Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := []agent.ToolDef{{Name: "click", Description: "click", Parameters: []byte(`{"type":"object"}`)}}
+	tools := []contract.ToolDef{{Name: "click", Description: "click", Parameters: []byte(`{"type":"object"}`)}}
 	for i := 1; i <= steps; i++ {
 		traceOne(w, i, tools)
 	}
@@ -77,11 +78,11 @@ func writeTrace(t testing.TB, dir string, steps int, opts trace.Options) {
 	}
 }
 
-func traceOne(w *trace.Writer, i int, tools []agent.ToolDef) {
+func traceOne(w *trace.Writer, i int, tools []contract.ToolDef) {
 	w.TraceSnapshot(context.Background(), i)
-	msgs := []agent.Message{{Role: agent.RoleSystem, Content: "system prompt " + strings.Repeat("rules ", 400)}, {Role: agent.RoleUser, Content: observation + " " + secret}}
-	w.TraceModel(agent.ModelCall{Iteration: i, Observation: observation, Request: agent.Request{Messages: msgs, Tools: tools},
-		Reply:   agent.Reply{Content: "typing " + secret, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "click", Arguments: `{"ref":"e12"}`}}},
+	msgs := []contract.Message{{Role: contract.RoleSystem, Content: "system prompt " + strings.Repeat("rules ", 400)}, {Role: contract.RoleUser, Content: observation + " " + secret}}
+	w.TraceModel(agent.ModelCall{Iteration: i, Observation: observation, Request: contract.Request{Messages: msgs, Tools: tools},
+		Reply:   contract.Reply{Content: "typing " + secret, ToolCalls: []contract.ToolCall{{ID: "c1", Name: "click", Arguments: `{"ref":"e12"}`}}},
 		Started: time.Now(), Duration: time.Second})
 	w.TraceStep(context.Background(), agent.Step{Iteration: i, URL: "http://x.test/", Actions: []agent.ActionRecord{
 		{Tool: "click", Args: []byte(`{"ref":"e12"}`), Outcome: "clicked link \"A product\" [ref=e12]", MS: 40}}})
@@ -198,7 +199,7 @@ func BenchmarkTraceStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tools := []agent.ToolDef{{Name: "click", Parameters: []byte(`{}`)}}
+	tools := []contract.ToolDef{{Name: "click", Parameters: []byte(`{}`)}}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		traceOne(w, i+1, tools)

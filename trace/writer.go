@@ -24,11 +24,11 @@ type Options struct {
 	// Shots takes a screenshot after each step (package browser's
 	// Browser); nil records none. When it is a JPEGShooter, the browser
 	// encodes the JPEG; else its PNG is converted here.
-	Shots agent.Screenshotter
+	Shots contract.Screenshotter
 	// Activity gives each step's console messages and network requests;
 	// nil records none. When it is also a contract.BlockedLog (a
 	// read-only browser), each step records the requests it stopped.
-	Activity Activity
+	Activity contract.Activity
 	// HAR also writes trace.har with every request and its headers.
 	HAR bool
 	// MaxShotWidth bounds a screenshot's width in pixels (default 800): a
@@ -66,8 +66,8 @@ type Writer struct {
 	f     *os.File
 	buf   *bufio.Writer
 	err   error // the first write error; later writes are dropped
-	tools []agent.ToolDef
-	har   []NetEntry
+	tools []contract.ToolDef
+	har   []contract.NetEntry
 	steps int
 
 	pending *pendingShot   // the last step, until its screenshot is taken
@@ -153,7 +153,7 @@ func (w *Writer) TraceModel(mc agent.ModelCall) {
 	w.err = errors.Join(w.err, w.flush())
 }
 
-func sameTool(a, b agent.ToolDef) bool {
+func sameTool(a, b contract.ToolDef) bool {
 	return a.Name == b.Name && a.Description == b.Description && string(a.Parameters) == string(b.Parameters)
 }
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/internal/eval/suite"
@@ -144,7 +144,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 
 	// The model: the reference model unless one is configured.
-	var model agent.Model
+	var model contract.Model
 	modelName := eval.ReferenceModel
 	client, err := o.measuredModel(ctx, log)
 	if err != nil {

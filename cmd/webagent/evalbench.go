@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/internal/eval/dataset"
 	"github.com/webagent/webagent/judge"
@@ -178,7 +179,7 @@ func (b *openWebFlags) datasetJobs() []eval.Job { return eval.DatasetJobs(b.task
 
 // costFunc is the price of model's usage, or an error saying how to give
 // one.
-func (b *openWebFlags) costFunc(flagName, model string) (func(agent.Usage) float64, error) {
+func (b *openWebFlags) costFunc(flagName, model string) (func(contract.Usage) float64, error) {
 	p, ok := b.table.Lookup(model)
 	if !ok {
 		return nil, usagef("%s needs a price for the model %q, and the price table has none; add a row for it with --prices FILE "+
@@ -216,9 +217,9 @@ func (b *openWebFlags) newJudge(ctx context.Context, agentCfg llm.Config, log *s
 	if err != nil {
 		return nil, nil, fmt.Errorf("the judge: %w", err)
 	}
-	var cost func(agent.Usage) (float64, bool)
+	var cost func(contract.Usage) (float64, bool)
 	if p, ok := b.table.Lookup(j.model); ok {
-		cost = func(u agent.Usage) (float64, bool) { return p.Cost(u), true }
+		cost = func(u contract.Usage) (float64, bool) { return p.Cost(u), true }
 	}
 	jd, err := judge.New(judge.Config{Model: client, ModelName: j.model, Vision: j.vision, Timeout: j.timeout, Cost: cost})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/contactform"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/modelserver"
@@ -279,7 +280,7 @@ func TestRunReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var blocked []trace.BlockedRequest
+	var blocked []contract.BlockedRequest
 	var toldModel bool
 	for _, s := range tr.Steps {
 		blocked = append(blocked, s.Blocked...)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/mcpserver"
 )
 
@@ -85,7 +86,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := o.cache.open(log); err != nil {
 		return exitUsage, err
 	}
-	var model agent.Model
+	var model contract.Model
 	if cfg := o.modelFlags.config(log); cfg.Model != "" {
 		if model, err = newModel(ctx, cfg); err != nil {
 			return exitUsage, err
@@ -95,7 +96,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	bopts.Isolated = o.cdpURL != ""
 	srv := mcpserver.New(mcpserver.Config{
 		Browser:          bopts,
-		Policy:           agent.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
+		Policy:           contract.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
 		Secrets:          secrets,
 		Model:            model,
 		AgentOptions:     o.loopOptions(o.maxIterations), // common.loopOptions

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // navFlags are the flags and environment that confine where the agent may
@@ -13,7 +14,7 @@ type navFlags struct {
 	allowed, blocked listFlag
 	allowPrivate     bool
 	// parsed by validate
-	allowedP, blockedP []agent.DomainPattern
+	allowedP, blockedP []contract.DomainPattern
 }
 
 func (n *navFlags) register(fs *flag.FlagSet) {
@@ -33,10 +34,10 @@ func (n *navFlags) validate() error {
 		blocked = []string{os.Getenv("WEBAGENT_BLOCKED_DOMAINS")}
 	}
 	var err error
-	if n.allowedP, err = agent.ParseDomainPatterns(allowed...); err != nil {
+	if n.allowedP, err = contract.ParseDomainPatterns(allowed...); err != nil {
 		return usagef("--allowed-domains: %v", err)
 	}
-	if n.blockedP, err = agent.ParseDomainPatterns(blocked...); err != nil {
+	if n.blockedP, err = contract.ParseDomainPatterns(blocked...); err != nil {
 		return usagef("--blocked-domains: %v", err)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/trace"
@@ -163,7 +164,7 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 
 // execute launches the browser, runs the task, prints the result and
 // closes the browser. Chrome is gone by the time it returns.
-func execute(ctx context.Context, c common, model agent.Model, task agent.Task, stdout, stderr io.Writer) (int, error) {
+func execute(ctx context.Context, c common, model contract.Model, task agent.Task, stdout, stderr io.Writer) (int, error) {
 	log := c.logger(stderr)
 	started := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)

@@ -29,8 +29,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/contract"
 )
 
 // Header is the CSV header the benchmark prints.
@@ -169,7 +169,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 }
 
 type measured struct {
-	snap agent.Snapshot
+	snap contract.Snapshot
 	ms   float64
 	cov  browser.Coverage
 }
@@ -185,7 +185,7 @@ const loadJS = `new Promise((resolve) => {
 func measure(ctx context.Context, b *browser.Browser, u string, timeout time.Duration, repeat int) (measured, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if _, err := b.Do(ctx, agent.Action{Name: agent.ActGoto, URL: u}); err != nil {
+	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: u}); err != nil {
 		return measured{}, err
 	}
 	if _, err := b.Eval(ctx, loadJS); err != nil {

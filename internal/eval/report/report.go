@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/judge"
 )
@@ -97,7 +98,7 @@ type Run struct {
 	// Attempts is 2 when the task was retried because its browser died.
 	Attempts int                 `json:"attempts"`
 	Checks   []suite.CheckResult `json:"checks"`
-	Tokens   agent.Usage         `json:"tokens"`
+	Tokens   contract.Usage      `json:"tokens"`
 	Steps    []Step              `json:"steps"`
 	// Screenshot is the final screenshot's file, relative to the report.
 	Screenshot string `json:"screenshot,omitempty"`

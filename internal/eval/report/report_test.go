@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/suite"
 )
 
@@ -17,7 +17,7 @@ func run(suiteName, id string, ok bool, ms int64, tokens int) Run {
 		code = CodeChecksFailed
 	}
 	return Run{ID: id, Suite: suiteName, Kind: "task", Success: ok, Code: code, Iterations: 3, DurationMS: ms,
-		Tokens: agent.Usage{TotalTokens: tokens}, Message: "why " + id,
+		Tokens: contract.Usage{TotalTokens: tokens}, Message: "why " + id,
 		Checks: []suite.CheckResult{{Check: `answer_contains "x"`, Line: 7, Pass: ok, Message: "the answer lacks x"}},
 		Steps:  []Step{{Iteration: 1, SnapshotMS: 10, LLMMS: 100, ActionMS: 50}, {Iteration: 2, SnapshotMS: 30, LLMMS: 300, ActionMS: 70}}}
 }

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/judge"
 )
 
 func judged(id, site, level, outcome string, label *bool, agentUSD float64) Run {
 	r := Run{ID: id, Suite: "webvoyager", Kind: KindDataset, Site: site, Level: level, HumanLabel: label, Iterations: 4, DurationMS: 2000,
-		Tokens: agent.Usage{TotalTokens: 1000}, CostUSD: &agentUSD, Trace: "traces/webvoyager_" + id}
+		Tokens: contract.Usage{TotalTokens: 1000}, CostUSD: &agentUSD, Trace: "traces/webvoyager_" + id}
 	judgeUSD := 0.01
 	v := &judge.Verdict{Outcome: outcome, Model: "judge-m", KeyPoints: []string{"open the page", "read the price"}, CostUSD: &judgeUSD,
-		Usage: agent.Usage{TotalTokens: 100},
+		Usage: contract.Usage{TotalTokens: 100},
 		Steps: []judge.ScoredStep{{Iteration: 1, Score: 2}, {Iteration: 2, Score: 5, Reason: "the price is shown", Chosen: true, Screenshot: "shots/0002.jpg"}}}
 	switch outcome {
 	case judge.Success:

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/internal/suggest"
 )
@@ -153,11 +154,11 @@ func (l *loader) limits(v *yaml.Node, field string, lim Limits) Limits {
 	return lim
 }
 
-// domains reads a list of domain patterns (agent.ParseDomainPattern).
-func (l *loader) domains(v *yaml.Node, field string) []agent.DomainPattern {
-	var out []agent.DomainPattern
+// domains reads a list of domain patterns (contract.ParseDomainPattern).
+func (l *loader) domains(v *yaml.Node, field string) []contract.DomainPattern {
+	var out []contract.DomainPattern
 	for i, s := range l.strList(v, field) {
-		p, err := agent.ParseDomainPattern(s)
+		p, err := contract.ParseDomainPattern(s)
 		if err != nil {
 			l.errorf(v.Content[i], fmt.Sprintf("%s[%d]", field, i), "%v", err)
 			continue

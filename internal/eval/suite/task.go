@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 )
 
 // Task is one eval task as loaded from a task file.
@@ -33,7 +34,7 @@ type Task struct {
 	Secrets     map[string]string
 	// AllowedDomains and BlockedDomains confine the task's browser (added
 	// to the runner's own lists).
-	AllowedDomains, BlockedDomains []agent.DomainPattern
+	AllowedDomains, BlockedDomains []contract.DomainPattern
 	// Checks all must pass for the task to pass.
 	Checks []Check
 	// Reference is the reference solution, nil when the task has none.
