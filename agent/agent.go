@@ -9,14 +9,15 @@
 //
 // # Bounds
 //
-// Bounds nest, outermost first:
+// A run's bounds are one value, [Limits] ([WithLimits]). They nest,
+// outermost first:
 //
 //   - the caller's context (cancel → CANCELED, its deadline → TASK_TIMEOUT);
-//   - the task timeout, WithTaskTimeout (→ TASK_TIMEOUT);
-//   - the start timeout for the first navigation, WithStartTimeout
+//   - the task timeout, Limits.TaskTimeout (→ TASK_TIMEOUT);
+//   - the start timeout for the first navigation, Limits.StartTimeout
 //     (→ BROWSER_ERROR);
-//   - the iteration timeout, WithIterationTimeout, around each snapshot,
-//     model call and action batch (→ ITERATION_TIMEOUT).
+//   - the iteration timeout, Limits.IterationTimeout, around each
+//     snapshot, model call and action batch (→ ITERATION_TIMEOUT).
 //
 // Each bound is enforced by racing the work against a timer
 // (package watchdog), so work that ignores its context cannot hold the loop;
@@ -128,7 +129,7 @@ type run struct {
 // never blocks past its bounds.
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
 	r := a.newRun(ctx, task)
-	a.cfg.logger.Debug("task started", "url", task.URL, "max_iterations", a.cfg.maxIterations, "iteration_timeout", a.cfg.iterationTimeout)
+	a.cfg.logger.Debug("task started", "url", task.URL, "max_iterations", a.cfg.lim.MaxIterations, "iteration_timeout", a.cfg.lim.IterationTimeout)
 
 	taskCtx, cancelTask := a.taskContext(ctx)
 	defer cancelTask()
@@ -142,13 +143,13 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 	if code, err := r.start(taskCtx); err != nil {
 		return r.finish(ctx, taskCtx, code, err)
 	}
-	for i := 1; i <= a.cfg.maxIterations; i++ {
+	for i := 1; i <= a.cfg.lim.MaxIterations; i++ {
 		if code, end, err := r.runIteration(ctx, taskCtx, i); end {
 			return r.finish(ctx, taskCtx, code, err)
 		}
 	}
 	return r.finish(ctx, taskCtx, CodeMaxIterations,
-		fmt.Errorf("the task was not finished within %d iterations", a.cfg.maxIterations))
+		fmt.Errorf("the task was not finished within %d iterations", a.cfg.lim.MaxIterations))
 }
 
 // newRun returns the state of one Run of task: its secrets, tools and
@@ -156,7 +157,7 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	r := &run{
 		a: a, task: task, sec: newSecrets(task.Secrets, task.URL), fence: newFence(),
-		tools:   newToolset(a.cfg.human != nil, a.cfg.humanTimeout, a.cfg.vision),
+		tools:   newToolset(a.cfg.human != nil, a.cfg.lim.HumanTimeout, a.cfg.vision),
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
 		repeats: map[string]repeat{},
@@ -177,10 +178,10 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 // timeout when there is one, and the function that cancels it.
 func (a *Agent) taskContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	taskCtx, cancelTask := context.WithCancel(ctx)
-	if a.cfg.taskTimeout <= 0 {
+	if a.cfg.lim.TaskTimeout <= 0 {
 		return taskCtx, cancelTask
 	}
-	timed, cancelTimeout := context.WithTimeoutCause(taskCtx, a.cfg.taskTimeout, errTaskTimeout)
+	timed, cancelTimeout := context.WithTimeoutCause(taskCtx, a.cfg.lim.TaskTimeout, errTaskTimeout)
 	return timed, func() {
 		cancelTimeout()
 		cancelTask()
@@ -208,7 +209,7 @@ func (r *run) start(taskCtx context.Context) (Code, error) {
 	if r.task.URL == "" {
 		return "", nil
 	}
-	err := watchdog.Do(taskCtx, "opening the start URL", r.a.cfg.startTimeout, func(ctx context.Context) error {
+	err := watchdog.Do(taskCtx, "opening the start URL", r.a.cfg.lim.StartTimeout, func(ctx context.Context) error {
 		_, err := r.a.browser.Do(ctx, contract.Action{Name: contract.ActGoto, URL: r.task.URL})
 		return err
 	})
@@ -228,7 +229,7 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}}}
 	msgs := append([]contract.Message(nil), r.msgs...)
 	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn()}
-	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.iterationTimeout,
+	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.lim.IterationTimeout,
 		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, in, prog) })
 	if err != nil {
 		code, end = r.iterationFailed(ctx, taskCtx, prog, err)
@@ -304,7 +305,7 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 	case ctx.Err() != nil:
 		code, err = CodeTaskTimeout, fmt.Errorf("the caller's deadline passed: %w", ctx.Err())
 	case errors.Is(context.Cause(taskCtx), errTaskTimeout):
-		code, err = CodeTaskTimeout, fmt.Errorf("the task timeout of %s passed: %w", r.a.cfg.taskTimeout, context.DeadlineExceeded)
+		code, err = CodeTaskTimeout, fmt.Errorf("the task timeout of %s passed: %w", r.a.cfg.lim.TaskTimeout, context.DeadlineExceeded)
 	}
 	res := r.res
 	res.Code = code

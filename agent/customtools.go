@@ -71,8 +71,8 @@ func (c *config) buildCustomTools() ([]*tool, error) {
 		if budget == 0 {
 			budget = DefaultCustomToolBudget
 		}
-		if c.operationTimeout > 0 && budget >= c.operationTimeout {
-			return nil, fmt.Errorf("agent: custom tool %q: its budget %s must be below the operation timeout %s, the backstop above every tool", ct.Name, budget, c.operationTimeout)
+		if c.lim.OperationTimeout > 0 && budget >= c.lim.OperationTimeout {
+			return nil, fmt.Errorf("agent: custom tool %q: its budget %s must be below the operation timeout %s, the backstop above every tool", ct.Name, budget, c.lim.OperationTimeout)
 		}
 		params := ct.Parameters
 		if len(params) == 0 {

@@ -97,7 +97,7 @@ func (r *run) dispatch(ctx context.Context, c call, out *iterOut) (contract.Outc
 		do = browserAction
 	}
 	name := c.tool.name
-	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.operationTimeout, func(ctx context.Context) (contract.Outcome, error) {
+	return watchdog.Run(ctx, "dispatching "+name, r.a.cfg.lim.OperationTimeout, func(ctx context.Context) (contract.Outcome, error) {
 		return watchdog.Run(ctx, name, c.budget, func(ctx context.Context) (contract.Outcome, error) { return do(ctx, r, c, out) })
 	})
 }

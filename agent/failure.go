@@ -43,9 +43,9 @@ func (r *run) iterationFailed(ctx, taskCtx context.Context, prog *progress, err 
 		}
 		r.notes = append(r.notes, fmt.Sprintf("Your last reply could not be read (%s). Reply again, calling a tool.", r.sec.mask(err.Error())))
 		return "", false
-	case isTimeout && r.a.cfg.timeoutPolicy == PolicyRecover:
+	case isTimeout && r.a.cfg.lim.TimeoutPolicy == PolicyRecover:
 		r.timeouts++
-		if r.timeouts >= r.a.cfg.maxTimeouts {
+		if r.timeouts >= r.a.cfg.lim.MaxIterationTimeouts {
 			return CodeIterationTimeout, true
 		}
 		note := fmt.Sprintf("Your last step timed out after %s while %s and was abandoned.", te.Budget, sa.phase())

@@ -118,7 +118,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	if err != nil {
 		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
-	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.maxIterations)
+	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.lim.MaxIterations)
 	r.traceSnapshot(ctx, iter)
 	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
 	out.page = fingerprint(snap)

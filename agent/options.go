@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"time"
@@ -45,17 +46,12 @@ const (
 type Option func(*config)
 
 type config struct {
-	maxIterations    int
-	iterationTimeout time.Duration
-	taskTimeout      time.Duration
-	startTimeout     time.Duration
-	operationTimeout time.Duration
-	timeoutPolicy    TimeoutPolicy
-	maxTimeouts      int
+	limits           Limits // as given: WithLimits and the options of one bound
+	lim              Limits // in effect: limits.effective(), set by validate
+	optErr           error  // the first option of one bound out of range
 	maxConsecutive   int
 	maxErrors        int
 	human            Human
-	humanTimeout     time.Duration
 	vision           bool
 	logger           *slog.Logger
 	observer         Observer
@@ -73,44 +69,33 @@ type config struct {
 
 func defaults() config {
 	return config{
-		maxIterations:    DefaultMaxIterations,
-		iterationTimeout: DefaultIterationTimeout,
-		startTimeout:     DefaultStartTimeout,
-		operationTimeout: DefaultOperationTimeout,
-		timeoutPolicy:    PolicyFatal,
-		maxTimeouts:      DefaultMaxIterationTimeouts,
 		maxConsecutive:   DefaultMaxConsecutiveErrors,
 		maxErrors:        DefaultMaxErrors,
-		humanTimeout:     DefaultHumanTimeout,
 		logger:           slog.New(slog.DiscardHandler),
 	}
 }
 
 func (c *config) validate() error {
-	if c.maxIterations < 1 {
-		return fmt.Errorf("agent: max iterations is %d; it must be at least 1", c.maxIterations)
+	if c.optErr != nil {
+		return c.optErr
 	}
+	if err := c.limits.Validate(); err != nil {
+		return err
+	}
+	c.lim = c.limits.inForce()
 	for _, b := range []struct {
 		name string
 		d    time.Duration
 	}{
-		{"iteration timeout", c.iterationTimeout},
-		{"task timeout", c.taskTimeout},
-		{"start timeout", c.startTimeout},
-		{"operation timeout", c.operationTimeout},
-		{"human timeout", c.humanTimeout},
+		{"iteration timeout", c.lim.IterationTimeout},
+		{"task timeout", c.lim.TaskTimeout},
+		{"start timeout", c.lim.StartTimeout},
+		{"operation timeout", c.lim.OperationTimeout},
+		{"human timeout", c.lim.HumanTimeout},
 	} {
 		if err := watchdog.CheckBudget(b.name, b.d); err != nil {
 			return fmt.Errorf("agent: %w", err)
 		}
-	}
-	switch c.timeoutPolicy {
-	case PolicyFatal, PolicyRecover:
-	default:
-		return fmt.Errorf("agent: iteration timeout policy %q is not %q or %q", c.timeoutPolicy, PolicyFatal, PolicyRecover)
-	}
-	if c.maxTimeouts < 1 {
-		return fmt.Errorf("agent: max iteration timeouts is %d; it must be at least 1", c.maxTimeouts)
 	}
 	var err error
 	if c.customTools, err = c.buildCustomTools(); err != nil {
@@ -123,11 +108,11 @@ func (c *config) validate() error {
 		return fmt.Errorf("agent: the error budget (%d in a row, %d in all) must be at least 1 each", c.maxConsecutive, c.maxErrors)
 	}
 	asks := c.human != nil || c.policy.Asks()
-	if asks && c.iterationTimeout > 0 && c.humanTimeout >= c.iterationTimeout {
-		return fmt.Errorf("agent: the human timeout (%s) must be below the iteration timeout (%s), which bounds it", c.humanTimeout, c.iterationTimeout)
+	if asks && c.lim.IterationTimeout > 0 && c.lim.HumanTimeout >= c.lim.IterationTimeout {
+		return fmt.Errorf("agent: the human timeout (%s) must be below the iteration timeout (%s), which bounds it", c.lim.HumanTimeout, c.lim.IterationTimeout)
 	}
-	if c.human != nil && c.operationTimeout > 0 && c.humanTimeout >= c.operationTimeout {
-		return fmt.Errorf("agent: the human timeout (%s) must be below the operation timeout (%s), the backstop above every tool", c.humanTimeout, c.operationTimeout)
+	if c.human != nil && c.lim.OperationTimeout > 0 && c.lim.HumanTimeout >= c.lim.OperationTimeout {
+		return fmt.Errorf("agent: the human timeout (%s) must be below the operation timeout (%s), the backstop above every tool", c.lim.HumanTimeout, c.lim.OperationTimeout)
 	}
 	return nil
 }
@@ -135,34 +120,60 @@ func (c *config) validate() error {
 // warnings returns configuration that is valid but probably not meant.
 func (c *config) warnings() []string {
 	var w []string
-	if c.operationTimeout > 0 && c.operationTimeout <= longestToolBudget() {
+	if c.lim.OperationTimeout > 0 && c.lim.OperationTimeout <= longestToolBudget() {
 		w = append(w, fmt.Sprintf("the operation timeout (%s) is at or below the longest tool budget (%s): "+
-			"the backstop will cut legitimate operations short", c.operationTimeout, longestToolBudget()))
+			"the backstop will cut legitimate operations short", c.lim.OperationTimeout, longestToolBudget()))
 	}
-	if c.iterationTimeout > 0 && c.operationTimeout > 0 && c.iterationTimeout <= c.operationTimeout {
+	if c.lim.IterationTimeout > 0 && c.lim.OperationTimeout > 0 && c.lim.IterationTimeout <= c.lim.OperationTimeout {
 		w = append(w, fmt.Sprintf("the iteration timeout (%s) is at or below the operation timeout (%s): "+
-			"a slow tool ends the iteration before the model can be told", c.iterationTimeout, c.operationTimeout))
+			"a slow tool ends the iteration before the model can be told", c.lim.IterationTimeout, c.lim.OperationTimeout))
 	}
 	return w
 }
 
+// timeout returns an option that sets one timeout of the limits: 0 means
+// none there (Limits' negative), and a negative value is an error.
+func timeout(name string, d time.Duration, field func(*Limits) *time.Duration) Option {
+	return func(c *config) {
+		switch {
+		case d < 0:
+			c.optErr = cmp.Or(c.optErr, fmt.Errorf("%w: the %s is %s; give a positive duration, or 0 for none", ErrLimits, name, d))
+		case d == 0:
+			*field(&c.limits) = -1
+		default:
+			*field(&c.limits) = d
+		}
+	}
+}
+
 // WithMaxIterations caps the number of observe-decide-act iterations
 // (default 50).
-func WithMaxIterations(n int) Option { return func(c *config) { c.maxIterations = n } }
+func WithMaxIterations(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.optErr = cmp.Or(c.optErr, fmt.Errorf("%w: max iterations is %d; it must be at least 1", ErrLimits, n))
+		}
+		c.limits.MaxIterations = n
+	}
+}
 
 // WithIterationTimeout bounds each iteration: snapshot, model call and
 // actions together (default 300s). 0 disables the bound.
 func WithIterationTimeout(d time.Duration) Option {
-	return func(c *config) { c.iterationTimeout = d }
+	return timeout("iteration timeout", d, func(l *Limits) *time.Duration { return &l.IterationTimeout })
 }
 
 // WithTaskTimeout bounds the whole task, start navigation included. 0 (the
 // default) means no task deadline beyond the caller's context.
-func WithTaskTimeout(d time.Duration) Option { return func(c *config) { c.taskTimeout = d } }
+func WithTaskTimeout(d time.Duration) Option {
+	return timeout("task timeout", d, func(l *Limits) *time.Duration { return &l.TaskTimeout })
+}
 
 // WithStartTimeout bounds the navigation to the task's start URL, which
 // runs before the first iteration (default 60s). 0 disables the bound.
-func WithStartTimeout(d time.Duration) Option { return func(c *config) { c.startTimeout = d } }
+func WithStartTimeout(d time.Duration) Option {
+	return timeout("start timeout", d, func(l *Limits) *time.Duration { return &l.StartTimeout })
+}
 
 // WithOperationTimeout sets the dispatch backstop: one bound above every
 // tool's own budget (default 120s). When it fires, the model receives a
@@ -170,14 +181,19 @@ func WithStartTimeout(d time.Duration) Option { return func(c *config) { c.start
 // on. 0 disables it; a value at or below the longest tool budget logs a
 // warning when the agent is built.
 func WithOperationTimeout(d time.Duration) Option {
-	return func(c *config) { c.operationTimeout = d }
+	return timeout("operation timeout", d, func(l *Limits) *time.Duration { return &l.OperationTimeout })
 }
 
 // WithIterationTimeoutPolicy sets what an iteration timeout does: PolicyFatal
 // (the default) ends the task with ITERATION_TIMEOUT; PolicyRecover recovers
 // the page and goes on, until maxTimeouts iterations have timed out.
 func WithIterationTimeoutPolicy(p TimeoutPolicy, maxTimeouts int) Option {
-	return func(c *config) { c.timeoutPolicy, c.maxTimeouts = p, maxTimeouts }
+	return func(c *config) {
+		if maxTimeouts < 1 {
+			c.optErr = cmp.Or(c.optErr, fmt.Errorf("%w: max iteration timeouts is %d; it must be at least 1", ErrLimits, maxTimeouts))
+		}
+		c.limits.TimeoutPolicy, c.limits.MaxIterationTimeouts = p, maxTimeouts
+	}
 }
 
 // WithErrorBudget ends the task with MAX_ERRORS when more than consecutive
@@ -191,37 +207,35 @@ func WithErrorBudget(consecutive, total int) Option {
 // out the model is told the question is pending, and a later answer is
 // delivered at the next iteration.
 func WithHuman(h Human, timeout time.Duration) Option {
-	return func(c *config) { c.human, c.humanTimeout = h, timeout }
+	return func(c *config) { c.human, c.limits.HumanTimeout = h, timeout }
 }
 
 // WithHumanTimeout bounds each wait for a person (an ask_human question,
 // a confirmation of the policy) without setting a Human (default 60s,
 // below the iteration timeout).
-func WithHumanTimeout(d time.Duration) Option { return func(c *config) { c.humanTimeout = d } }
+func WithHumanTimeout(d time.Duration) Option { return func(c *config) { c.limits.HumanTimeout = d } }
 
 // WithVision offers the model a screenshot tool: the page as an image, for
 // models that accept images. The browser must implement Screenshotter.
 func WithVision(on bool) Option { return func(c *config) { c.vision = on } }
 
-// WithAllowedDomains confines the browser to the places the patterns
-// match (DomainPattern syntax: example.com, *.example.com,
-// http://localhost:3000); navigations anywhere else are refused and the
-// model is told why. The browser must implement Confiner.
-func WithAllowedDomains(p ...contract.DomainPattern) Option {
-	return func(c *config) { c.nav.Allowed = append(c.nav.Allowed, p...) }
-}
-
-// WithBlockedDomains refuses navigations to the places the patterns match,
-// even when they are allowed.
-func WithBlockedDomains(p ...contract.DomainPattern) Option {
-	return func(c *config) { c.nav.Blocked = append(c.nav.Blocked, p...) }
-}
-
-// WithPrivateNetwork lifts (true) the private network guard: by default,
-// hosts on loopback, private, link-local or metadata addresses are reachable
-// only when the user named them (the start URL's host, an allowed domain).
-func WithPrivateNetwork(allow bool) Option {
-	return func(c *config) { c.nav.AllowPrivateNetwork = allow }
+// WithNavigation confines the browser to where p says pages may be opened:
+// the allowed and blocked places (DomainPattern syntax: example.com,
+// *.example.com, http://localhost:3000) and the private network guard.
+// Navigations anywhere else are refused and the model is told why. The
+// loop adds the start URL's host to p.Trusted. A policy that confines
+// needs a browser that implements Confiner.
+//
+// Several WithNavigation options add up: their patterns are joined, and
+// any of them may lift the private network guard (a task file's domains
+// add to the command line's).
+func WithNavigation(p contract.NavigationPolicy) Option {
+	return func(c *config) {
+		c.nav.Allowed = append(c.nav.Allowed, p.Allowed...)
+		c.nav.Blocked = append(c.nav.Blocked, p.Blocked...)
+		c.nav.Trusted = append(c.nav.Trusted, p.Trusted...)
+		c.nav.AllowPrivateNetwork = c.nav.AllowPrivateNetwork || p.AllowPrivateNetwork
+	}
 }
 
 // WithLogger sets a logger for the loop's diagnostics (silent by default).

@@ -184,7 +184,7 @@ func (r *run) confirm(ctx context.Context, pd *PolicyDecision, url string) (bool
 	}
 	q := Confirmation{Tool: pd.Tool, Target: pd.Target, URL: r.sec.mask(url), Form: pd.Form, Rule: pd.Rule, Reason: pd.Reason}
 	q.Question = confirmQuestion(pd)
-	bound := r.a.cfg.humanTimeout
+	bound := r.a.cfg.lim.HumanTimeout
 	yes, err := watchdog.Run(ctx, "waiting for the person's yes", bound, func(ctx context.Context) (bool, error) { return cf.Confirm(ctx, q) })
 	var te *watchdog.TimeoutError
 	switch {

@@ -208,7 +208,7 @@ func TestAllowedDomainsTask(t *testing.T) {
 			return done("visited")
 		}
 	}))
-	res := mustAgent(t, shared, model, agent.WithAllowedDomains(allowed...)).
+	res := mustAgent(t, shared, model, agent.WithNavigation(contract.NavigationPolicy{Allowed: allowed})).
 		Run(context.Background(), agent.Task{URL: first, Instruction: "visit"})
 	if res.Code != agent.CodeSuccess {
 		t.Fatalf("%s: %s", res.Code, res.Message)

@@ -14,14 +14,15 @@ import (
 type NavigationPolicy struct {
 	// Allowed, when not empty, is the only places pages may be opened from
 	// (DomainPattern syntax). Blocked places are refused even when allowed.
-	Allowed, Blocked []DomainPattern
+	Allowed []DomainPattern `json:"allowed,omitempty"`
+	Blocked []DomainPattern `json:"blocked,omitempty"`
 	// AllowPrivateNetwork lifts the private network guard: without it,
 	// hosts whose addresses are loopback, private, link-local (the cloud
 	// metadata address 169.254.169.254) or unspecified are refused unless
 	// the user named them (Trusted, or an Allowed pattern).
-	AllowPrivateNetwork bool
+	AllowPrivateNetwork bool `json:"allow_private_network,omitempty"`
 	// Trusted are the hosts the user named: the start URL's host.
-	Trusted []string
+	Trusted []string `json:"trusted,omitempty"`
 }
 
 // DomainPattern is one entry of an allowed or blocked list:
@@ -50,6 +51,20 @@ func (p DomainPattern) String() string {
 		s = p.Scheme + "://" + s
 	}
 	return s
+}
+
+// MarshalText writes the pattern as written, so that a NavigationPolicy
+// travels as JSON (a fleet's task) in the syntax people write.
+func (p DomainPattern) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a pattern as ParseDomainPattern does.
+func (p *DomainPattern) UnmarshalText(b []byte) error {
+	q, err := ParseDomainPattern(string(b))
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
 }
 
 // ParseDomainPattern reads one pattern; the error says what is wrong.

@@ -29,9 +29,6 @@ type CheckResult = suite.CheckResult
 // [Job] of each.
 type Task = suite.Task
 
-// Limits bound a [Task]'s run; a zero field means the runner's default.
-type Limits = suite.Limits
-
 // Check is one condition a [Task]'s outcome must meet.
 type Check = suite.Check
 

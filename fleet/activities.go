@@ -13,7 +13,6 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/internal/eval/suite"
 )
@@ -88,10 +87,7 @@ func (w *Worker) runTask(ctx context.Context, t Task) (*Outcome, error) {
 			return "", context.Cause(ctx)
 		}
 	})
-	humanTimeout := t.Limits.HumanTimeout
-	if humanTimeout <= 0 {
-		humanTimeout = agent.DefaultHumanTimeout
-	}
+	humanTimeout := t.Limits.Effective().HumanTimeout
 	opts = append(append(append([]agent.Option{agent.WithLogger(w.log)}, w.cfg.Options...), opts...),
 		agent.WithHuman(human, humanTimeout),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) {
@@ -114,17 +110,10 @@ func (w *Worker) runTask(ctx context.Context, t Task) (*Outcome, error) {
 
 // taskOptions are the agent options of a task's own settings.
 func taskOptions(t Task) ([]agent.Option, error) {
-	allowed, err := contract.ParseDomainPatterns(t.AllowedDomains...)
-	if err != nil {
-		return nil, fmt.Errorf("allowed domains: %w", err)
+	if err := t.Limits.Validate(); err != nil {
+		return nil, err
 	}
-	blocked, err := contract.ParseDomainPatterns(t.BlockedDomains...)
-	if err != nil {
-		return nil, fmt.Errorf("blocked domains: %w", err)
-	}
-	return append(t.Limits.options(),
-		agent.WithAllowedDomains(allowed...), agent.WithBlockedDomains(blocked...),
-		agent.WithPrivateNetwork(t.PrivateNetwork)), nil
+	return []agent.Option{agent.WithLimits(t.Limits), agent.WithNavigation(t.Navigation)}, nil
 }
 
 // resolveSecrets finds the named secrets in the worker's configuration.
@@ -187,7 +176,7 @@ func (w *Worker) runEpisode(ctx context.Context, e Episode) (*EpisodeResult, err
 	defer release()
 	cfg := eval.Config{
 		Workers: 1, CDPURLs: []string{url}, Browser: w.cfg.Browser,
-		Options: append(append([]agent.Option{}, w.cfg.Options...), e.Limits.options()...),
+		Options: append(append([]agent.Option{}, w.cfg.Options...), agent.WithLimits(e.Limits)),
 		Logger:  w.log,
 	}
 	if e.WorkerModel {

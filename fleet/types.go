@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
 )
 
@@ -57,56 +58,23 @@ const (
 	DefaultRestarts = 1
 )
 
-// Limits are the loop's bounds for one task; zero values take the agent's
-// defaults.
-type Limits struct {
-	MaxIterations    int           `json:"max_iterations,omitempty"`
-	IterationTimeout time.Duration `json:"iteration_timeout,omitempty"`
-	TaskTimeout      time.Duration `json:"task_timeout,omitempty"`
-	OperationTimeout time.Duration `json:"operation_timeout,omitempty"`
-	HumanTimeout     time.Duration `json:"human_timeout,omitempty"`
-}
-
-// options are the agent options of the limits.
-func (l Limits) options() []agent.Option {
-	var opts []agent.Option
-	if l.MaxIterations > 0 {
-		opts = append(opts, agent.WithMaxIterations(l.MaxIterations))
-	}
-	if l.IterationTimeout > 0 {
-		opts = append(opts, agent.WithIterationTimeout(l.IterationTimeout))
-	}
-	if l.TaskTimeout > 0 {
-		opts = append(opts, agent.WithTaskTimeout(l.TaskTimeout))
-	}
-	if l.OperationTimeout > 0 {
-		opts = append(opts, agent.WithOperationTimeout(l.OperationTimeout))
-	}
-	return opts
-}
-
-// runBound is how long one run of a task with these limits may take in
-// all: the task bound, or every iteration at its bound, plus the browser's
+// runBound is how long one run of a task with limits l may take in all:
+// the run's bound (agent.Limits.Bound, at most a day), plus the browser's
 // start and a margin.
-func (l Limits) runBound() time.Duration {
+func runBound(l agent.Limits) time.Duration {
 	const margin = 2 * time.Minute
-	if l.TaskTimeout > 0 {
-		return l.TaskTimeout + agent.DefaultStartTimeout + margin
+	b := l.Bound()
+	if b <= 0 || b > 24*time.Hour {
+		b = 24 * time.Hour
 	}
-	iters, per := l.MaxIterations, l.IterationTimeout
-	if iters <= 0 {
-		iters = agent.DefaultMaxIterations
-	}
-	if per <= 0 {
-		per = agent.DefaultIterationTimeout
-	}
-	return min(time.Duration(iters)*per+agent.DefaultStartTimeout+margin, 24*time.Hour)
+	return b + startTimeout + margin
 }
 
-// iterationBound is the iteration timeout the limits give.
-func (l Limits) iterationBound() time.Duration {
-	if l.IterationTimeout > 0 {
-		return l.IterationTimeout
+// iterationBound is the iteration timeout limits l give, the default when
+// they give none.
+func iterationBound(l agent.Limits) time.Duration {
+	if d := l.Effective().IterationTimeout; d > 0 {
+		return d
 	}
 	return agent.DefaultIterationTimeout
 }
@@ -120,12 +88,12 @@ type Task struct {
 	// resolves them from its own configuration.
 	SecretNames []string `json:"secret_names,omitempty"`
 	// AnswerSchema makes the answer structured (agent.Task.AnswerSchema).
-	AnswerSchema   json.RawMessage `json:"answer_schema,omitempty"`
-	AllowedDomains []string        `json:"allowed_domains,omitempty"`
-	BlockedDomains []string        `json:"blocked_domains,omitempty"`
-	PrivateNetwork bool            `json:"private_network,omitempty"`
-	Limits         Limits          `json:"limits"`
-	Fleet          Settings        `json:"fleet"`
+	AnswerSchema json.RawMessage `json:"answer_schema,omitempty"`
+	// Navigation confines the task's browser.
+	Navigation contract.NavigationPolicy `json:"navigation"`
+	// Limits bound the run; zero fields take the agent's defaults.
+	Limits agent.Limits `json:"limits"`
+	Fleet  Settings     `json:"fleet"`
 }
 
 // Settings are how the fleet treats a task or episode.
@@ -237,9 +205,9 @@ type Episode struct {
 	ID    string `json:"id"`
 	// WorkerModel runs the episode with the worker's model; otherwise the
 	// task's reference solution plays it (no model needed).
-	WorkerModel bool     `json:"worker_model,omitempty"`
-	Limits      Limits   `json:"limits"`
-	Fleet       Settings `json:"fleet"`
+	WorkerModel bool         `json:"worker_model,omitempty"`
+	Limits      agent.Limits `json:"limits"`
+	Fleet       Settings     `json:"fleet"`
 }
 
 // EpisodeResult is an episode's report run, with the attempts it took.

@@ -40,7 +40,7 @@ func TestEvalID(t *testing.T) {
 	if EvalID(eps) != EvalID([]Episode{{Suite: "shop", ID: "a"}, {Suite: "wiki", ID: "b"}}) {
 		t.Error("the same episodes gave two ids")
 	}
-	eps2 := []Episode{{Suite: "shop", ID: "a", Limits: Limits{MaxIterations: 3}}, {Suite: "wiki", ID: "b"}}
+	eps2 := []Episode{{Suite: "shop", ID: "a", Limits: agent.Limits{MaxIterations: 3}}, {Suite: "wiki", ID: "b"}}
 	if EvalID(eps) == EvalID(eps2) {
 		t.Error("other limits gave the same id")
 	}

@@ -26,10 +26,10 @@ const cancelGrace = 30 * time.Second
 // runOptions are the activity options of one task's or episode's run: on
 // the shared queue, start-to-close from the task bound, heartbeats, and
 // Temporal's retries standing for the restarts.
-func runOptions(queue string, l Limits, s Settings) workflow.ActivityOptions {
+func runOptions(queue string, l agent.Limits, s Settings) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		TaskQueue:           queue,
-		StartToCloseTimeout: l.runBound(),
+		StartToCloseTimeout: runBound(l),
 		HeartbeatTimeout:    s.heartbeat(),
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:        time.Second,
@@ -117,7 +117,7 @@ func TaskWorkflow(ctx workflow.Context, t Task) (*Outcome, error) {
 			deliver(delivery{Stop: true})
 		}
 		wctx, _ := workflow.NewDisconnectedContext(ctx)
-		timer := workflow.NewTimer(wctx, t.Limits.iterationBound()+cancelGrace)
+		timer := workflow.NewTimer(wctx, iterationBound(t.Limits)+cancelGrace)
 		wait := workflow.NewSelector(wctx)
 		wait.AddFuture(run, func(f workflow.Future) { runErr = f.Get(wctx, &out); finished = true })
 		wait.AddFuture(timer, func(workflow.Future) {})

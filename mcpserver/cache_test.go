@@ -39,9 +39,9 @@ func TestRunTaskCache(t *testing.T) {
 	}
 	allowed, _ := contract.ParseDomainPatterns("127.0.0.1")
 	s := mcpserver.New(mcpserver.Config{
-		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop, Cache: c,
-		Secrets:      map[string]string{"pw@" + site.URL: signin.Password},
-		AgentOptions: []agent.Option{agent.WithIterationTimeout(20 * time.Second)},
+		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, Cache: c,
+		Secrets: map[string]string{"pw@" + site.URL: signin.Password},
+		Limits:  agent.Limits{OperationTimeout: backstop, IterationTimeout: 20 * time.Second},
 	})
 	t.Cleanup(func() { _ = s.Close() })
 	cs, served := stdio(t, s, nil)

@@ -59,9 +59,9 @@ func TestPolicyConfirmElicitation(t *testing.T) {
 			allowed, _ := contract.ParseDomainPatterns("127.0.0.1")
 			ask, _ := policy.Presets("purchases")
 			s := mcpserver.New(mcpserver.Config{
-				Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop,
-				AgentOptions: []agent.Option{agent.WithIterationTimeout(20 * time.Second), agent.WithHumanTimeout(5 * time.Second)},
-				Actions:      ask,
+				Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client,
+				Limits:  agent.Limits{OperationTimeout: backstop, IterationTimeout: 20 * time.Second, HumanTimeout: 5 * time.Second},
+				Actions: ask,
 			})
 			t.Cleanup(func() { _ = s.Close() })
 

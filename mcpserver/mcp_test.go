@@ -59,8 +59,8 @@ func newServer(t *testing.T, r modelserver.Responder) (*mcpserver.Server, *model
 		t.Fatal(err)
 	}
 	s := mcpserver.New(mcpserver.Config{
-		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, OperationTimeout: backstop,
-		AgentOptions: []agent.Option{agent.WithIterationTimeout(20 * time.Second)},
+		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client,
+		Limits: agent.Limits{OperationTimeout: backstop, IterationTimeout: 20 * time.Second},
 	})
 	t.Cleanup(func() { _ = s.Close() })
 	return s, model

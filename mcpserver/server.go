@@ -61,12 +61,15 @@ type Config struct {
 	// Model is the model run_task drives; without one, run_task answers
 	// that none is configured.
 	Model contract.Model
-	// AgentOptions configure run_task's loop (timeouts, limits).
+	// Limits bound run_task's runs (a call's max_iterations over them);
+	// their OperationTimeout is also the backstop above every browser_
+	// tool's own budget.
+	Limits agent.Limits
+	// AgentOptions configure run_task's loop further (vision, logging).
 	AgentOptions []agent.Option
 	// Actions is the user's action policy for run_task's page actions; an
 	// action it wants confirmed is asked to the client's user through MCP
-	// elicitation, within the human timeout (agent.WithHumanTimeout in
-	// AgentOptions), and refused when the client cannot ask. Nil allows
+	// elicitation, within the human timeout (Limits.HumanTimeout), and refused when the client cannot ask. Nil allows
 	// every action. The browser_ tools, which the client's own model
 	// drives, are not checked.
 	Actions *policy.Policy
@@ -75,9 +78,6 @@ type Config struct {
 	// only where the page differs (package cache); run_task's "vars" fill
 	// the task's {{name}}s.
 	Cache *cache.Cache
-	// OperationTimeout is the backstop above every browser tool's budget;
-	// agent.DefaultOperationTimeout if 0.
-	OperationTimeout time.Duration
 	// LaunchTimeout bounds a session's browser start; 60 s if 0.
 	LaunchTimeout time.Duration
 	// Version is the server's version, as told to clients.
@@ -102,7 +102,6 @@ type Server struct {
 
 // New returns a Server.
 func New(cfg Config) *Server {
-	cfg.OperationTimeout = cmp.Or(cfg.OperationTimeout, agent.DefaultOperationTimeout)
 	cfg.LaunchTimeout = cmp.Or(cfg.LaunchTimeout, 60*time.Second)
 	cfg.Policy.Trusted = nil
 	s := &Server{cfg: cfg, log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), mask: agent.NewMasker(cfg.Secrets), sessions: map[*mcp.ServerSession]*session{}}

@@ -55,13 +55,8 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	opts := append([]agent.Option{}, s.cfg.AgentOptions...)
-	opts = append(opts,
-		agent.WithAllowedDomains(s.cfg.Policy.Allowed...),
-		agent.WithBlockedDomains(s.cfg.Policy.Blocked...),
-		agent.WithPrivateNetwork(s.cfg.Policy.AllowPrivateNetwork),
-		agent.WithLogger(s.cfg.Logger),
-	)
+	opts := append([]agent.Option{agent.WithLimits(s.cfg.Limits)}, s.cfg.AgentOptions...)
+	opts = append(opts, agent.WithNavigation(s.cfg.Policy), agent.WithLogger(s.cfg.Logger))
 	if s.cfg.Actions != nil {
 		opts = append(opts, agent.WithPolicy(s.cfg.Actions), agent.WithConfirmer(elicitor{req.Session}))
 	}

@@ -81,7 +81,7 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 			return refused, err
 		}
 		name := t.tool.Name
-		res, err := watchdog.Run(ctx, "dispatching "+name, s.cfg.OperationTimeout, func(ctx context.Context) (*mcp.CallToolResult, error) {
+		res, err := watchdog.Run(ctx, "dispatching "+name, max(s.cfg.Limits.Effective().OperationTimeout, 0), func(ctx context.Context) (*mcp.CallToolResult, error) {
 			return watchdog.Run(ctx, name, budget, func(ctx context.Context) (*mcp.CallToolResult, error) {
 				if t.do != nil {
 					return t.do(ctx, st, b)

@@ -61,6 +61,10 @@ func flagError(fs *flag.FlagSet, err error) string {
 			if g, ok := f.Value.(flag.Getter); ok {
 				switch g.Get().(type) {
 				case time.Duration:
+					if _, err := time.ParseDuration(val); err == nil {
+						// A duration, out of the flag's range.
+						return fmt.Sprintf("--%s is %s; %s", name, val, why)
+					}
 					if isNumber(val) {
 						return fmt.Sprintf("--%s %q is not a duration; use a unit, e.g. %ss or %sm (units: ms, s, m, h)", name, val, val, val)
 					}

@@ -18,24 +18,18 @@ import (
 
 // common holds the flags shared by run and demo.
 type common struct {
-	maxIterations    int
-	iterationTimeout time.Duration
-	taskTimeout      time.Duration
-	operationTimeout time.Duration
-	timeoutPolicy    string
-	maxTimeouts      int
-	humanTimeout     time.Duration
-	chrome           string
-	cdpURL           string
-	headful          bool
-	json             bool
-	logLevel         string
-	snapshotTokens   int
-	cpuThrottle      float64
-	loadTimeout      time.Duration
-	uploadDir        string
-	downloadDir      string
-	vision           bool
+	limits         agent.Limits
+	chrome         string
+	cdpURL         string
+	headful        bool
+	json           bool
+	logLevel       string
+	snapshotTokens int
+	cpuThrottle    float64
+	loadTimeout    time.Duration
+	uploadDir      string
+	downloadDir    string
+	vision         bool
 	// human answers ask_human; set only when stdin is a terminal.
 	human   agent.Human
 	nav     navFlags
@@ -51,13 +45,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	c.trace.register(fs)
 	c.browser.register(fs)
 	fs.String(configFlag, "", "read flags from this YAML file, keys named as the flags (model: llama3.1); flags given on the command line override it, and it overrides the WEBAGENT_… variables")
-	fs.IntVar(&c.maxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many observe-decide-act iterations")
-	fs.DurationVar(&c.iterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration (snapshot, model call, actions), a Go duration such as 90s; 0 disables")
-	fs.DurationVar(&c.taskTimeout, "task-timeout", 0, "bound on the whole task, a Go duration; 0 means none")
-	fs.DurationVar(&c.operationTimeout, "operation-timeout", agent.DefaultOperationTimeout, "backstop above every tool's own budget: a tool still running then is abandoned and the model told (OPERATION_TIMEOUT); 0 disables")
-	fs.StringVar(&c.timeoutPolicy, "iteration-timeout-policy", string(agent.PolicyFatal), "what an iteration timeout does: fatal (end the task) or recover (recover the page, tell the model, go on)")
-	fs.IntVar(&c.maxTimeouts, "max-iteration-timeouts", agent.DefaultMaxIterationTimeouts, "with the recover policy, end the task at this many timed-out iterations")
-	fs.DurationVar(&c.humanTimeout, "human-timeout", agent.DefaultHumanTimeout, "how long the agent waits for your answer on the terminal before going on (the question stays open)")
+	registerLimits(fs, &c.limits)
 	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
 	fs.StringVar(&c.cdpURL, "cdp-url", "", "attach to a running browser at this DevTools URL instead of launching one")
 	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
@@ -84,10 +72,8 @@ func (c *common) validate() error {
 		c.trace.validate,
 		c.browser.validate,
 		func() error { return c.session.validate(c.cdpURL) },
-		c.validateLoopBounds,
 		c.validateFolders,
 		c.validatePageBounds,
-		c.validateHumanTimeout,
 		c.validateCDPURL,
 		c.validateLogLevel,
 	}
@@ -95,25 +81,6 @@ func (c *common) validate() error {
 		if err := check(); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// validateLoopBounds checks the loop's limits and timeouts.
-func (c *common) validateLoopBounds() error {
-	switch {
-	case c.maxIterations < 1:
-		return usagef("--max-iterations is %d; it must be at least 1", c.maxIterations)
-	case c.iterationTimeout < 0:
-		return usagef("--iteration-timeout is %s; use a positive duration such as 2m, or 0 to disable it", c.iterationTimeout)
-	case c.taskTimeout < 0:
-		return usagef("--task-timeout is %s; use a positive duration such as 10m, or 0 for none", c.taskTimeout)
-	case c.operationTimeout < 0:
-		return usagef("--operation-timeout is %s; use a positive duration such as 2m, or 0 to disable the backstop", c.operationTimeout)
-	case c.timeoutPolicy != string(agent.PolicyFatal) && c.timeoutPolicy != string(agent.PolicyRecover):
-		return usagef("--iteration-timeout-policy %q is not fatal or recover", c.timeoutPolicy)
-	case c.maxTimeouts < 1:
-		return usagef("--max-iteration-timeouts is %d; it must be at least 1", c.maxTimeouts)
 	}
 	return nil
 }
@@ -142,13 +109,6 @@ func (c *common) validatePageBounds() error {
 		return usagef("--cpu-throttle is %g; use a factor from 1 (none) to %d, e.g. 6 for a busy machine, or 0 for none", c.cpuThrottle, browser.MaxCPUThrottle)
 	case c.loadTimeout <= 0:
 		return usagef("--load-timeout is %s; use a positive duration such as 10s", c.loadTimeout)
-	}
-	return nil
-}
-
-func (c *common) validateHumanTimeout() error {
-	if c.humanTimeout <= 0 {
-		return usagef("--human-timeout is %s; use a positive duration such as 1m", c.humanTimeout)
 	}
 	return nil
 }
@@ -201,16 +161,9 @@ func (c *common) browserOptions(log *slog.Logger) browser.Options {
 	return opts
 }
 
-// loopOptions are the agent options of the common flags: the limits, the
-// bounds, vision and where pages may be opened.
-func (c *common) loopOptions(maxIterations int) []agent.Option {
-	return append([]agent.Option{
-		agent.WithMaxIterations(maxIterations),
-		agent.WithIterationTimeout(c.iterationTimeout),
-		agent.WithTaskTimeout(c.taskTimeout),
-		agent.WithOperationTimeout(c.operationTimeout),
-		agent.WithIterationTimeoutPolicy(agent.TimeoutPolicy(c.timeoutPolicy), c.maxTimeouts),
-		agent.WithVision(c.vision),
-		agent.WithHumanTimeout(c.humanTimeout),
-	}, c.nav.options()...)
+// loopOptions are the agent options of the common flags: the limits l
+// (the flags', or eval's with its own default), vision and where pages
+// may be opened.
+func (c *common) loopOptions(l agent.Limits) []agent.Option {
+	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision), agent.WithNavigation(c.nav.policy)}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/internal/eval/report"
@@ -179,7 +180,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	runner := eval.NewRunner(eval.Config{
 		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
 		Browser:  o.browserOptions(log, o.traces),
-		Options:  append(o.loopOptions(o.maxIterationsFor(fs)), run.options...),
+		Options:  append(o.loopOptions(o.limitsFor(fs)), run.options...),
 		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
 		Cache: o.cache.opened,
 		Judge: run.judge, JudgeName: o.open.judge.model, Prices: o.open.table, MaxCost: o.open.maxEvalCost,
@@ -387,13 +388,14 @@ func parseSeeds(list []string) ([]int64, error) {
 	return seeds, nil
 }
 
-// maxIterationsFor is the bound on a run's iterations: --max-iterations,
-// or for MiniWoB++ episodes their own default unless the flag is given.
-func (o *evalOpts) maxIterationsFor(fs *flag.FlagSet) int {
+// limitsFor are the runs' limits: the flags', with MiniWoB++ episodes'
+// own iteration bound unless --max-iterations is given.
+func (o *evalOpts) limitsFor(fs *flag.FlagSet) agent.Limits {
+	l := o.limits
 	if o.miniwob != "" && !flagSet(fs, "max-iterations") {
-		return eval.MiniWoBMaxIterations
+		l.MaxIterations = eval.MiniWoBMaxIterations
 	}
-	return o.maxIterations
+	return l
 }
 
 // checkBrowsers checks the browsers the runs will use before any run:

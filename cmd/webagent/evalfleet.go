@@ -54,10 +54,7 @@ func (o *evalOpts) fleetEval(ctx context.Context, fs *flag.FlagSet, files []stri
 	if tasks, err = selectTasks(tasks, o.suites, o.tasks); err != nil {
 		return exitUsage, err
 	}
-	limits := fleet.Limits{
-		MaxIterations: o.maxIterationsFor(fs), IterationTimeout: o.iterationTimeout,
-		TaskTimeout: o.taskTimeout, OperationTimeout: o.operationTimeout,
-	}
+	limits := o.limitsFor(fs)
 	episodes := make([]fleet.Episode, len(tasks))
 	for i, t := range tasks {
 		episodes[i] = fleet.Episode{Suite: t.Suite, ID: t.ID, WorkerModel: o.fleet.workerModel, Limits: limits, Fleet: o.fleet.settings}

@@ -190,7 +190,7 @@ type submitOpts struct {
 	taskFile   string
 	schemaFile string
 	secrets    listFlag
-	limits     fleet.Limits
+	limits     agent.Limits
 	fleet      fleet.Settings
 	id         string
 	detach     bool
@@ -206,10 +206,7 @@ func submitFlags() (*flag.FlagSet, *submitOpts) {
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin)")
 	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file the answer must match")
 	fs.Var(&o.secrets, "secret", "NAME of a secret the task may use as <secret>NAME</secret>; its value is the workers' own (webagent worker --secret NAME=VALUE), never sent (repeatable, or a comma list)")
-	fs.IntVar(&o.limits.MaxIterations, "max-iterations", agent.DefaultMaxIterations, "stop after this many iterations")
-	fs.DurationVar(&o.limits.IterationTimeout, "iteration-timeout", agent.DefaultIterationTimeout, "bound on one iteration")
-	fs.DurationVar(&o.limits.TaskTimeout, "task-timeout", 0, "bound on the whole task; 0: none but the iterations'")
-	fs.DurationVar(&o.limits.HumanTimeout, "human-timeout", agent.DefaultHumanTimeout, "how long one ask_human waits for an answer (webagent answer) before the task goes on; the question stays open")
+	registerLimits(fs, &o.limits)
 	fs.IntVar(&o.fleet.Restarts, "restarts", fleet.DefaultRestarts, "times the task starts again on another worker, with a fresh browser, when its worker dies; 0 for tasks with side effects")
 	fs.DurationVar(&o.fleet.HeartbeatTimeout, "heartbeat-timeout", fleet.DefaultHeartbeatTimeout, "a run silent this long counts its worker as gone")
 	fs.StringVar(&o.id, "id", "", "the task's workflow id (default a random one)")
@@ -285,10 +282,6 @@ func (o *submitOpts) task(text string) (fleet.Task, error) {
 		}
 	}
 	switch {
-	case o.limits.MaxIterations < 1:
-		return fleet.Task{}, usagef("--max-iterations is %d; give at least 1", o.limits.MaxIterations)
-	case o.limits.IterationTimeout < 0 || o.limits.TaskTimeout < 0 || o.limits.HumanTimeout < 0:
-		return fleet.Task{}, usagef("the timeouts must not be negative")
 	case o.fleet.Restarts < 0:
 		return fleet.Task{}, usagef("--restarts is %d; give 0 or more", o.fleet.Restarts)
 	case o.fleet.HeartbeatTimeout < time.Second:
@@ -300,8 +293,7 @@ func (o *submitOpts) task(text string) (fleet.Task, error) {
 	}
 	return fleet.Task{
 		URL: o.url, Instruction: text, SecretNames: o.secrets, AnswerSchema: schema,
-		AllowedDomains: o.nav.allowed, BlockedDomains: o.nav.blocked, PrivateNetwork: o.nav.allowPrivate,
-		Limits: o.limits, Fleet: o.fleet,
+		Navigation: o.nav.policy, Limits: o.limits, Fleet: o.fleet,
 	}, nil
 }
 

@@ -95,16 +95,16 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	bopts := o.browserOptions(log) // common.browserOptions
 	bopts.Isolated = o.cdpURL != ""
 	srv := mcpserver.New(mcpserver.Config{
-		Browser:          bopts,
-		Policy:           contract.NavigationPolicy{Allowed: o.nav.allowedP, Blocked: o.nav.blockedP, AllowPrivateNetwork: o.nav.allowPrivate},
-		Secrets:          secrets,
-		Model:            model,
-		AgentOptions:     o.loopOptions(o.maxIterations), // common.loopOptions
-		Actions:          o.policy.p,
-		Cache:            o.cache.opened,
-		OperationTimeout: o.operationTimeout,
-		Version:          mcpVersion(),
-		Logger:           log,
+		Browser:      bopts,
+		Policy:       o.nav.policy,
+		Secrets:      secrets,
+		Model:        model,
+		Limits:       o.limits,
+		AgentOptions: []agent.Option{agent.WithVision(o.vision)},
+		Actions:      o.policy.p,
+		Cache:        o.cache.opened,
+		Version:      mcpVersion(),
+		Logger:       log,
 	})
 	// A signal ends the server at once: its browsers are killed and
 	// their folders left to reapers that outlive this process

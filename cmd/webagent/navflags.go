@@ -4,7 +4,6 @@ import (
 	"flag"
 	"os"
 
-	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -13,8 +12,8 @@ import (
 type navFlags struct {
 	allowed, blocked listFlag
 	allowPrivate     bool
-	// parsed by validate
-	allowedP, blockedP []contract.DomainPattern
+	// policy is the one value the flags give, built by validate.
+	policy contract.NavigationPolicy
 }
 
 func (n *navFlags) register(fs *flag.FlagSet) {
@@ -34,20 +33,13 @@ func (n *navFlags) validate() error {
 		blocked = []string{os.Getenv("WEBAGENT_BLOCKED_DOMAINS")}
 	}
 	var err error
-	if n.allowedP, err = contract.ParseDomainPatterns(allowed...); err != nil {
+	p := contract.NavigationPolicy{AllowPrivateNetwork: n.allowPrivate}
+	if p.Allowed, err = contract.ParseDomainPatterns(allowed...); err != nil {
 		return usagef("--allowed-domains: %v", err)
 	}
-	if n.blockedP, err = contract.ParseDomainPatterns(blocked...); err != nil {
+	if p.Blocked, err = contract.ParseDomainPatterns(blocked...); err != nil {
 		return usagef("--blocked-domains: %v", err)
 	}
+	n.policy = p
 	return nil
-}
-
-// options are the agent options of the flags.
-func (n *navFlags) options() []agent.Option {
-	return []agent.Option{
-		agent.WithAllowedDomains(n.allowedP...),
-		agent.WithBlockedDomains(n.blockedP...),
-		agent.WithPrivateNetwork(n.allowPrivate),
-	}
 }

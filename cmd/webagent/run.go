@@ -207,12 +207,12 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 		}
 	}()
 
-	opts := append(c.loopOptions(c.maxIterations),
+	opts := append(c.loopOptions(c.limits),
 		agent.WithLogger(log),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { printStep(stderr, s) })),
 	)
 	if c.human != nil {
-		opts = append(opts, agent.WithHuman(c.human, c.humanTimeout))
+		opts = append(opts, agent.WithHuman(c.human, c.limits.Effective().HumanTimeout))
 	}
 	opts = append(opts, c.policy.options(c.human)...)
 	tw, err := c.trace.start(b, task)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/webagent/webagent/agent"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -208,7 +209,7 @@ func parse(name string, data []byte) ([]*Task, Errors) {
 			case "site":
 				defaults.Site = l.site(v, "site")
 			case "limits":
-				defaults.Limits = l.limits(v, "limits", Limits{})
+				defaults.Limits = l.limits(v, "limits", agent.Limits{})
 			case "tags":
 				defaults.Tags = l.strList(v, "tags")
 			case "tasks":

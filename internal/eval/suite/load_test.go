@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/webagent/webagent/agent"
 )
 
 const goodFile = `suite: demo
@@ -70,11 +72,11 @@ func TestParseGoodFile(t *testing.T) {
 	if got := strings.Join(a.Tags, ","); got != "base,checkout" {
 		t.Errorf("tags = %s", got)
 	}
-	if a.Limits != (Limits{MaxIterations: 30, IterationTimeout: 90 * time.Second, TaskTimeout: 10 * time.Minute}) {
+	if a.Limits != (agent.Limits{MaxIterations: 30, IterationTimeout: 90 * time.Second, TaskTimeout: 10 * time.Minute}) {
 		t.Errorf("limits = %+v", a.Limits)
 	}
-	if len(b.AllowedDomains) != 2 || b.AllowedDomains[1].String() != "*.shop.example" || len(b.BlockedDomains) != 1 || b.BlockedDomains[0].Port != "3000" {
-		t.Errorf("domains = %v, %v", b.AllowedDomains, b.BlockedDomains)
+	if nav := b.Navigation; len(nav.Allowed) != 2 || nav.Allowed[1].String() != "*.shop.example" || len(nav.Blocked) != 1 || nav.Blocked[0].Port != "3000" {
+		t.Errorf("domains = %v, %v", nav.Allowed, nav.Blocked)
 	}
 	if a.Secrets["card"] != "4111" || b.Secrets["pw@https://login.example.org"] != "s3cret" {
 		t.Errorf("secrets = %v", a.Secrets)
@@ -106,7 +108,7 @@ func TestParseGoodFile(t *testing.T) {
 	if at.URL != "http://127.0.0.1:9/products" || at.Instruction != "Buy a mug." || at.Secrets["card"] != "4111" {
 		t.Errorf("AgentTask = %+v", at)
 	}
-	if n := len(a.AgentOptions()); n != 3 {
+	if n := len(a.AgentOptions()); n != 2 {
 		t.Errorf("AgentOptions gave %d options", n)
 	}
 }

@@ -122,34 +122,46 @@ func (l *loader) site(v *yaml.Node, field string) string {
 	return s
 }
 
-func (l *loader) limits(v *yaml.Node, field string, lim Limits) Limits {
+func (l *loader) limits(v *yaml.Node, field string, lim agent.Limits) agent.Limits {
+	durations := map[string]*time.Duration{
+		"iteration_timeout": &lim.IterationTimeout, "task_timeout": &lim.TaskTimeout,
+		"start_timeout": &lim.StartTimeout, "operation_timeout": &lim.OperationTimeout,
+		"human_timeout": &lim.HumanTimeout,
+	}
+	counts := map[string]*int{"max_iterations": &lim.MaxIterations, "max_iteration_timeouts": &lim.MaxIterationTimeouts}
+	keys := []string{"max_iterations", "iteration_timeout", "task_timeout", "start_timeout", "operation_timeout",
+		"human_timeout", "timeout_policy", "max_iteration_timeouts"}
 	if v.Kind != yaml.MappingNode {
-		l.errorf(v, field, "must be a mapping of max_iterations, iteration_timeout and task_timeout")
+		l.errorf(v, field, "must be a mapping of %s", strings.Join(keys, ", "))
 		return lim
 	}
-	for _, kv := range l.fields(v, field+".", []string{"max_iterations", "iteration_timeout", "task_timeout"}) {
+	for _, kv := range l.fields(v, field+".", keys) {
 		k, x := kv[0], kv[1]
 		name := field + "." + k.Value
-		switch k.Value {
-		case "max_iterations":
-			n, err := strconv.Atoi(x.Value)
-			if x.Kind != yaml.ScalarNode || err != nil || n < 1 {
+		if n, ok := counts[k.Value]; ok {
+			c, err := strconv.Atoi(x.Value)
+			if x.Kind != yaml.ScalarNode || err != nil || c < 1 {
 				l.errorf(x, name, "%q must be a whole number of at least 1", x.Value)
 				continue
 			}
-			lim.MaxIterations = n
-		default:
-			d, err := time.ParseDuration(x.Value)
-			if x.Kind != yaml.ScalarNode || err != nil || d <= 0 {
-				l.errorf(x, name, "%q is not a positive Go duration such as 90s, 5m or 1h30m", x.Value)
+			*n = c
+			continue
+		}
+		if k.Value == "timeout_policy" {
+			p := agent.TimeoutPolicy(x.Value)
+			if x.Kind != yaml.ScalarNode || (p != agent.PolicyFatal && p != agent.PolicyRecover) {
+				l.errorf(x, name, "%q is not %s or %s", x.Value, agent.PolicyFatal, agent.PolicyRecover)
 				continue
 			}
-			if k.Value == "iteration_timeout" {
-				lim.IterationTimeout = d
-			} else {
-				lim.TaskTimeout = d
-			}
+			lim.TimeoutPolicy = p
+			continue
 		}
+		d, err := time.ParseDuration(x.Value)
+		if x.Kind != yaml.ScalarNode || err != nil || d <= 0 {
+			l.errorf(x, name, "%q is not a positive Go duration such as 90s, 5m or 1h30m", x.Value)
+			continue
+		}
+		*durations[k.Value] = d
 	}
 	return lim
 }

@@ -100,9 +100,9 @@ func (l *loader) taskField(key string, v *yaml.Node, t *Task, tn *taskNodes) {
 	case "secrets":
 		t.Secrets = l.secrets(v)
 	case "allowed_domains":
-		t.AllowedDomains = l.domains(v, "allowed_domains")
+		t.Navigation.Allowed = l.domains(v, "allowed_domains")
 	case "blocked_domains":
-		t.BlockedDomains = l.domains(v, "blocked_domains")
+		t.Navigation.Blocked = l.domains(v, "blocked_domains")
 	case "checks":
 		tn.hasChecks, tn.checks = true, l.checkList(v)
 	case "reference":

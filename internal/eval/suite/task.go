@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
@@ -30,11 +29,13 @@ type Task struct {
 
 	Instruction string
 	Tags        []string
-	Limits      Limits
-	Secrets     map[string]string
-	// AllowedDomains and BlockedDomains confine the task's browser (added
-	// to the runner's own lists).
-	AllowedDomains, BlockedDomains []contract.DomainPattern
+	// Limits bound the task's run; its non-zero fields override the
+	// runner's (limits:).
+	Limits  agent.Limits
+	Secrets map[string]string
+	// Navigation confines the task's browser (allowed_domains:,
+	// blocked_domains:), added to the runner's own policy.
+	Navigation contract.NavigationPolicy
 	// Checks all must pass for the task to pass.
 	Checks []Check
 	// Reference is the reference solution, nil when the task has none.
@@ -44,13 +45,6 @@ type Task struct {
 	// StorageState is a Playwright storage-state file (storage_state:,
 	// relative to the task file) loaded into the task's browser.
 	StorageState string
-}
-
-// Limits bound a task's run; a zero field means the runner's default.
-type Limits struct {
-	MaxIterations    int
-	IterationTimeout time.Duration
-	TaskTimeout      time.Duration
 }
 
 // StartURL returns where the task starts: siteBase (the root URL the task's
@@ -77,23 +71,7 @@ func (t *Task) AgentTask(siteBase string) agent.Task {
 
 // AgentOptions returns the agent options for the limits the task sets.
 func (t *Task) AgentOptions() []agent.Option {
-	var opts []agent.Option
-	if t.Limits.MaxIterations > 0 {
-		opts = append(opts, agent.WithMaxIterations(t.Limits.MaxIterations))
-	}
-	if t.Limits.IterationTimeout > 0 {
-		opts = append(opts, agent.WithIterationTimeout(t.Limits.IterationTimeout))
-	}
-	if t.Limits.TaskTimeout > 0 {
-		opts = append(opts, agent.WithTaskTimeout(t.Limits.TaskTimeout))
-	}
-	if len(t.AllowedDomains) > 0 {
-		opts = append(opts, agent.WithAllowedDomains(t.AllowedDomains...))
-	}
-	if len(t.BlockedDomains) > 0 {
-		opts = append(opts, agent.WithBlockedDomains(t.BlockedDomains...))
-	}
-	return opts
+	return []agent.Option{agent.WithLimits(t.Limits), agent.WithNavigation(t.Navigation)}
 }
 
 // joinURL resolves ref (a path such as "/cart", or an absolute URL) against
