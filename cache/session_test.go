@@ -15,7 +15,7 @@ import (
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
-	"github.com/webagent/webagent/internal/signin"
+	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/trace"

@@ -11,7 +11,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/signin"
+	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"

@@ -15,30 +15,11 @@ import (
 
 // Error is a policy that cannot be used: a file that cannot be read, a
 // field, tool, pattern or decision that is not known, a preset no one
-// made. Its message names the file and the line, and says what to write
-// instead.
-type Error struct {
-	// File is the policy file, or the flag (--confirm) for a preset.
-	File string
-	// Line is the line of the file (from 1); 0 when no one line is meant.
-	Line int
-	// Msg says what is wrong and what to write instead.
-	Msg string
-	// Err is the error behind it (reading the file, YAML syntax), if any.
-	Err error
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.File == "":
-		return e.Msg
-	case e.Line == 0:
-		return e.File + ": " + e.Msg
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// made. Its message names the file (or the flag, --confirm, for a
+// preset) and the line, and says what to write instead. It is the one
+// file-position error of webagent's YAML files (a price file's is the
+// same type).
+type Error = yamlfile.Error
 
 // Field names of a rule and of its condition.
 var (

@@ -142,24 +142,9 @@ func Default() *Table {
 }
 
 // Error is a price file that cannot be used. Its message names the file
-// and the line and says what to write instead.
-type Error struct {
-	File string
-	// Line is the line of the file (from 1); 0 when no one line is meant.
-	Line int
-	Msg  string
-	// Err is the error behind it (reading the file, YAML syntax), if any.
-	Err error
-}
-
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return e.File + ": " + e.Msg
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// and the line and says what to write instead. It is the one file-position
+// error of webagent's YAML files (a policy's is the same type).
+type Error = yamlfile.Error
 
 // Load reads the price file at path (see Parse).
 func Load(path string) (*Table, error) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/signin"
+	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/modelserver"
 )
 

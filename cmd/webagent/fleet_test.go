@@ -23,7 +23,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/webagent/webagent/internal/devtemporal"
+	"github.com/webagent/webagent/internal/testfixture/devtemporal"
 	"github.com/webagent/webagent/modelserver"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/internal/signin"
+	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/modelserver"
 )
 

@@ -5,6 +5,7 @@
 package yamlfile
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,6 +15,33 @@ import (
 
 	"github.com/webagent/webagent/internal/suggest"
 )
+
+// Error is a file that cannot be used, at a position: its message names
+// the file and the line and says what to write instead. Packages policy
+// and price give it as their Error, and the eval harness's dataset reader
+// too.
+type Error struct {
+	// File is the file, or the flag a value came from; "" for none.
+	File string
+	// Line is the line of the file (from 1); 0 when no one line is meant.
+	Line int
+	// Msg says what is wrong and what to write instead.
+	Msg string
+	// Err is the error behind it (reading the file, YAML syntax), if any.
+	Err error
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.File == "":
+		return e.Msg
+	case e.Line == 0:
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
 
 var lineRE = regexp.MustCompile(`line (\d+)`)
 

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/webagent/webagent/internal/yamlfile"
 )
 
 // The datasets Load reads.
@@ -55,21 +57,7 @@ type Task struct {
 
 // Error is a dataset file that cannot be read: its message names the file
 // and the line.
-type Error struct {
-	File string
-	Line int // from 1; 0 for the file as a whole
-	Msg  string
-	Err  error
-}
-
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return e.File + ": " + e.Msg
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+type Error = yamlfile.Error
 
 // Load reads the tasks of the dataset kind (see Names) from the file at
 // path.

@@ -1,0 +1,11 @@
+// Package testfixture is the roof of the fixtures webagent's tests and
+// examples share, as net/http/httptest is net/http's: real servers on
+// loopback that a test starts and stops, never used by the product.
+//
+//   - signin: a members' site with a sign-in form that can change as a
+//     real one does, and the scripted model that signs in;
+//   - contactform: a contact form in a dataset's shape that notes every
+//     request, its scripted agent and a scripted judge;
+//   - devtemporal: a Temporal dev server (the temporal CLI) for the
+//     fleet's tests.
+package testfixture
