@@ -46,32 +46,32 @@ const (
 type Option func(*config)
 
 type config struct {
-	limits           Limits // as given: WithLimits and the options of one bound
-	lim              Limits // in effect: limits.effective(), set by validate
-	optErr           error  // the first option of one bound out of range
-	maxConsecutive   int
-	maxErrors        int
-	human            Human
-	vision           bool
-	logger           *slog.Logger
-	observer         Observer
-	tracer           Tracer
-	nav              contract.NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
-	custom           []CustomTool              // WithTools
-	customTools      []*tool                   // custom, checked by validate
-	extraPrompt      string                    // WithSystemPrompt
-	policy           *policy.Policy            // WithPolicy
-	confirmer        Confirmer                 // WithConfirmer
-	recording        Recording                 // WithRecording
-	maxCost          float64                   // WithMaxCost
-	cost             CostFunc                  // WithMaxCost
+	limits         Limits // as given: WithLimits and the options of one bound
+	lim            Limits // in effect: limits.effective(), set by validate
+	optErr         error  // the first option of one bound out of range
+	maxConsecutive int
+	maxErrors      int
+	human          Human
+	vision         bool
+	logger         *slog.Logger
+	observer       Observer
+	tracer         Tracer
+	nav            contract.NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
+	custom         []CustomTool              // WithTools
+	customTools    []*tool                   // custom, checked by validate
+	extraPrompt    string                    // WithSystemPrompt
+	policy         *policy.Policy            // WithPolicy
+	confirmer      Confirmer                 // WithConfirmer
+	recording      Recording                 // WithRecording
+	maxCost        float64                   // WithMaxCost
+	cost           CostFunc                  // WithMaxCost
 }
 
 func defaults() config {
 	return config{
-		maxConsecutive:   DefaultMaxConsecutiveErrors,
-		maxErrors:        DefaultMaxErrors,
-		logger:           slog.New(slog.DiscardHandler),
+		maxConsecutive: DefaultMaxConsecutiveErrors,
+		maxErrors:      DefaultMaxErrors,
+		logger:         slog.New(slog.DiscardHandler),
 	}
 }
 

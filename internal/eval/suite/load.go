@@ -13,8 +13,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/webagent/webagent/agent"
 )
 
 // Error is one problem in a task file.
