@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -51,8 +52,9 @@ type Task struct {
 	// Secrets are credentials the task may use. The model refers to them as
 	// <secret>NAME</secret> and never sees the values; neither do logs,
 	// observers or results. A value totp:BASE32KEY or otpauth://totp/…
-	// is a sign-in code generator (see ParseOTP): type enters the code
-	// valid when it types.
+	// is a sign-in code generator (see [secret.ParseOTP]): type enters the
+	// code valid when it types. Package secret says how a key binds a
+	// secret to an origin (NAME@ORIGIN) and what is masked.
 	Secrets map[string]string
 	// AnswerSchema, a JSON Schema, makes the answer structured: done's
 	// answer must match it, and [Result.Object] holds it.
@@ -102,7 +104,7 @@ var errTaskTimeout = errors.New("task timeout")
 type run struct {
 	a       *Agent
 	task    Task
-	sec     *secrets
+	sec     *secret.Set
 	fence   fence // marks page text as data
 	tools   *toolset
 	asks    *asks
@@ -156,7 +158,7 @@ func (a *Agent) Run(ctx context.Context, task Task) *Result {
 // first messages (the system prompt and the task).
 func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	r := &run{
-		a: a, task: task, sec: newSecrets(task.Secrets, task.URL), fence: newFence(),
+		a: a, task: task, sec: secret.New(task.Secrets, task.URL), fence: newFence(),
 		tools:   newToolset(a.cfg.human != nil, a.cfg.lim.HumanTimeout, a.cfg.vision),
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
@@ -168,8 +170,8 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 		r.res.Replay = &ReplaySummary{}
 	}
 	r.msgs = []contract.Message{
-		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.promptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
-		{Role: contract.RoleUser, Content: "Task: " + r.sec.mask(task.Instruction)},
+		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
+		{Role: contract.RoleUser, Content: "Task: " + r.sec.Mask(task.Instruction)},
 	}
 	return r
 }
@@ -192,8 +194,8 @@ func (a *Agent) taskContext(ctx context.Context) (context.Context, context.Cance
 // the navigation policy and the start URL. An error ends the task with the
 // code returned.
 func (r *run) start(taskCtx context.Context) (Code, error) {
-	if r.sec.err != nil {
-		return CodeAgentFailed, r.sec.err
+	if err := r.sec.Err(); err != nil {
+		return CodeAgentFailed, err
 	}
 	if len(r.task.AnswerSchema) > 0 {
 		var err error
@@ -268,19 +270,19 @@ func (r *run) prepareMessages() {
 func (r *run) ending(out *iterOut) (code Code, end bool, err error) {
 	switch {
 	case out.done != nil:
-		r.res.Answer = r.sec.mask(*out.done)
+		r.res.Answer = r.sec.Mask(*out.done)
 		if r.answer != nil && json.Valid([]byte(r.res.Answer)) {
 			r.res.Object = json.RawMessage(r.res.Answer)
 		}
 		return CodeSuccess, true, nil
 	case out.fail != nil && out.check != "":
-		return CodeBlocked, true, fmt.Errorf("the agent gave up on a page that shows %s, which only a person may pass: %s", out.check, r.sec.mask(*out.fail))
+		return CodeBlocked, true, fmt.Errorf("the agent gave up on a page that shows %s, which only a person may pass: %s", out.check, r.sec.Mask(*out.fail))
 	case out.fail != nil:
-		return CodeAgentFailed, true, fmt.Errorf("the agent gave up: %s", r.sec.mask(*out.fail))
+		return CodeAgentFailed, true, fmt.Errorf("the agent gave up: %s", r.sec.Mask(*out.fail))
 	case out.over != nil && out.over.Success:
 		return CodeSuccess, true, nil
 	case out.over != nil:
-		return CodeAgentFailed, true, fmt.Errorf("the environment ended the task: %s", r.sec.mask(out.over.Message))
+		return CodeAgentFailed, true, fmt.Errorf("the environment ended the task: %s", r.sec.Mask(out.over.Message))
 	case out.blocked != "":
 		return CodeBlocked, true, errors.New(out.blocked)
 	case out.overCost != "":
@@ -318,7 +320,7 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 			err = fmt.Errorf("%w while %s", err, r.phase)
 		}
 		res.Err = err
-		res.Message = r.sec.mask(err.Error())
+		res.Message = r.sec.Mask(err.Error())
 	}
 	res.StartedAt = r.started
 	res.DurationMS = time.Since(r.started).Milliseconds()

@@ -28,7 +28,7 @@ func (r *run) iterationFailed(ctx, taskCtx context.Context, prog *progress, err 
 		r.phase = sa.phase()
 		step.Error = fmt.Sprintf("timed out after %s while %s", te.Budget, sa.phase())
 	} else {
-		step.Error = r.sec.mask(err.Error())
+		step.Error = r.sec.Mask(err.Error())
 	}
 	r.record(step)
 	if ctx.Err() != nil || taskCtx.Err() != nil {
@@ -41,7 +41,7 @@ func (r *run) iterationFailed(ctx, taskCtx context.Context, prog *progress, err 
 		if code, over := r.overBudget(); over {
 			return code, true
 		}
-		r.notes = append(r.notes, fmt.Sprintf("Your last reply could not be read (%s). Reply again, calling a tool.", r.sec.mask(err.Error())))
+		r.notes = append(r.notes, fmt.Sprintf("Your last reply could not be read (%s). Reply again, calling a tool.", r.sec.Mask(err.Error())))
 		return "", false
 	case isTimeout && r.a.cfg.lim.TimeoutPolicy == PolicyRecover:
 		r.timeouts++
@@ -68,9 +68,9 @@ func (r *run) recoverPage(ctx context.Context) string {
 	}
 	what, err := watchdog.Run(ctx, "recovering the page", recoverTimeout, rec.Recover)
 	if err != nil {
-		return "Recovering the page failed: " + r.sec.mask(err.Error()) + "."
+		return "Recovering the page failed: " + r.sec.Mask(err.Error()) + "."
 	}
-	return r.sec.mask(what)
+	return r.sec.Mask(what)
 }
 
 // codeFor classifies an error that ended an iteration.

@@ -23,7 +23,7 @@ func (r *run) blockedBy(s contract.Snapshot, checkSeen bool) string {
 		return ""
 	}
 	return fmt.Sprintf("%s stands in front of %s; only a person may pass it, and no person was set to ask "+
-		"(run the CLI on a terminal, or give WithHuman to the Go API)", s.HumanCheck, r.sec.mask(s.URL))
+		"(run the CLI on a terminal, or give WithHuman to the Go API)", s.HumanCheck, r.sec.Mask(s.URL))
 }
 
 // handOver is what ask_human adds to a question asked while the page shows

@@ -123,7 +123,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
-	p.set(func(s *Step) { s.URL = r.sec.mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
+	p.set(func(s *Step) { s.URL = r.sec.Mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
 	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
 		out.blocked = msg
 		out.step = p.snapshot().Step
@@ -140,12 +140,12 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		s.Replayed = out.step.Replayed
 		s.LLMMS = ms(time.Since(t1))
 		s.Usage = reply.Usage
-		s.Thought = r.sec.mask(strings.TrimSpace(reply.Content))
-		s.Reasoning = boundReasoning(r.sec.mask(strings.TrimSpace(reply.Reasoning)))
+		s.Thought = r.sec.Mask(strings.TrimSpace(reply.Content))
+		s.Reasoning = boundReasoning(r.sec.Mask(strings.TrimSpace(reply.Reasoning)))
 	}, "acting")
 	if reply.Reasoning != "" {
 		r.a.cfg.logger.Debug("model reasoning", "iteration", iter, "bytes", len(reply.Reasoning),
-			"reasoning", boundReasoning(r.sec.mask(reply.Reasoning)))
+			"reasoning", boundReasoning(r.sec.Mask(reply.Reasoning)))
 	}
 	if r.stopForCost(out, in.spent.Add(reply.Usage), reply.ToolCalls, p) {
 		return out, nil
@@ -175,7 +175,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 			if err != nil {
 				return nil, err
 			}
-			rec.Outcome, rec.Error, structured = r.sec.mask(res.text), res.failed, res.json
+			rec.Outcome, rec.Error, structured = r.sec.Mask(res.text), res.failed, res.json
 			rec.Policy = res.policy
 			switch {
 			case res.stale && done > 0:

@@ -120,12 +120,12 @@ func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDec
 	if v.Rule == "" {
 		return nil, nil, nil
 	}
-	pd := &PolicyDecision{Tool: act.Tool, Site: r.sec.mask(policy.Host(act.URL)), Rule: v.Rule, Decision: string(v.Decision), Reason: v.Reason}
+	pd := &PolicyDecision{Tool: act.Tool, Site: r.sec.Mask(policy.Host(act.URL)), Rule: v.Rule, Decision: string(v.Decision), Reason: v.Reason}
 	if act.Role != "" {
-		pd.Target = r.sec.mask(strings.TrimSpace(act.Role + " " + quoteName(act.Name)))
+		pd.Target = r.sec.Mask(strings.TrimSpace(act.Role + " " + quoteName(act.Name)))
 	}
 	if act.Form != nil {
-		pd.Form = &contract.Form{Method: act.Form.Method, Action: r.sec.mask(act.Form.Action)}
+		pd.Form = &contract.Form{Method: act.Form.Method, Action: r.sec.Mask(act.Form.Action)}
 	}
 	switch v.Decision {
 	case policy.Allow:
@@ -182,7 +182,7 @@ func (r *run) confirm(ctx context.Context, pd *PolicyDecision, url string) (bool
 	if cf == nil {
 		return false, "no: no one to ask (the user's policy wants a person's yes)"
 	}
-	q := Confirmation{Tool: pd.Tool, Target: pd.Target, URL: r.sec.mask(url), Form: pd.Form, Rule: pd.Rule, Reason: pd.Reason}
+	q := Confirmation{Tool: pd.Tool, Target: pd.Target, URL: r.sec.Mask(url), Form: pd.Form, Rule: pd.Rule, Reason: pd.Reason}
 	q.Question = confirmQuestion(pd)
 	bound := r.a.cfg.lim.HumanTimeout
 	yes, err := watchdog.Run(ctx, "waiting for the person's yes", bound, func(ctx context.Context) (bool, error) { return cf.Confirm(ctx, q) })

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/secret"
 )
 
 const basePrompt = `You are a web agent. You complete the user's task by operating a real web browser through tools.
@@ -41,7 +42,7 @@ const obsHeader = "Observation, step "
 
 // observation renders a snapshot for the model, with secret values masked
 // and the page's text inside the run's fence.
-func observation(s contract.Snapshot, sec *secrets, f fence, iter, max int) string {
+func observation(s contract.Snapshot, sec *secret.Set, f fence, iter, max int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "URL: %s\nTitle: %s\n", s.URL, s.Title)
 	for _, n := range s.Notices {
@@ -49,7 +50,7 @@ func observation(s contract.Snapshot, sec *secrets, f fence, iter, max int) stri
 	}
 	b.WriteString("Snapshot:\n")
 	b.WriteString(s.Text)
-	return fmt.Sprintf("%s%d of %d.\n", obsHeader, iter, max) + f.wrap(sec.mask(b.String()))
+	return fmt.Sprintf("%s%d of %d.\n", obsHeader, iter, max) + f.wrap(sec.Mask(b.String()))
 }
 
 // trimmedObservation keeps an old observation's header (step, URL, title,
@@ -65,8 +66,8 @@ func trimmedObservation(obs string) string {
 
 // safeArgs returns the arguments for records: valid JSON as is (secret
 // values masked), anything else as a JSON string.
-func safeArgs(raw string, sec *secrets) json.RawMessage {
-	raw = sec.mask(raw)
+func safeArgs(raw string, sec *secret.Set) json.RawMessage {
+	raw = sec.Mask(raw)
 	if json.Valid([]byte(raw)) {
 		return json.RawMessage(raw)
 	}

@@ -147,11 +147,11 @@ func (r *run) plan(ctx context.Context, iter int, obs string, in recordingIn, ou
 	}
 	var d *Divergence
 	if err != nil && errors.As(err, &d) && d.Step > 0 {
-		out.rec.heal = &Healed{Iteration: iter, Step: d.Step, Recorded: r.sec.mask(d.Recorded), Why: r.sec.mask(d.Why)}
+		out.rec.heal = &Healed{Iteration: iter, Step: d.Step, Recorded: r.sec.Mask(d.Recorded), Why: r.sec.Mask(d.Why)}
 	}
 	if in.afterReplay && err != nil {
 		n := contract.Message{Role: contract.RoleUser, Content: "Note: the steps so far were replayed from a recorded run of this task. " +
-			"The recording does not fit the page now (" + r.sec.mask(err.Error()) + "), so you decide this step."}
+			"The recording does not fit the page now (" + r.sec.Mask(err.Error()) + "), so you decide this step."}
 		out.rec.note = &n
 	}
 	return contract.Reply{}, false
@@ -185,7 +185,7 @@ func (r *run) checkExpect(ctx context.Context, c call, want *contract.Target) (*
 		now = "no element"
 	}
 	return &outcome{text: fmt.Sprintf("not run: the replayed %s was recorded on %s %s, and aims at %s now",
-		c.tool.name, want.Role, quoteName(want.Name), r.sec.mask(now)), failed: true}, nil
+		c.tool.name, want.Role, quoteName(want.Name), r.sec.Mask(now)), failed: true}, nil
 }
 
 // sameTarget compares elements as the snapshot names them: the role, and
@@ -212,7 +212,7 @@ func (r *run) countReplay(out *iterOut) {
 	}
 	s.ModelCalls++
 	if h := out.rec.heal; h != nil {
-		h.Became = r.sec.mask(describeCalls(out.assistant.ToolCalls, out.obs.Content))
+		h.Became = r.sec.Mask(describeCalls(out.assistant.ToolCalls, out.obs.Content))
 		s.Healed = append(s.Healed, *h)
 	}
 }

@@ -223,7 +223,7 @@ func askHumanTool(budget time.Duration) *tool {
 			"(a missing detail, a choice, a one-time code). The answer may come later: a pending result means go on meanwhile if you can.",
 		props: []prop{str("question", "one clear question")}, required: []string{"question"},
 		do: func(ctx context.Context, r *run, c call, out *iterOut) (contract.Outcome, error) {
-			answer, err := r.asks.ask(ctx, c.args.Question+handOver(out.check, r.sec.mask(out.url)))
+			answer, err := r.asks.ask(ctx, c.args.Question+handOver(out.check, r.sec.Mask(out.url)))
 			return contract.Outcome{Text: answer}, err
 		},
 		late: func(c call) outcome { return outcome{text: pendingResult(c.args.Question)} },
@@ -236,7 +236,7 @@ func browserAction(ctx context.Context, r *run, c call, out *iterOut) (contract.
 	if a.Name == contract.ActWaitFor {
 		a.Seen = out.seen
 	}
-	filled, err := r.sec.fillAction(a)
+	filled, err := r.sec.Fill(a)
 	if err != nil {
 		return contract.Outcome{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	secretpkg "github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -93,7 +94,7 @@ func (r *runner) run(user string) (*agent.Result, int) {
 		r.t.Fatal(err)
 	}
 	tw, err := trace.Create(dir, trace.Header{Task: at.Instruction, URL: at.URL, Secrets: []string{"pw"}},
-		trace.Options{Masker: agent.NewMasker(secrets)})
+		trace.Options{Masker: secretpkg.NewMasker(secrets)})
 	if err != nil {
 		r.t.Fatal(err)
 	}

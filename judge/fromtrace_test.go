@@ -10,6 +10,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/judge"
+	secretpkg "github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -37,7 +38,7 @@ func (p *pageFake) TakeBlocked() []contract.BlockedRequest {
 func TestFromTrace(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "trace")
 	secret := "hunter2-very-secret"
-	m := agent.NewMasker(map[string]string{"password": secret})
+	m := secretpkg.NewMasker(map[string]string{"password": secret})
 	fake := &pageFake{shot: pngOf(t)}
 	w, err := trace.Create(dir, trace.Header{Task: m.Mask("Sign in with " + secret + " and send hello"), URL: "http://127.0.0.1:1/"},
 		trace.Options{Masker: m, Shots: fake, Activity: fake})

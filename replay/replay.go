@@ -25,6 +25,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
+	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -112,7 +113,7 @@ type replayer struct {
 	rb      rebase
 	secrets map[string]string
 	origins map[string][]string
-	mask    *agent.Masker
+	mask    *secret.Masker
 	res     *Result
 	iter    int // iterations recorded on opts.Tracer
 }
@@ -135,7 +136,7 @@ func Run(ctx context.Context, b contract.Browser, t *trace.Trace, opts Options) 
 		return nil, err
 	}
 	r := &replayer{b: b, t: t, opts: opts, rb: rb, secrets: secrets, origins: origins,
-		mask: agent.NewMasker(opts.Secrets), res: &Result{Code: agent.CodeSuccess}}
+		mask: secret.NewMasker(opts.Secrets), res: &Result{Code: agent.CodeSuccess}}
 	if t.End != nil {
 		r.res.Answer, r.res.Code = t.End.Result.Answer, t.End.Result.Code
 	}
@@ -349,7 +350,7 @@ func secretValues(m map[string]string, start string) (map[string]string, map[str
 		startOrigin = u.Scheme + "://" + u.Host
 	}
 	for k, v := range m {
-		name, origin, err := agent.ParseSecretKey(k)
+		name, origin, err := secret.ParseKey(k)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -379,8 +380,8 @@ func fillSecrets(a *contract.Action, vals map[string]string, origins map[string]
 		if !ok {
 			return fmt.Errorf("it types the secret %s: pass it again with --secret %s=VALUE", r[1], r[1])
 		}
-		if agent.IsOTP(v) {
-			o, err := agent.ParseOTP(v)
+		if secret.IsOTP(v) {
+			o, err := secret.ParseOTP(v)
 			if err != nil {
 				return fmt.Errorf("the secret %s: %w", r[1], err)
 			}

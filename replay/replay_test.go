@@ -22,6 +22,7 @@ import (
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/replay"
+	secretpkg "github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -86,7 +87,7 @@ func record(t *testing.T, ctx context.Context, start string) string {
 	dir := filepath.Join(t.TempDir(), "trace")
 	task := agent.Task{URL: start, Instruction: "Sign in as ann with <secret>pw</secret> and tell me the savings balance.", Secrets: secrets}
 	tw, err := trace.Create(dir, trace.Header{Task: task.Instruction, URL: start, Secrets: []string{"pw"}},
-		trace.Options{Masker: agent.NewMasker(secrets), Shots: b, Activity: b, HAR: true})
+		trace.Options{Masker: secretpkg.NewMasker(secrets), Shots: b, Activity: b, HAR: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func TestTraceAndReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(t.TempDir(), "healed")
-		tw, err := trace.Create(out, tr.Header, trace.Options{Masker: agent.NewMasker(map[string]string{"pw": secret})})
+		tw, err := trace.Create(out, tr.Header, trace.Options{Masker: secretpkg.NewMasker(map[string]string{"pw": secret})})
 		if err != nil {
 			t.Fatal(err)
 		}

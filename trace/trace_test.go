@@ -17,6 +17,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
+	secretpkg "github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -90,7 +91,7 @@ func traceOne(w *trace.Writer, i int, tools []contract.ToolDef) {
 
 func TestWriteRead(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "t")
-	m := agent.NewMasker(map[string]string{"pw": secret})
+	m := secretpkg.NewMasker(map[string]string{"pw": secret})
 	// The PNG path once (a browser without ScreenshotJPEG), then a JPEG per step.
 	png := screenshot(t)
 	jpg, err := trace.ToJPEG(png, trace.DefaultMaxShotWidth, trace.DefaultJPEGQuality)
@@ -195,7 +196,7 @@ func BenchmarkTraceStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	w, err := trace.Create(filepath.Join(b.TempDir(), "t"), trace.Header{}, trace.Options{
-		Masker: agent.NewMasker(map[string]string{"pw": secret}), Shots: jpegPage{page{png}, jpg}, Activity: page{}})
+		Masker: secretpkg.NewMasker(map[string]string{"pw": secret}), Shots: jpegPage{page{png}, jpg}, Activity: page{}})
 	if err != nil {
 		b.Fatal(err)
 	}

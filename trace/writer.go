@@ -14,13 +14,14 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/secret"
 )
 
 // Options configure a Writer.
 type Options struct {
 	// Masker hides the run's secrets in everything written. Required when
 	// the task has secrets.
-	Masker *agent.Masker
+	Masker *secret.Masker
 	// Shots takes a screenshot after each step (package browser's
 	// Browser); nil records none. When it is a JPEGShooter, the browser
 	// encodes the JPEG; else its PNG is converted here.
@@ -114,11 +115,11 @@ func Create(dir string, h Header, opts Options) (*Writer, error) {
 // TaskHeader is the header of a trace of task, and the masker of its
 // secrets (Options.Masker): the instruction and URL masked, the secrets by
 // name. model names the model.
-func TaskHeader(task agent.Task, model ModelInfo) (Header, *agent.Masker) {
-	m := agent.NewMasker(task.Secrets)
+func TaskHeader(task agent.Task, model ModelInfo) (Header, *secret.Masker) {
+	m := secret.NewMasker(task.Secrets)
 	var names []string
 	for k := range task.Secrets {
-		name, _, _ := agent.ParseSecretKey(k)
+		name, _, _ := secret.ParseKey(k)
 		names = append(names, name)
 	}
 	slices.Sort(names)

@@ -19,6 +19,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/fleet"
+	"github.com/webagent/webagent/secret"
 )
 
 // The fleet's commands: worker, submit, status, cancel, answer. They wire
@@ -143,7 +144,7 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 			hidden[name] = v
 		}
 	}
-	stderr = agent.NewMasker(hidden).Writer(stderr)
+	stderr = secret.NewMasker(hidden).Writer(stderr)
 	log := (&common{logLevel: o.logLevel}).logger(stderr)
 	cfg.Logger = log
 
@@ -277,7 +278,7 @@ func (o *submitOpts) task(text string) (fleet.Task, error) {
 		if strings.Contains(n, "=") {
 			return fleet.Task{}, usagef("--secret %s: give only the name; the value is each worker's own (webagent worker --secret NAME=VALUE)", redactArg(n))
 		}
-		if _, _, err := agent.ParseSecretKey(n); err != nil {
+		if _, _, err := secret.ParseKey(n); err != nil {
 			return fleet.Task{}, usagef("--secret: %v", err)
 		}
 	}

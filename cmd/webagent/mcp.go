@@ -16,6 +16,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/mcpserver"
+	"github.com/webagent/webagent/secret"
 )
 
 type mcpOpts struct {
@@ -74,14 +75,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitUsage, err
 	}
 	for k := range secrets {
-		if _, origin, _ := agent.ParseSecretKey(k); origin == "" {
+		if _, origin, _ := secret.ParseKey(k); origin == "" {
 			return exitUsage, usagef("--secret %s has no site: bind it to the one site it may be typed on, e.g. --secret %s@https://login.example.com=VALUE", k, k)
 		}
 	}
 	// The logs (the browser's too: the URLs it reads) never show a secret.
 	hidden := o.browser.hidden()
 	maps.Copy(hidden, secrets)
-	stderr = agent.NewMasker(hidden).Writer(stderr)
+	stderr = secret.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
 	if err := o.cache.open(log); err != nil {
 		return exitUsage, err

@@ -19,6 +19,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -124,7 +125,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	// nor the proxy's password or a header's token.
 	hidden := o.browser.hidden()
 	maps.Copy(hidden, secrets)
-	stderr = agent.NewMasker(hidden).Writer(stderr)
+	stderr = secret.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
 	if err := o.cache.open(log); err != nil {
 		return exitUsage, err

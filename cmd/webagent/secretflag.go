@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/secret"
 )
 
 // secretFlag collects --secret NAME=VALUE.
@@ -41,11 +41,11 @@ func (s secretFlag) resolve() (map[string]string, error) {
 		if val == "" {
 			return nil, usagef("--secret %s has an empty value", name)
 		}
-		if _, _, err := agent.ParseSecretKey(name); err != nil {
+		if _, _, err := secret.ParseKey(name); err != nil {
 			return nil, usagef("--secret: %v", err)
 		}
-		if agent.IsOTP(val) {
-			if _, err := agent.ParseOTP(val); err != nil {
+		if secret.IsOTP(val) {
+			if _, err := secret.ParseOTP(val); err != nil {
 				return nil, usagef("--secret %s: %v", name, err)
 			}
 		}

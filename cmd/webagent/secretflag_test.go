@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/secret"
 )
 
 // otpSite is a sign-in page whose server accepts the TOTP code of key
@@ -29,7 +29,7 @@ type otpSite struct {
 	refused  int
 }
 
-func newOTPSite(t *testing.T, o *agent.OTP) *otpSite {
+func newOTPSite(t *testing.T, o *secret.OTP) *otpSite {
 	t.Helper()
 	s := &otpSite{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -67,7 +67,7 @@ func TestOTPSignIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := base32.StdEncoding.EncodeToString(raw)
-	o, err := agent.ParseOTP("totp:" + key)
+	o, err := secret.ParseOTP("totp:" + key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/replay"
+	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -186,7 +187,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err := checkOut(o.out); err != nil {
 		return exitUsage, err
 	}
-	stderr = agent.NewMasker(vals).Writer(stderr)
+	stderr = secret.NewMasker(vals).Writer(stderr)
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	b, err := browser.Launch(lctx, browser.Options{ChromePath: o.chrome, Headful: o.headful, UploadDir: o.uploadDir})
 	cancel()
@@ -275,7 +276,7 @@ func (o *replayOpts) startOut(t *trace.Trace, secrets map[string]string) (*trace
 	if o.heal {
 		h.Model = modelInfo(o.modelFlags.config(nil))
 	}
-	return trace.Create(o.out, h, trace.Options{Masker: agent.NewMasker(secrets)})
+	return trace.Create(o.out, h, trace.Options{Masker: secret.NewMasker(secrets)})
 }
 
 // endOut ends the --out trace with the replay's outcome.
@@ -304,7 +305,7 @@ func (o *replayOpts) endOut(ctx context.Context, tw *trace.Writer, res *replay.R
 
 func hasSecret(vals map[string]string, name string) bool {
 	for k := range vals {
-		if n, _, _ := agent.ParseSecretKey(k); n == name {
+		if n, _, _ := secret.ParseKey(k); n == name {
 			return true
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/internal/suggest"
+	"github.com/webagent/webagent/secret"
 )
 
 // The loader of a task file and its field readers, which read YAML nodes into
@@ -188,7 +189,7 @@ func (l *loader) secrets(v *yaml.Node) map[string]string {
 	out := map[string]string{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, x := v.Content[i], v.Content[i+1]
-		if _, _, err := agent.ParseSecretKey(k.Value); err != nil {
+		if _, _, err := secret.ParseKey(k.Value); err != nil {
 			l.errorf(k, "secrets."+k.Value, "%v (a secret's name may hold only letters, digits, '_', '.' and '-', and may be bound as NAME@https://origin)", err)
 			continue
 		}

@@ -1,4 +1,4 @@
-package agent
+package secret
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
-// secrets keeps credentials given to a task out of the model's view, the
+// Set keeps credentials given to a task out of the model's view, the
 // logs and the step records. The model writes <secret>NAME</secret>; only the
 // browser ever receives the value, and only by the type action, into a field
-// of a page on one of the secret's origins.
-type secrets struct {
+// of a page on one of the secret's origins. Get one from New.
+type Set struct {
 	values  map[string]string
 	origins map[string][]string // name -> the origins it may be typed on
 	bad     map[string]string   // name -> why its binding cannot be used
@@ -35,9 +35,10 @@ var (
 	secretName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 )
 
-// ParseSecretKey splits a key of Task.Secrets, NAME or NAME@ORIGIN, and
-// checks the origin (scheme://host[:port]).
-func ParseSecretKey(key string) (name, origin string, err error) {
+// ParseKey splits a secret's key, NAME or NAME@ORIGIN, and checks the
+// name (letters, digits, '_', '.', '-') and the origin (scheme://host[:port]
+// of an http or https URL, returned in lower case).
+func ParseKey(key string) (name, origin string, err error) {
 	name, origin, bound := strings.Cut(key, "@")
 	if !secretName.MatchString(name) {
 		return "", "", fmt.Errorf("secret name %q: use letters, digits, '_', '.' or '-'", name)
@@ -61,22 +62,26 @@ func originOf(raw string) (string, error) {
 	return strings.ToLower(u.Scheme + "://" + u.Host), nil
 }
 
-// newSecrets reads the task's secrets. A key without an origin is bound to
-// the start URL's origin.
-func newSecrets(m map[string]string, startURL string) *secrets {
-	s := &secrets{values: map[string]string{}, origins: map[string][]string{}, bad: map[string]string{}, otps: map[string]*OTP{}}
+// New reads a task's secrets, keyed NAME or NAME@ORIGIN. A key without an
+// origin is bound to the origin of startURL (to none when startURL is not
+// an http or https URL). An empty value is left out. A key or a value that
+// cannot be used does not stop New: filling that secret is refused saying
+// why, and a malformed one-time password generator is also reported by
+// Err.
+func New(values map[string]string, startURL string) *Set {
+	s := &Set{values: map[string]string{}, origins: map[string][]string{}, bad: map[string]string{}, otps: map[string]*OTP{}}
 	start, _ := originOf(startURL)
-	keys := make([]string, 0, len(m))
-	for k := range m {
+	keys := make([]string, 0, len(values))
+	for k := range values {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v := m[k]
+		v := values[k]
 		if v == "" {
 			continue
 		}
-		name, origin, err := ParseSecretKey(k)
+		name, origin, err := ParseKey(k)
 		if err != nil {
 			name, _, _ = strings.Cut(k, "@")
 			s.bad[name] = err.Error()
@@ -92,7 +97,7 @@ func newSecrets(m map[string]string, startURL string) *secrets {
 			s.origins[name] = append(s.origins[name], origin)
 		}
 	}
-	for _, name := range s.names() {
+	for _, name := range s.Names() {
 		v := s.values[name]
 		forms := encodings(v)
 		if IsOTP(v) {
@@ -113,7 +118,7 @@ func newSecrets(m map[string]string, startURL string) *secrets {
 
 // addOTP reads the generator of the secret name, keeping why it cannot be
 // used when it is malformed, and returns the forms of its key to mask.
-func (s *secrets) addOTP(name, v string) []string {
+func (s *Set) addOTP(name, v string) []string {
 	o, err := ParseOTP(v)
 	if err != nil {
 		s.bad[name] = err.Error()
@@ -126,7 +131,13 @@ func (s *secrets) addOTP(name, v string) []string {
 	return o.keyForms()
 }
 
-func (s *secrets) names() []string {
+// Err is the first secret that cannot be read, a malformed one-time
+// password generator (its *OTPError wrapped with the secret's name), or
+// nil. A run given such a secret must not start.
+func (s *Set) Err() error { return s.err }
+
+// Names lists the secrets' names, sorted.
+func (s *Set) Names() []string {
 	n := make([]string, 0, len(s.values))
 	for k := range s.values {
 		n = append(n, k)
@@ -135,9 +146,10 @@ func (s *secrets) names() []string {
 	return n
 }
 
-// mask replaces every secret value, in every form it can take on the way
-// back (see encodings), by its placeholder.
-func (s *secrets) mask(text string) string {
+// Mask replaces every secret value, in every form it can take on the way
+// back (raw, URL-encoded, HTML entities, JSON escapes, base64, and the
+// sign-in codes typed), by its <secret>NAME</secret> placeholder.
+func (s *Set) Mask(text string) string {
 	for _, f := range s.forms {
 		if strings.Contains(text, f.enc) {
 			text = strings.ReplaceAll(text, f.enc, "<secret>"+f.name+"</secret>")
@@ -157,7 +169,7 @@ var escapedRun = regexp.MustCompile(`[A-Za-z0-9%+\-._~!*'()@:;,$]*%[0-9A-Fa-f]{2
 // maskEscaped catches percent-encodings the list of forms does not (any mix
 // of escaped and plain characters, of hex cases): each escaped run is
 // decoded and masked as a whole when it holds a value.
-func (s *secrets) maskEscaped(text string) string {
+func (s *Set) maskEscaped(text string) string {
 	return escapedRun.ReplaceAllStringFunc(text, func(run string) string {
 		dec, err := url.QueryUnescape(run)
 		if err != nil {
@@ -171,16 +183,16 @@ func (s *secrets) maskEscaped(text string) string {
 }
 
 // maskPlain masks the raw values only.
-func (s *secrets) maskPlain(text string) string {
-	for _, name := range s.names() {
+func (s *Set) maskPlain(text string) string {
+	for _, name := range s.Names() {
 		text = strings.ReplaceAll(text, s.values[name], "<secret>"+name+"</secret>")
 	}
 	return s.maskCodes(text)
 }
 
-// fill replaces known placeholders by their values; a one-time password
-// generator's by the code valid now.
-func (s *secrets) fill(text string) string {
+// fillText replaces known placeholders by their values; a one-time
+// password generator's by the code valid now.
+func (s *Set) fillText(text string) string {
 	if len(s.values) == 0 {
 		return text
 	}
@@ -197,7 +209,7 @@ func (s *secrets) fill(text string) string {
 }
 
 // used returns the names of the known secrets the text refers to.
-func (s *secrets) used(text string) []string {
+func (s *Set) used(text string) []string {
 	var out []string
 	for _, m := range secretRef.FindAllStringSubmatch(text, -1) {
 		if _, ok := s.values[m[1]]; ok && !slices.Contains(out, m[1]) {
@@ -207,11 +219,12 @@ func (s *secrets) used(text string) []string {
 	return out
 }
 
-// fillAction fills the placeholders of a type action's text, and sets the
-// origins its field must be on. A placeholder anywhere else (a URL, an
-// option, another tool) is refused: the error names the secret, never its
-// value.
-func (s *secrets) fillAction(a contract.Action) (contract.Action, error) {
+// Fill fills the placeholders of a type action's text, and sets the
+// secrets' names and the origins its field must be on (Action.SecretNames,
+// Action.Origins). A placeholder anywhere else (a URL, an option, another
+// tool) is refused with an *contract.ActionError that names the secret,
+// never its value.
+func (s *Set) Fill(a contract.Action) (contract.Action, error) {
 	if len(s.values) == 0 {
 		return a, nil
 	}
@@ -245,7 +258,7 @@ func (s *secrets) fillAction(a contract.Action) (contract.Action, error) {
 	if len(origins) == 0 {
 		return a, contract.ActionErrorf("the secrets %s are bound to different sites and cannot be typed together", strings.Join(names, ", "))
 	}
-	a.Text = s.fill(a.Text)
+	a.Text = s.fillText(a.Text)
 	a.SecretNames, a.Origins = names, origins
 	return a, nil
 }

@@ -1,15 +1,13 @@
-package agent_test
+package secret_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/secret"
 )
 
 // The base32 of the ASCII key 12345678901234567890 (RFC 6238's SHA1 key).
@@ -27,10 +25,10 @@ func TestParseOTP(t *testing.T) {
 		{"otpauth://totp/x?secret=" + rfcKey + "&algorithm=sha1&digits=8", "94287082"},
 		{"otpauth://totp/x?secret=" + rfcKey + "&period=60", "755224"}, // counter 0
 	} {
-		if !agent.IsOTP(c.value) {
+		if !secret.IsOTP(c.value) {
 			t.Errorf("IsOTP(%q) = false", c.value)
 		}
-		o, err := agent.ParseOTP(c.value)
+		o, err := secret.ParseOTP(c.value)
 		if err != nil {
 			t.Errorf("%q: %v", c.value, err)
 			continue
@@ -39,7 +37,7 @@ func TestParseOTP(t *testing.T) {
 			t.Errorf("%q at 59: %s, want %s", c.value, got, c.want)
 		}
 	}
-	if agent.IsOTP("hunter2") || agent.IsOTP("my totp password") {
+	if secret.IsOTP("hunter2") || secret.IsOTP("my totp password") {
 		t.Error("a password is taken for a generator")
 	}
 }
@@ -59,8 +57,8 @@ func TestParseOTPErrors(t *testing.T) {
 		{"otpauth://totp/x?secret=" + rfcKey + "&period=-30", "positive number of seconds", "period=30"},
 		{"otpauth://totp/x?secret=" + rfcKey + "1", "not base32", "base32 key"},
 	} {
-		_, err := agent.ParseOTP(c.value)
-		var oe *agent.OTPError
+		_, err := secret.ParseOTP(c.value)
+		var oe *secret.OTPError
 		if !errors.As(err, &oe) {
 			t.Errorf("%q: %v, want an *OTPError", c.value, err)
 			continue
@@ -79,17 +77,17 @@ func TestParseOTPErrors(t *testing.T) {
 // one that holds the code's digits too.
 func TestMaskerHidesTypedCodes(t *testing.T) {
 	secrets := map[string]string{"otp": "otpauth://totp/x?secret=" + rfcKey + "&digits=8"}
-	m := agent.NewMasker(secrets)
+	m := secret.NewMasker(secrets)
 	if got := m.Mask("order 123456, key " + rfcKey); got != "order 123456, key <secret>otp</secret>" {
 		t.Errorf("before typing: %q", got)
 	}
-	o, err := agent.ParseOTP(secrets["otp"])
+	o, err := secret.ParseOTP(secrets["otp"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	code := o.Now()
 	next := o.Code(time.Now().Add(o.Period()))
-	for _, mk := range []*agent.Masker{m, agent.NewMasker(secrets)} {
+	for _, mk := range []*secret.Masker{m, secret.NewMasker(secrets)} {
 		if got := mk.Mask("code " + code + " or " + next + ", order 123456, at 17" + code + "0"); got != "code <secret>otp</secret> or <secret>otp</secret>, order 123456, at 17"+code+"0" {
 			t.Errorf("after typing: %q", got)
 		}
@@ -99,30 +97,13 @@ func TestMaskerHidesTypedCodes(t *testing.T) {
 	}
 }
 
-// A run given a malformed generator ends before it starts, with the
-// *OTPError in Result.Err and never the key in the message; the model is
-// not asked.
-func TestRunRefusesMalformedOTP(t *testing.T) {
-	model, srv := newModel(t, modelserver.Script(done("never")))
-	a := mustAgent(t, shared, model)
-	res := a.Run(context.Background(), agent.Task{URL: "http://127.0.0.1:1/", Instruction: "type <secret>otp</secret>",
-		Secrets: map[string]string{"otp": "otpauth://totp/x?secret=" + rfcKey + "&algorithm=MD5"}})
-	var oe *agent.OTPError
-	if res.Code != agent.CodeAgentFailed || !errors.As(res.Err, &oe) || !strings.Contains(res.Message, "secret otp: the algorithm \"MD5\"") {
-		t.Errorf("%s: %s (%v)", res.Code, res.Message, res.Err)
-	}
-	if strings.Contains(res.Message, rfcKey) || len(srv.Requests()) > 0 {
-		t.Errorf("the message holds the key, or the model was asked (%d requests)", len(srv.Requests()))
-	}
-}
-
 // A front end other than the loop (the MCP server) fills a generator
 // through Masker.Fill: type gets the code valid now, bound to the
 // secret's origin, and the same Masker hides it afterwards.
 func TestMaskerFillTypesCurrentCode(t *testing.T) {
 	secrets := map[string]string{"otp@https://login.example.org": "totp:" + rfcKey + "MFRGG"}
-	m := agent.NewMasker(secrets)
-	o, err := agent.ParseOTP(secrets["otp@https://login.example.org"])
+	m := secret.NewMasker(secrets)
+	o, err := secret.ParseOTP(secrets["otp@https://login.example.org"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package agent
+package secret
 
 import (
 	"crypto/sha1"
@@ -56,12 +56,12 @@ func TestTOTPRFC6238(t *testing.T) {
 // The prompt says what a generator types, and where a mailed code comes
 // from: ask_human when there is a person to ask.
 func TestPromptNamesOTP(t *testing.T) {
-	s := newSecrets(map[string]string{"otp": "totp:GEZDGNBVGY3TQOJQ", "pw": "hunter2"}, "https://example.org")
-	got := strings.Join(s.promptNames(true), ", ")
+	s := New(map[string]string{"otp": "totp:GEZDGNBVGY3TQOJQ", "pw": "hunter2"}, "https://example.org")
+	got := strings.Join(s.PromptNames(true), ", ")
 	if !strings.HasPrefix(got, "otp (types the current sign-in code") || !strings.Contains(got, "mail or SMS is not this secret: ask the person for it with ask_human), pw") {
 		t.Errorf("with a person: %s", got)
 	}
-	if got := strings.Join(s.promptNames(false), ", "); strings.Contains(got, "ask_human") || !strings.Contains(got, "fail saying") {
+	if got := strings.Join(s.PromptNames(false), ", "); strings.Contains(got, "ask_human") || !strings.Contains(got, "fail saying") {
 		t.Errorf("without a person: %s", got)
 	}
 }

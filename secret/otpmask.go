@@ -1,4 +1,4 @@
-package agent
+package secret
 
 import (
 	"crypto/sha256"
@@ -78,7 +78,7 @@ func (o *OTP) keyForms() []string {
 // placeholder. A code in digits is masked only as a number of its own,
 // not as the middle of a longer one (a timestamp, a price), which it would
 // break.
-func (s *secrets) maskCodes(text string) string {
+func (s *Set) maskCodes(text string) string {
 	for _, name := range s.otpNames() {
 		for _, f := range s.otps[name].typedForms() {
 			if isDigits(f) {
@@ -126,7 +126,7 @@ func isDigits(s string) bool {
 }
 
 // otpNames lists the secrets that are generators, sorted.
-func (s *secrets) otpNames() []string {
+func (s *Set) otpNames() []string {
 	n := make([]string, 0, len(s.otps))
 	for k := range s.otps {
 		n = append(n, k)
@@ -135,10 +135,12 @@ func (s *secrets) otpNames() []string {
 	return n
 }
 
-// promptNames lists the secrets for the system prompt: their names, and
-// for a generator what it types.
-func (s *secrets) promptNames(human bool) []string {
-	out := s.names()
+// PromptNames lists the secrets for a model's system prompt: their names,
+// sorted, and for a generator what it types and, as human says whether a
+// person can be asked (the ask_human tool), where a code sent by mail or
+// SMS comes from.
+func (s *Set) PromptNames(human bool) []string {
+	out := s.Names()
 	for i, n := range out {
 		if s.otps[n] == nil {
 			continue

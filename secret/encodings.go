@@ -1,4 +1,4 @@
-package agent
+package secret
 
 import (
 	"encoding/base64"
