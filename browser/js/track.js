@@ -1,5 +1,5 @@
 // track.js returns the track a slider's thumb moves along (see trackOf in
-// snapshot.js): its box and whether it is vertical.
+// snapRole.js): its box and whether it is vertical.
 (function () {
   const reg = window[Symbol.for('webagent.refs')];
   return reg && reg.trackOf ? reg.trackOf(this) : null;
