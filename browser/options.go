@@ -11,7 +11,7 @@ import (
 )
 
 // The options of a select: the snapshot lists a long select's first and
-// last options and the chosen ones (snapshot.js, options); the options
+// last options and the chosen ones (snapWalk.js, options); the options
 // tool lists all of them, and a select or multi_select that names no
 // option lists the closest ones.
 
@@ -21,7 +21,7 @@ var optionsJS = program("options")
 
 const (
 	// optionsListed is how many options a failed select lists whole, as
-	// the snapshot does (OPTIONS_MAX in snapshot.js); of a longer list it
+	// the snapshot does (OPTIONS_MAX in snapWalk.js); of a longer list it
 	// gives the optionsClose closest to the label asked for.
 	optionsListed = 25
 	optionsClose  = 8

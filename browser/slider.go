@@ -26,7 +26,7 @@ var sliderInnerJS = program("sliderInner")
 var focusElJS = program("focusEl")
 
 // trackJS returns the track a slider's thumb moves along (see trackOf in
-// snapshot.js): its box and whether it is vertical.
+// snapRole.js): its box and whether it is vertical.
 var trackJS = program("track")
 
 // track is the answer of trackJS.

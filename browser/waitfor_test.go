@@ -37,7 +37,7 @@ func TestWaitFor(t *testing.T) {
 	evalPage[any](t, shared, "document.getElementById('later').hidden = true")
 	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Show")})
 	out = do(t, shared, contract.Action{Name: contract.ActWaitFor, Ref: later})
-	// The name part depends on the walker's describe (snapshot.js), which
+	// The name part depends on the walker's describe (snapName.js), which
 	// may remember the empty name it computed while the button was hidden.
 	if !strings.HasPrefix(out, `button "`) || !strings.HasSuffix(out, ` [ref=`+later+`] is visible`) {
 		t.Errorf("wait_for ref: %q", out)
