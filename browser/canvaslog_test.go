@@ -75,6 +75,8 @@ func within2px(got []float64, want ...float64) bool {
 }
 
 func TestCanvasLogInSnapshot(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, canvasGamePage))
 	waitFor(t, "the canvas drawn", 10*time.Second, func() bool { return evalPage[string](t, shared, "document.title") == "drawn" })
 	s := snapshot(t, shared)
@@ -144,6 +146,8 @@ func TestCanvasLogInSnapshot(t *testing.T) {
 // The page cannot tell the drawing methods were wrapped, and they draw as
 // before.
 func TestCanvasLogUnseen(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, canvasGamePage))
 	waitFor(t, "the canvas drawn", 10*time.Second, func() bool { return evalPage[string](t, shared, "document.title") == "drawn" })
 	if !evalPage[bool](t, shared, "window[Symbol.for('webagent.canvas')] instanceof WeakMap") {
@@ -194,6 +198,8 @@ func TestCanvasLogUnseen(t *testing.T) {
 // The log is kept in every frame, and a frame's drawing is placed in the
 // main viewport.
 func TestCanvasLogInFrame(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Outer</title><iframe src="/inner" title=Board style="margin:40px 0 0 60px;border:0;width:300px;height:200px"></iframe>`,
 		"/inner": `<body style="margin:0"><canvas id=board width=200 height=100></canvas>

@@ -11,6 +11,8 @@ import (
 // click says what the click changed: the page, nothing, a dialog or a new
 // tab.
 func TestClickSaysWhatChanged(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Effects</title>
 <button onclick="document.getElementById('n').textContent++">Add</button><span id=n>0</span>

@@ -8,6 +8,8 @@ import (
 )
 
 func TestStyledCheckboxLabel(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	// The checkbox itself is hidden; its label is what a user clicks.
 	s := open(t, shared, servePage(t, `<title>Styled</title>
 <style>.switch input{display:none}.switch span{display:inline-block;width:40px;height:20px;background:#ccc}</style>
@@ -30,6 +32,8 @@ func TestStyledCheckboxLabel(t *testing.T) {
 }
 
 func TestCheckAndUncheck(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Checks</title>
 <label><input type=checkbox id=a> Alpha</label>
 <style>.sw input{display:none}.sw span{display:inline-block;width:30px;height:16px;background:#ccc}</style>

@@ -8,6 +8,8 @@ import (
 )
 
 func TestClickUsesRealEvents(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	// The page reacts only to trusted pointer and mouse events, which
 	// element.click() from a script would not produce.
 	s := open(t, shared, servePage(t, `<title>Trusted</title>
@@ -30,6 +32,8 @@ for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']
 }
 
 func TestClickOnCoveredElement(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Covered</title>
 <button id=under onclick="document.title='under clicked'">Under</button>
 <div id=overlay style="position:fixed;inset:0;background:rgba(0,0,0,.3)" onclick="document.title='overlay clicked'">Cookie banner</div>`))
@@ -44,6 +48,8 @@ func TestClickOnCoveredElement(t *testing.T) {
 }
 
 func TestClickHitTest(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Hit</title>
 <style>body{margin:0}#bar{position:fixed;top:0;left:0;right:0;height:30px;background:#ccc}</style>
 <div id=bar role=banner aria-label="Site header"><button onclick="document.title='menu'">Menu</button></div>
@@ -87,6 +93,8 @@ func TestClickHitTest(t *testing.T) {
 }
 
 func TestClickCoveredFrame(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Framed</title><iframe src="/inner" title="Inner" width=300 height=100></iframe>
 <div style="position:fixed;inset:0;background:rgba(0,0,0,.2)" aria-label="Overlay"></div>`,
@@ -103,6 +111,8 @@ func TestClickCoveredFrame(t *testing.T) {
 }
 
 func TestClickWaitsForStableAndEnabled(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Moving</title>
 <style>#slide{position:relative;left:0;transition:left .25s linear}#slide.go{left:300px}</style>
 <button id=slide onclick="document.title='slide clicked'">Slide</button>
@@ -129,6 +139,8 @@ func TestClickWaitsForStableAndEnabled(t *testing.T) {
 // person would: the click reaches it, not the pane around it. Nested
 // scrolled areas are scrolled too.
 func TestClickInScrolledPane(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	page := `<title>Inbox</title><style>.pane{height:210px;overflow:auto;border:1px solid}.m{height:40px;cursor:pointer}
 #outer{height:300px;overflow:auto} #spacer{height:500px}</style>
 <div class=pane id=inbox></div>
@@ -154,6 +166,8 @@ for (const [id, what] of [['inbox', 'Message'], ['replies', 'Reply']]) {
 // An item that a container cuts off and cannot scroll to (overflow: clip)
 // is not clicked: the error says what hides it, and nothing was clicked.
 func TestClickOnItemCutOff(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	page := `<title>Cut</title><div id=box style="height:60px;overflow:clip;border:1px solid">
 <div style="height:40px">first</div><div style="height:40px">second</div>
 <button onclick="document.getElementById('out').textContent='clicked'" style="height:40px">Hidden action</button></div>
@@ -172,6 +186,8 @@ func TestClickOnItemCutOff(t *testing.T) {
 // flees the pointer) is not reported done: the error says where the click
 // landed.
 func TestClickThatLandsElsewhere(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	page := `<title>Flee</title>
 <div id=under style="position:absolute;left:0;top:0;width:400px;height:200px" onclick="window.under=(window.under||0)+1">under</div>
 <button id=b style="position:absolute;left:50px;top:50px;width:120px;height:40px" onclick="window.hits=(window.hits||0)+1">Catch me</button>

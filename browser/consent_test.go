@@ -294,6 +294,8 @@ func TestConsentAnswersBanners(t *testing.T) {
 // Without Consent, the banner is left to the model: it shows in the
 // snapshot, with its buttons, and no notice speaks of it.
 func TestConsentOffLeavesBanner(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	site := newConsentSite(t)
 	for _, c := range consentCases {
 		// The platforms show their banner a moment after the page loads.

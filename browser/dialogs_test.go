@@ -8,6 +8,8 @@ import (
 )
 
 func TestDialogsDoNotBlock(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Dialogs</title>
 <button onclick="alert('Saved!')">Save</button>
 <button onclick="document.getElementById('r').textContent = confirm('Delete it?') ? 'yes' : 'no'">Delete</button>
@@ -35,6 +37,8 @@ func TestDialogsDoNotBlock(t *testing.T) {
 }
 
 func TestBeforeUnloadDoesNotBlock(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	away := servePage(t, `<title>Away</title><p>left the draft</p>`)
 	s := open(t, shared, servePage(t, `<title>Draft</title>
 <textarea aria-label="Draft">unsaved</textarea>
@@ -58,6 +62,8 @@ func TestBeforeUnloadDoesNotBlock(t *testing.T) {
 // first did not arrive) or says it did not; none is reported done while
 // lost, and none counts twice.
 func TestClickUnderDialogStorm(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Storm</title>
 <button onclick="window.clicks = (window.clicks || 0) + 1">Count</button>
 <script>window.storm = setInterval(() => alert('tick'), 50)</script>`))

@@ -8,6 +8,8 @@ import (
 )
 
 func TestDragByOffsetAndOntoTarget(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Drag</title>
 <style>body{margin:0}#box{position:absolute;left:50px;top:50px;width:60px;height:60px;background:#36c}
 #bin{position:absolute;left:400px;top:300px;width:120px;height:80px;background:#eee}</style>
@@ -47,6 +49,8 @@ box.addEventListener('pointerup', (e) => {
 }
 
 func TestDragSortableByPoints(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, sortablePage))
 	// The items have no refs: take their places as a model would from a
 	// screenshot.
@@ -71,6 +75,8 @@ func TestDragSortableByPoints(t *testing.T) {
 }
 
 func TestDragResizeGrip(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, resizePage))
 	panel := refOf(t, s, `clickable "Panel"`)
 	do(t, shared, contract.Action{Name: contract.ActDrag, Ref: panel, Anchor: "bottom-right", DX: 100, DY: 50})
@@ -93,6 +99,8 @@ func TestDragResizeGrip(t *testing.T) {
 }
 
 func TestDragHTML5ByPoints(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, html5Page))
 	c := evalPage[[4]float64](t, shared, "(() => { const r = card.getBoundingClientRect(); const d = done.getBoundingClientRect(); return [r.left + 20, r.top + 20, d.left + 100, d.top + 50]; })()")
 	out := do(t, shared, contract.Action{Name: contract.ActDrag, At: &contract.Point{X: c[0], Y: c[1]}, To: &contract.Point{X: c[2], Y: c[3]}})
@@ -107,6 +115,8 @@ func TestDragHTML5ByPoints(t *testing.T) {
 // An element that listens for drops is a drop target of the snapshot, with
 // a ref: a drag from the card's ref onto it needs no points.
 func TestDragHTML5OntoDropTarget(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, html5Page))
 	if line := lineOf(t, s, `droptarget "Done"`); !strings.Contains(line, " box=") {
 		t.Errorf("the drop zone's line has no box: %s", line)

@@ -9,6 +9,8 @@ import (
 )
 
 func TestEval(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, `<title>Eval</title><p id=p>hello</p>`))
 	v, err := shared.Eval(tctx(t), "({text: document.getElementById('p').textContent, n: 2, list: [true, null]})")
 	if err != nil {

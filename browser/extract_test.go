@@ -8,6 +8,8 @@ import (
 )
 
 func TestExtract(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{"/": `<title>Article</title>
 <header><nav><a href="/home">Home</a> <a href="/about">About</a></nav></header>
 <main>
@@ -48,6 +50,8 @@ func TestExtract(t *testing.T) {
 }
 
 func TestExtractIsBounded(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	var b strings.Builder
 	b.WriteString(`<title>Long</title><article>`)
 	for i := range 300 {

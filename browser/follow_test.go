@@ -13,6 +13,8 @@ import (
 )
 
 func TestClickNavigatesAndWaitsForLoad(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Start</title><a href="/next">Go on</a>`)
@@ -44,6 +46,8 @@ func TestClickNavigatesAndWaitsForLoad(t *testing.T) {
 // target (the element and its document go away under the action). The
 // outcome says where the page went, not a browser error.
 func TestClickMeetsNavigation(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/start":     `<title>Start</title><button onclick="document.title='clicked'">Buy</button>` + tripwire("Document.elementFromPoint", `location.href = '/elsewhere';`, false),
 		"/elsewhere": `<title>Elsewhere</title><p>somewhere else</p>`,
@@ -107,6 +111,8 @@ func TestClickSubmitsFormLate(t *testing.T) {
 // before the frame unless a frame was about to begin (measured here: 186 of
 // 200 clicks).
 func TestInputTasksAreNotDeferredToTheNextFrame(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Order</title>
 <button onclick="order()">Go</button>
 <script>
@@ -141,6 +147,8 @@ function order() {
 // frame's navigation it caused, so the next snapshot shows the answer
 // rather than a frame still loading.
 func TestClickFollowsFrameFormLate(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Contact</title><h1>Contact us</h1><iframe src="/form" title="Contact form"></iframe>`)

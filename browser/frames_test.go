@@ -11,6 +11,8 @@ import (
 // the walker reads the page; the snapshot waits for the frame's new
 // document and shows it.
 func TestSnapshotFrameNavigatesMidWalk(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Form frame" src="/form" width=400 height=200></iframe>` +
 			tripwire("Element.getBoundingClientRect", `document.querySelector('iframe').contentWindow.location.href = '/thanks';`, false),
@@ -32,6 +34,8 @@ func TestSnapshotFrameNavigatesMidWalk(t *testing.T) {
 // is removed right after the page's walker ran, while the snapshot attaches
 // to the frame's own target to read it.
 func TestSnapshotCrossOriginFrameDetachedMidSnapshot(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	frame := serve(t, map[string]string{"/f": `<p>frame text</p><button>Frame button</button>`})
 	frameURL := strings.Replace(frame, "127.0.0.1", "localhost", 1) + "/f"
 	base := serve(t, map[string]string{
@@ -64,6 +68,8 @@ func TestSnapshotCrossOriginFrameDetachedMidSnapshot(t *testing.T) {
 // lies right of its own width, so a point in it is measured in the top
 // viewport, not the frame's.
 func TestActionsInCrossOriginFrame(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	inner := serve(t, map[string]string{
 		"/": `<title>Inner</title><p>inner words</p>
 <button onclick="document.getElementById('log').textContent = 'inner clicked'">Inner button</button>

@@ -15,6 +15,8 @@ import (
 )
 
 func TestGotoErrors(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	// A port nobody listens on.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -36,6 +38,8 @@ func TestGotoErrors(t *testing.T) {
 }
 
 func TestGotoDeadline(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	hang := make(chan struct{})
 	mux := http.NewServeMux()
 	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
@@ -67,6 +71,8 @@ func TestGotoDeadline(t *testing.T) {
 }
 
 func TestNormalizeURL(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	for in, want := range map[string]string{
 		"http://127.0.0.1:8080/x": "http://127.0.0.1:8080/x",
 		"  example.com/a ":        "https://example.com/a",

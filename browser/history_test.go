@@ -8,6 +8,8 @@ import (
 )
 
 func TestBack(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/":     `<title>First</title><a href="/next">Next</a>`,
 		"/next": `<title>Second</title><p>second page</p>`,
@@ -35,6 +37,8 @@ func TestBackWithoutHistory(t *testing.T) {
 }
 
 func TestForwardAndNavigationPhrase(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>One</title><a href="/two">Two</a>
 <select aria-label="Go to" onchange="location = this.value"><option value="">Pick</option><option value="/three">Three</option></select>

@@ -10,6 +10,8 @@ import (
 // that ask nothing (invisible reCAPTCHA) and pages that only talk about
 // CAPTCHAs are not checks.
 func TestHumanCheckNamed(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	article := strings.Repeat("<p>"+strings.Repeat("A long story about how sites ask whether you are a robot. ", 10)+"</p>", 6)
 	// A widget's frame on another site (localhost and 127.0.0.1 are
 	// different sites), as Google's and hCaptcha's frames are.

@@ -73,6 +73,8 @@ func serveJQueryUI(t *testing.T) string {
 // its track) and its track a target of its own; a refused drag or value
 // changes nothing.
 func TestJQueryUIWidgets(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, serveJQueryUI(t))
 	for _, item := range []string{"Apple", "Banana", "Cherry", "Date", "Parcel"} {
 		if line := lineOf(t, s, `clickable "`+item+`"`); !strings.Contains(line, " draggable box=") {

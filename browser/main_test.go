@@ -22,9 +22,33 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
-// shared is one Chromium for the tests that do not test Launch or Close
-// themselves. They run one after another and each opens its own page.
+// shared is one Chromium for the benchmarks and the tests that need the
+// package's one launched browser.
 var shared *Browser
+
+// server is the one Chromium the parallel tests share, as chromedp's tests
+// share their allocator: newTab gives each test a Browser of its own on it,
+// in a browser context of its own (cookies, storage, tabs), so that tests
+// run side by side with t.Parallel.
+var server *Server
+
+// newTab returns a Browser of the test's own on the shared server, closed
+// (its browser context removed) when the test ends.
+func newTab(t *testing.T) *Browser {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, Options{CDPURL: server.URL, Isolated: true, Logger: testLogger()})
+	if err != nil {
+		t.Fatalf("a tab on the shared browser: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return b
+}
 
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
@@ -38,7 +62,19 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	shared = b
+	ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
+	server, err = StartServer(ctx, Options{})
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "starting the shared chromium:", err)
+		_ = b.Close()
+		os.Exit(1)
+	}
 	code := m.Run()
+	if err := server.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "closing the shared chromium:", err)
+		code = 1
+	}
 	if err := b.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "closing chromium:", err)
 		code = 1

@@ -8,6 +8,8 @@ import (
 )
 
 func TestMousePathDrawsOnCanvas(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, canvasPage))
 	canvas := refOf(t, s, `clickable "Drawing"`)
 	out := do(t, shared, contract.Action{Name: contract.ActMousePath, Ref: canvas, Path: []contract.Point{{X: 20, Y: 20}, {X: 20, Y: 150}, {X: 200, Y: 150}}})
@@ -55,6 +57,8 @@ func TestMousePathDrawsOnCanvas(t *testing.T) {
 }
 
 func TestMouseAtPoint(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, pointPage))
 	box := evalPage[[2]float64](t, shared, "(() => { const r = pic.getBoundingClientRect(); return [r.left, r.top]; })()")
 	at := func(x, y float64) *contract.Point { return &contract.Point{X: box[0] + x, Y: box[1] + y} }

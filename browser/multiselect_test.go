@@ -8,6 +8,8 @@ import (
 )
 
 func TestMultiSelectKeepsOthers(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, multiPage))
 	ref := refOf(t, s, `listbox "Toppings"`)
 	chosen := func() string {
@@ -44,6 +46,8 @@ func TestMultiSelectKeepsOthers(t *testing.T) {
 }
 
 func TestMultiSelectARIAListbox(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, ariaMultiPage))
 	ref := refOf(t, s, `listbox "Colours"`)
 	chosen := func() string {

@@ -13,6 +13,8 @@ import (
 )
 
 func TestNavigationsThatDoNotCommit(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Links</title><a href="/empty">No content</a> <a href="/file">Download</a>`)

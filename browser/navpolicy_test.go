@@ -18,6 +18,8 @@ import (
 // why, and nothing of the target reaches the page: no file is read, no
 // browser page opens, no script runs.
 func TestGotoRefusesSchemes(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	rec := newRecorder(t)
 	home := servePage(t, `<title>Home</title><p>home page</p>`)
 	open(t, shared, home)
@@ -52,6 +54,8 @@ func TestGotoRefusesSchemes(t *testing.T) {
 // by a link, a redirect, a popup or a frame. Chromium's own rules and the
 // guard's interception both stand in the way; the page stays usable.
 func TestPageCannotReachFiles(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	var base string
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -91,6 +95,8 @@ func TestPageCannotReachFiles(t *testing.T) {
 // link, a redirect, a popup or a frame; the model is told why; a task that
 // moves between two allowed sites still works.
 func TestAllowedDomainsInBrowser(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	rec := newRecorder(t)
 	other := servePage(t, `<title>Second site</title><p>welcome to the second site</p>`)
 	mux := http.NewServeMux()
@@ -146,6 +152,8 @@ func TestAllowedDomainsInBrowser(t *testing.T) {
 // the user did not name is refused, even when its name is not an address
 // (localhost resolves to loopback); the named host works; the flag lifts it.
 func TestPrivateNetworkGuard(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	rec := newRecorder(t)
 	named := servePage(t, `<title>Named</title><p>the user's site</p>`)
 	byName := strings.Replace(rec.URL, "127.0.0.1", "localhost", 1)

@@ -31,6 +31,8 @@ func countries(t *testing.T) []string {
 // a label it lacks lists the closest ones; a chosen option in the middle
 // stays in sight. A select of 25 options is listed whole.
 func TestOptionsOfALongSelect(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	names := countries(t)
 	var sb strings.Builder
 	sb.WriteString(`<title>Address</title><label for=c>Country</label><select id=c>`)
@@ -94,6 +96,8 @@ func TestOptionsOfALongSelect(t *testing.T) {
 // The options tool on an ARIA listbox lists the options it shows; on
 // anything else it says there are none to list.
 func TestOptionsOfAListbox(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Listbox</title>
 <ul role=listbox aria-label="Flavour"><li role=option aria-selected=true>Vanilla</li><li role=option>Mint</li><li role=option hidden>Gone</li></ul>
 <button>Order</button>`))

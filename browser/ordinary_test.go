@@ -114,6 +114,8 @@ func probe(t *testing.T, b *Browser) probeResult {
 // site; in a worker, which BotD cannot run in, the user agent, its
 // client hints, navigator.webdriver and the core count are the page's.
 func TestOrdinaryBotD(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	r := probe(t, shared)
 	for where, d := range map[string]botdResult{"the page": r.Botd, "a cross-origin frame": r.Frame.Botd} {
 		if d.Bot {
@@ -309,6 +311,8 @@ func TestOrdinaryServer(t *testing.T) {
 // the draw log) look as the browser's own to a script that inspects them,
 // the way fingerprinting scripts look for lies.
 func TestOrdinaryBuiltinsLookNative(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	do(t, shared, contract.Action{Name: contract.ActGoto, URL: servePage(t, `<title>n</title><canvas></canvas>`)})
 	v, err := shared.Eval(tctx(t), `(() => {
   const ts = Function.prototype.toString;

@@ -22,21 +22,23 @@ for (const el of document.querySelectorAll('[data-log]')) el.addEventListener('c
 
 // clickLogs clicks the element with the ref and returns what the page
 // logged.
-func clickLogs(t *testing.T, ref string) string {
+func clickLogs(t *testing.T, shared *Browser, ref string) string {
 	t.Helper()
 	evalPage[bool](t, shared, "window.log = [], true")
 	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref})
 	return evalPage[string](t, shared, "window.log.join(',')")
 }
 
-func wantClick(t *testing.T, s contract.Snapshot, prefix, logged string) {
+func wantClick(t *testing.T, shared *Browser, s contract.Snapshot, prefix, logged string) {
 	t.Helper()
-	if got := clickLogs(t, refOf(t, s, prefix)); got != logged {
+	if got := clickLogs(t, shared, refOf(t, s, prefix)); got != logged {
 		t.Errorf("clicking %s logged %q, want %q\n%s", prefix, got, logged, s.Text)
 	}
 }
 
 func TestPerceptionIconButtons(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Icons</title>
 <style>.ib{display:inline-block;width:24px;height:24px;cursor:pointer;border:0} .bg{background:url(/img/trash-can.png) #ddd}</style>
 <button class="ib bg" data-log=bg></button>
@@ -58,7 +60,7 @@ func TestPerceptionIconButtons(t *testing.T) {
 		{`button "settings icon" box=`, "use"},
 		{`clickable "firebrick tile #cc0000" box=`, "tile"},
 	} {
-		wantClick(t, s, c.prefix, c.logged)
+		wantClick(t, shared, s, c.prefix, c.logged)
 	}
 	if strings.Contains(s.Text, `""`) {
 		t.Errorf("an actionable element has an empty name:\n%s", s.Text)
@@ -66,19 +68,23 @@ func TestPerceptionIconButtons(t *testing.T) {
 }
 
 func TestPerceptionNestedTargets(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Mail</title>
 <div style="cursor:pointer" id=bar><span data-log=reply>Reply</span> <span data-log=forward>Forward</span></div>
 <a href="#x" data-log=card><span data-log=fav>Fav</span> A card's link</a>
 `+logScript))
-	wantClick(t, s, `clickable "Reply"`, "reply")
-	wantClick(t, s, `clickable "Forward"`, "forward")
-	wantClick(t, s, `clickable "Fav"`, "fav")
+	wantClick(t, shared, s, `clickable "Reply"`, "reply")
+	wantClick(t, shared, s, `clickable "Forward"`, "forward")
+	wantClick(t, shared, s, `clickable "Fav"`, "fav")
 	if refOf(t, s, `clickable "Reply"`) == refOf(t, s, `clickable "Forward"`) {
 		t.Errorf("Reply and Forward share a ref:\n%s", s.Text)
 	}
 }
 
 func TestPerceptionListenerOnly(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Listeners</title>
 <p>Pick: <span data-log=span>Plain span</span></p>
 <div class=menu><div data-log=open>Open file</div><div data-log=save>Save file</div></div>
@@ -86,13 +92,15 @@ func TestPerceptionListenerOnly(t *testing.T) {
 <div id=kb tabindex=0>Focus stop</div>
 <script>document.getElementById('kb').addEventListener('keydown', () => {});</script>
 `+logScript))
-	wantClick(t, s, `clickable "Plain span"`, "span")
-	wantClick(t, s, `clickable "Save file"`, "save")
-	wantClick(t, s, `clickable "2"`, "d2")
+	wantClick(t, shared, s, `clickable "Plain span"`, "span")
+	wantClick(t, shared, s, `clickable "Save file"`, "save")
+	wantClick(t, shared, s, `clickable "2"`, "d2")
 	refOf(t, s, `clickable "Focus stop"`)
 }
 
 func TestPerceptionDraggableList(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Sort</title>
 <ul id=l><li draggable=true data-log=a>Apples</li><li draggable=true data-log=p>Pears</li><li draggable=true data-log=k>Kiwis</li></ul>
 `+logScript))
@@ -102,10 +110,12 @@ func TestPerceptionDraggableList(t *testing.T) {
 			t.Errorf("the draggable item's line says neither draggable nor its box: %s", line)
 		}
 	}
-	wantClick(t, s, `clickable "Pears"`, "p")
+	wantClick(t, shared, s, `clickable "Pears"`, "p")
 }
 
 func TestPerceptionSliderHandle(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Slider</title>
 <p>Volume</p>
 <div id=track style="position:relative;width:200px;height:10px;background:#ccc;margin:20px">
@@ -138,6 +148,8 @@ document.addEventListener('mouseup', () => { x0 = null; });
 }
 
 func TestPerceptionSVGScene(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Shapes</title>
 <p>Click the red circle. How many triangles?</p>
 <svg width=400 height=200 id=scene>
@@ -150,20 +162,22 @@ func TestPerceptionSVGScene(t *testing.T) {
  <text x=10 y=150 data-log=label>Score 3</text>
 </svg>
 `+logScript))
-	wantClick(t, s, `circle "red #ff0000" center=`, "red-circle")
-	wantClick(t, s, `circle "royalblue #3366ff" center=`, "blue-circle")
-	wantClick(t, s, `polygon "yellow #ffff00" box=`, "tri2")
+	wantClick(t, shared, s, `circle "red #ff0000" center=`, "red-circle")
+	wantClick(t, shared, s, `circle "royalblue #3366ff" center=`, "blue-circle")
+	wantClick(t, shared, s, `polygon "yellow #ffff00" box=`, "tri2")
 	// An outline without fill is named, but the click lands on its
 	// centre, which is not part of it: the model has to aim at its edge.
 	refOf(t, s, `rect "black #000000 outline" box=`)
-	wantClick(t, s, `rect "whitesmoke #eeeeee" box=`, "square")
-	wantClick(t, s, `text "Score 3"`, "label")
+	wantClick(t, shared, s, `rect "whitesmoke #eeeeee" box=`, "square")
+	wantClick(t, shared, s, `text "Score 3"`, "label")
 	if n := strings.Count(s.Text, "polygon \""); n != 2 {
 		t.Errorf("%d triangles (polygons) listed, want 2:\n%s", n, s.Text)
 	}
 }
 
 func TestPerceptionTilesAndCanvas(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Tiles</title>
 <div style="display:flex;gap:4px">
  <div style="width:40px;height:40px;background:#e22"></div>
@@ -177,16 +191,18 @@ for (const d of document.querySelectorAll('div > div')) d.addEventListener('clic
 const c = document.getElementById('board');
 c.addEventListener('click', (e) => { const r = c.getBoundingClientRect(); window.log.push(Math.round(e.clientX - r.left) + 'x' + Math.round(e.clientY - r.top)); });
 </script>`))
-	wantClick(t, s, `clickable "gold tile #ffdd00" box=`, "rgb(255, 221, 0)")
-	wantClick(t, s, `clickable "royalblue tile #2266ee" box=`, "rgb(34, 102, 238)")
+	wantClick(t, shared, s, `clickable "gold tile #ffdd00" box=`, "rgb(255, 221, 0)")
+	wantClick(t, shared, s, `clickable "royalblue tile #2266ee" box=`, "rgb(34, 102, 238)")
 	line := lineOf(t, s, `canvas "Game board"`)
 	if !strings.Contains(line, ",300,120 [ref=") {
 		t.Errorf("the canvas line does not give its size: %s", line)
 	}
-	wantClick(t, s, `canvas "Game board"`, "150x60")
+	wantClick(t, shared, s, `canvas "Game board"`, "150x60")
 }
 
 func TestPerceptionCompleteText(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	long := strings.Repeat("word ", 59) + "LASTWORD"
 	area := strings.Repeat("lorem ipsum ", 166) + "END"
 	s := open(t, shared, servePage(t, `<title>Text</title>
@@ -206,10 +222,10 @@ func TestPerceptionCompleteText(t *testing.T) {
 	if !strings.Contains(s.Text, `textbox "Notes" value="`+area+`"`) {
 		t.Errorf("the %d-character textarea value is not whole:\n%s", len(area), s.Text)
 	}
-	wantClick(t, s, `link "word word`, "long")
-	wantClick(t, s, `clickable "Teaser title`, "card")
+	wantClick(t, shared, s, `link "word word`, "long")
+	wantClick(t, shared, s, `clickable "Teaser title`, "card")
 	// With a tight budget, the long name and value are cut and say so.
-	withBudget(t, 300)
+	withBudget(t, shared, 300)
 	s = snapshot(t, shared)
 	if !strings.Contains(s.Text, "…\" [ref=") || strings.Contains(s.Text, "LASTWORD") {
 		t.Errorf("over the budget, the long link name is not cut with a marker:\n%s", s.Text)
@@ -217,6 +233,8 @@ func TestPerceptionCompleteText(t *testing.T) {
 }
 
 func TestPerceptionFormSemantics(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Form</title>
 <form>
 <p>Full name: <input id=name></p>
@@ -250,6 +268,8 @@ func TestPerceptionFormSemantics(t *testing.T) {
 }
 
 func TestPerceptionSettledAccordion(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Accordion</title>
 <style>.sec{overflow:hidden;transition:max-height 250ms linear;max-height:200px}.sec.closed{max-height:0}</style>
 <button id=ha>Section A</button><div id=a class=sec><a href="#a1">Alpha link</a></div>
@@ -269,6 +289,8 @@ document.getElementById('hb').addEventListener('click', () => { close('a'); open
 }
 
 func TestPerceptionInFramesAndShadowRoots(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Host</title><div id=host></div>
 <iframe src="/inner" width=400 height=200 title=Inner></iframe>
@@ -284,10 +306,10 @@ r.getElementById('sp').addEventListener('click', () => window.log.push('shadow-s
 document.querySelector('circle').addEventListener('click', () => top.log.push('frame-circle'));</script>`,
 	})
 	s := open(t, shared, base+"/")
-	wantClick(t, s, `button "trash icon"`, "shadow-trash")
-	wantClick(t, s, `clickable "Shadow span"`, "shadow-span")
-	wantClick(t, s, `clickable "Frame span"`, "frame-span")
-	wantClick(t, s, `circle "orange #ffa500"`, "frame-circle")
+	wantClick(t, shared, s, `button "trash icon"`, "shadow-trash")
+	wantClick(t, shared, s, `clickable "Shadow span"`, "shadow-span")
+	wantClick(t, shared, s, `clickable "Frame span"`, "frame-span")
+	wantClick(t, shared, s, `circle "orange #ffa500"`, "frame-circle")
 }
 
 // lineOf returns the snapshot's line that starts with prefix (after the
@@ -304,7 +326,9 @@ func lineOf(t *testing.T, s contract.Snapshot, prefix string) string {
 }
 
 func TestPerceptionReadRegion(t *testing.T) {
-	withBudget(t, 1200)
+	t.Parallel()
+	shared := newTab(t)
+	withBudget(t, shared, 1200)
 	s := open(t, shared, servePage(t, longPage(10, 300)))
 	m := regexp.MustCompile(`(?m)^ *… (\d+) more rows of table "Orders" below, text not shown .* \[region=(r\d+)\]$`).FindStringSubmatch(s.Text)
 	if m == nil {
@@ -323,6 +347,8 @@ func TestPerceptionReadRegion(t *testing.T) {
 }
 
 func TestPerceptionBox(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Box</title><style>body{margin:0}</style>
 <button id=b style="position:absolute;left:100px;top:50px;width:80px;height:30px">Save</button>
@@ -350,6 +376,8 @@ func TestPerceptionBox(t *testing.T) {
 // its label (a number, a mail's header lines): it takes its own hint, a
 // label that reads like one, or nothing more than its role.
 func TestPerceptionFieldNames(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Fields</title>
 <div style="background:#fff">
  <input style="background:#fff" placeholder="Search products">
@@ -388,6 +416,8 @@ func TestPerceptionFieldNames(t *testing.T) {
 // command attribute, or the image their CSS shows, never by a sprite
 // sheet's file name.
 func TestPerceptionTwinIcons(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	icon := `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#888"/></svg>`
 	s := open(t, shared, serve(t, map[string]string{"/img/social/retweet.svg": icon, "/img/email/send.svg": icon, "/": `<title>Twins</title>
 <style>
@@ -423,7 +453,7 @@ func TestPerceptionTwinIcons(t *testing.T) {
 		{`clickable "retweet icon" box=`, "retweet"},
 		{`clickable "send icon" box=`, "send"},
 	} {
-		wantClick(t, s, c.prefix, c.logged)
+		wantClick(t, shared, s, c.prefix, c.logged)
 	}
 	if strings.Contains(s.Text, "777777") || strings.Contains(s.Text, "unnamed") {
 		t.Errorf("a twin is named by a sprite sheet or not at all:\n%s", s.Text)
@@ -434,6 +464,8 @@ func TestPerceptionTwinIcons(t *testing.T) {
 // their hex, so that "the crimson one" and "the dark red one" are told
 // apart.
 func TestPerceptionShades(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Shades</title>
 <div style="display:flex;gap:4px">
  <div style="width:30px;height:30px;background:#dc143c" data-log=crimson></div>
@@ -452,6 +484,6 @@ func TestPerceptionShades(t *testing.T) {
 		{`clickable "sienna tile #a0522d" box=`, "sienna"},
 		{`clickable "crimson tile #de1540" box=`, "nearcrimson"},
 	} {
-		wantClick(t, s, c.prefix, c.logged)
+		wantClick(t, shared, s, c.prefix, c.logged)
 	}
 }

@@ -27,6 +27,8 @@ for (const type of ['pointerover', 'mouseover', 'pointerdown', 'mousedown', 'poi
 }
 
 func TestClickMovesTheMouseWhereThePageWatchesIt(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	cases := []struct {
 		name, extra, script string
 		wantMove            bool

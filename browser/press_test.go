@@ -8,6 +8,8 @@ import (
 )
 
 func TestPressChord(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Keys</title>
 <input aria-label="First"><input aria-label="Second" value="some text">
 <p id=log></p>

@@ -128,6 +128,8 @@ func TestReadOnly(t *testing.T) {
 // TestNotReadOnlyWrites: the same page without ReadOnly posts as usual,
 // so the test above measures the option, not the page.
 func TestNotReadOnlyWrites(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	site := startWriteSite(t)
 	snap := open(t, shared, site.URL+"/")
 	do(t, shared, contract.Action{Name: contract.ActType, Ref: refOf(t, snap, `textbox "Message"`), Text: "hi"})

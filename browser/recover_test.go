@@ -30,6 +30,8 @@ func within(t *testing.T, what string, elapsed, bound, slack time.Duration) {
 }
 
 func TestRecoverResponsivePage(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	url := servePage(t, `<title>Fine</title><p>fine</p>`)
 	open(t, shared, url)
 	start := time.Now()
@@ -159,6 +161,8 @@ func TestRecoverPendingNavigation(t *testing.T) {
 // some of them: its select picks at random between the send and the ended
 // context).
 func TestNoInputAfterContextEnded(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Late</title><button onmousedown="window.downs=(window.downs||0)+1" onclick="window.clicks=(window.clicks||0)+1" style="position:fixed;left:0;top:0;width:200px;height:100px">Target</button>`))
 	refOf(t, s, `button "Target"`)
 	o, err := shared.begin(tctx(t))

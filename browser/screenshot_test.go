@@ -15,6 +15,8 @@ import (
 )
 
 func TestScreenshot(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, `<title>Shot</title><body style="background:#f00"><p>red</p></body>`))
 	data, err := shared.Screenshot(tctx(t))
 	if err != nil {
@@ -36,6 +38,8 @@ func TestScreenshot(t *testing.T) {
 // TestScreenshotJPEG: the JPEG shows the part of the page in view, scrolled,
 // scaled down to the width asked for.
 func TestScreenshotJPEG(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

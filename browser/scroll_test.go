@@ -9,6 +9,8 @@ import (
 )
 
 func TestScroll(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, `<title>Long</title><div style="height:5000px">tall</div><p>end</p>`))
 	out := do(t, shared, contract.Action{Name: contract.ActScroll, Direction: "down"})
 	y := evalPage[float64](t, shared, "scrollY")
@@ -29,6 +31,8 @@ func TestScroll(t *testing.T) {
 }
 
 func TestScrollIntoView(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Far</title><div style="height:3000px">top</div><button>Far button</button>
 <div style="height:150px;overflow:auto" id=box><div style="height:1000px"></div><a href="#in">Inner link</a></div>`))
 	out := do(t, shared, contract.Action{Name: contract.ActScroll, Ref: ref(t, s, "button", "Far button")})

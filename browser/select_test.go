@@ -8,6 +8,8 @@ import (
 )
 
 func TestSelect(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Select</title>
 <label for=size>Size</label>
 <select id=size><option value="">Choose</option><option value=s>Small</option><option value=m>Medium</option><option value=l disabled>Large</option></select>

@@ -8,6 +8,8 @@ import (
 )
 
 func TestSetSlider(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, sliderPage))
 	vol := refOf(t, s, `slider "Volume"`)
 	out := do(t, shared, contract.Action{Name: contract.ActSetSlider, Ref: vol, Value: "37"})
@@ -36,6 +38,8 @@ func TestSetSlider(t *testing.T) {
 }
 
 func TestSetSliderHandleWithoutARIA(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, verticalSliderPage))
 	line := lineOf(t, s, `slider "slider handle"`)
 	if !strings.Contains(line, `value="20% of its track"`) {

@@ -28,6 +28,8 @@ const loginPage = `<!doctype html><title>Log in</title>
 </form>`
 
 func TestSnapshotLoginForm(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, loginPage))
 	if s.Title != "Log in" || !strings.HasPrefix(s.URL, "http://127.0.0.1:") {
 		t.Errorf("URL, title = %q, %q", s.URL, s.Title)
@@ -52,6 +54,8 @@ func TestSnapshotLoginForm(t *testing.T) {
 }
 
 func TestSnapshotText(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Text</title>
 <h2>Prices</h2>
 <p>All plans include <b>support</b>.</p>
@@ -89,6 +93,8 @@ func TestSnapshotText(t *testing.T) {
 }
 
 func TestSnapshotSkipsInvisible(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Hidden</title>
 <p>shown text</p>
 <p style="display:none">display none</p>
@@ -116,6 +122,8 @@ func TestSnapshotSkipsInvisible(t *testing.T) {
 }
 
 func TestSnapshotIframeAndShadowRoot(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Outer</title><p>outer text</p>
 <iframe title="Inner frame" src="/inner" width=400 height=200></iframe>
@@ -163,6 +171,8 @@ customElements.define('my-widget', class extends HTMLElement {
 }
 
 func TestSnapshotRefsStable(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s1 := open(t, shared, servePage(t, `<title>Stable</title>
 <button id=keep>Keep</button>
 <div id=list><button>Item 1</button></div>
@@ -199,15 +209,17 @@ func o200k(t *testing.T, s string) int {
 	return len(enc.Encode(s, nil, nil))
 }
 
-// withBudget sets the shared browser's snapshot budget for the test.
-func withBudget(t *testing.T, tokens int) {
+// withBudget sets b's snapshot budget for the test.
+func withBudget(t *testing.T, b *Browser, tokens int) {
 	t.Helper()
-	old := shared.snap.tokens
-	shared.snap.tokens = tokens
-	t.Cleanup(func() { shared.snap.tokens = old })
+	old := b.snap.tokens
+	b.snap.tokens = tokens
+	t.Cleanup(func() { b.snap.tokens = old })
 }
 
 func TestSnapshotCrossOriginFrame(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	frame := serve(t, map[string]string{"/": `<title>Frame</title><p>frame text</p>
 <button onclick="parent.postMessage('clicked', '*')">Frame button</button>
 <input aria-label="Frame field" oninput="parent.postMessage('typed:' + this.value, '*')">`})
@@ -225,11 +237,11 @@ func TestSnapshotCrossOriginFrame(t *testing.T) {
 	if out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: btn}); !strings.HasPrefix(out, `clicked button "Frame button"`) {
 		t.Errorf("outcome = %q", out)
 	}
-	if got := waitLog(t, "clicked"); got != "clicked" {
+	if got := waitLog(t, shared, "clicked"); got != "clicked" {
 		t.Errorf("after clicking the frame's button, log = %q", got)
 	}
 	do(t, shared, contract.Action{Name: contract.ActType, Ref: field, Text: "hello"})
-	if got := waitLog(t, "typed:hello"); got != "typed:hello" {
+	if got := waitLog(t, shared, "typed:hello"); got != "typed:hello" {
 		t.Errorf("after typing in the frame's field, log = %q", got)
 	}
 	// The refs stay across snapshots, and the frame's field shows its value.
@@ -244,7 +256,7 @@ func TestSnapshotCrossOriginFrame(t *testing.T) {
 // waitLog waits (up to 5 s) for the text of the shared page's #log to be
 // want, as messages from a frame arrive after the action that sent them,
 // and returns the text.
-func waitLog(t *testing.T, want string) string {
+func waitLog(t *testing.T, shared *Browser, want string) string {
 	t.Helper()
 	v, err := shared.Eval(tctx(t), `new Promise((resolve) => {
   const el = document.getElementById('log'), want = `+strconv.Quote(want)+`;
@@ -283,8 +295,10 @@ func longPage(n, rows int) string {
 }
 
 func TestSnapshotBudget(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	const budget = 1500
-	withBudget(t, budget)
+	withBudget(t, shared, budget)
 	s := open(t, shared, servePage(t, longPage(400, 0)))
 	if n := o200k(t, s.Text); n > budget {
 		t.Errorf("the snapshot has %d tokens, over the budget of %d", n, budget)
@@ -304,7 +318,7 @@ func TestSnapshotBudget(t *testing.T) {
 		t.Errorf("no summary line for the text left out:\n%s", s.Text)
 	}
 	// Without a budget problem, the page is shown whole.
-	withBudget(t, 1_000_000)
+	withBudget(t, shared, 1_000_000)
 	full := snapshot(t, shared)
 	if !strings.Contains(full.Text, "Paragraph 399 says") || strings.Contains(full.Text, "not shown") {
 		t.Errorf("with a large budget the page is cut:\n%.2000s", full.Text)
@@ -312,7 +326,9 @@ func TestSnapshotBudget(t *testing.T) {
 }
 
 func TestSnapshotCollapsesRepeated(t *testing.T) {
-	withBudget(t, 1200)
+	t.Parallel()
+	shared := newTab(t)
+	withBudget(t, shared, 1200)
 	s := open(t, shared, servePage(t, longPage(10, 300)))
 	m := regexp.MustCompile(`(?m)^  … (\d+) more rows of table "Orders" below, text not shown \(scroll down or extract to read them\) \[region=r\d+\]$`).FindStringSubmatch(s.Text)
 	if m == nil {
@@ -329,6 +345,8 @@ func TestSnapshotCollapsesRepeated(t *testing.T) {
 }
 
 func TestSnapshotNoticesWhatChanged(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Changes</title>
 <div id=box><button id=gone>Gone soon</button></div>
 <button onclick="document.getElementById('gone').remove(); for (const n of ['A', 'B', 'C']) { const b = document.createElement('button'); b.textContent = n; document.getElementById('box').append(b); }">Change</button>
@@ -360,6 +378,8 @@ func TestSnapshotNoticesWhatChanged(t *testing.T) {
 }
 
 func TestSnapshotDeadlineOnHungPage(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Hang</title><button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`))
 	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Freeze"`)})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -380,6 +400,8 @@ func TestSnapshotDeadlineOnHungPage(t *testing.T) {
 // 'getBoundingClientRect' of null" failure seen on a busy machine). Each
 // snapshot must succeed and show the new document.
 func TestSnapshotMeetsNavigation(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	cases := []struct {
 		name, trigger, want string
 	}{
@@ -422,14 +444,14 @@ const d = document.getElementById('l'), f = document.createDocumentFragment();
 for (let i = 0; i < 200000; i++) { const a = document.createElement('a'); a.href = '/p/' + i; a.textContent = 'Item ' + i; f.append(a, ' '); }
 d.append(f);
 </script>`)
-	s := capped(t, u, "200,000 links")
+	s := capped(t, shared, u, "200,000 links")
 	if !strings.Contains(s.Text, `link "Item 0"`) {
 		t.Errorf("the first links are not shown:\n%.2000s", s.Text)
 	}
 	if !strings.Contains(s.Text, "more links") {
 		t.Errorf("the snapshot does not say how many links it left out:\n%.3000s", s.Text)
 	}
-	leaveHeavyPage(t)
+	leaveHeavyPage(t, shared)
 }
 
 // A huge text node is read within the time budget: the walker reads 20,000
@@ -440,14 +462,14 @@ func TestSnapshotCapsHugeText(t *testing.T) {
 	u := servePage(t, `<title>Text</title><h1>Big</h1><p id=p></p><button>After</button><script>
 document.getElementById('p').textContent = 'lorem ipsum '.repeat(5e6 / 12);
 </script>`)
-	s := capped(t, u, "a 5 MB text node")
+	s := capped(t, shared, u, "a 5 MB text node")
 	wantLine(t, s, `button "After" [ref=`+refOf(t, s, `button "After"`)+`]`)
-	leaveHeavyPage(t)
+	leaveHeavyPage(t, shared)
 }
 
 // leaveHeavyPage leaves the page for a light one, so that the next test
 // does not wait for Chromium to drop it.
-func leaveHeavyPage(t *testing.T) {
+func leaveHeavyPage(t *testing.T, shared *Browser) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if _, err := shared.Do(ctx, contract.Action{Name: contract.ActGoto, URL: "about:blank"}); err != nil {
@@ -458,7 +480,7 @@ func leaveHeavyPage(t *testing.T) {
 // capped opens the heavy page at u and takes its snapshot, which must come
 // within 3 s and 64 KiB. Building and laying out the page are the page's
 // time, not the snapshot's.
-func capped(t *testing.T, u, what string) contract.Snapshot {
+func capped(t *testing.T, shared *Browser, u, what string) contract.Snapshot {
 	t.Helper()
 	gctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -540,7 +562,9 @@ func TestSnapshotWholeOnABusyMachine(t *testing.T) {
 // A consent dialog keeps its words on a page far over the budget: they
 // come before the page's text, as the dialog stands before the page.
 func TestSnapshotKeepsDialogText(t *testing.T) {
-	withBudget(t, 600)
+	t.Parallel()
+	shared := newTab(t)
+	withBudget(t, shared, 600)
 	article := strings.Repeat("<p>"+strings.Repeat("The story goes on with more words about the news. ", 12)+"</p>", 40)
 	for _, dialog := range []string{
 		`<div role=dialog aria-label="Privacy"><p>By clicking "Accept and Continue" below, you consent to our use of cookies and similar technologies.</p><button>Accept and Continue</button></div>`,
@@ -582,6 +606,8 @@ type svgClick struct {
 }
 
 func TestSnapshotSVGTargetScene(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, svgTargetPage))
 	area := lineOf(t, s, `clickable "area" box=`)
 	t.Logf("snapshot:\n%s", s.Text)

@@ -8,6 +8,8 @@ import (
 )
 
 func TestDescribeTarget(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	url := servePage(t, `<title>Checkout</title>
 <form method="post" action="/order">
   <input aria-label="Coupon" name="coupon">

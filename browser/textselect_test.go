@@ -11,6 +11,8 @@ import (
 )
 
 func TestSelectText(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, highlightPage))
 	ref := refOf(t, s, `clickable "Story"`)
 	out := do(t, shared, contract.Action{Name: contract.ActSelectText, Ref: ref, Text: "brown fox jumps"})
@@ -60,6 +62,8 @@ document.addEventListener('copy', (e) => { document.getElementById('copied').tex
 // selected with the mouse when it occurs once; a phrase that is not there,
 // or is there twice, selects nothing and says why (and where).
 func TestSelectTextByTextAlone(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	open(t, shared, servePage(t, paragraphsPage))
 	out := do(t, shared, contract.Action{Name: contract.ActSelectText, Text: "a  steady\n hand"})
 	if !strings.HasPrefix(out, `selected "a steady hand" in `) || !strings.Contains(out, "[ref=e") || strings.Contains(out, "directly") {

@@ -8,6 +8,8 @@ import (
 )
 
 func TestTypeReplacesAndSubmits(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Search</title>
 <form action="/results"><input name=q aria-label="Query" value="old text"><button>Go</button></form>`,
@@ -25,6 +27,8 @@ func TestTypeReplacesAndSubmits(t *testing.T) {
 }
 
 func TestTypeAutocomplete(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Autocomplete</title>
 <input id=city aria-label="City" autocomplete=off>
 <ul id=suggest></ul>
@@ -48,6 +52,8 @@ document.getElementById('city').addEventListener('keyup', (e) => {
 }
 
 func TestTypeContentEditableAndNonASCII(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Editor</title>
 <div contenteditable=true aria-label="Notes" style="min-height:40px">old note</div>
 <textarea aria-label="Comment">x</textarea>
@@ -67,6 +73,8 @@ func TestTypeContentEditableAndNonASCII(t *testing.T) {
 }
 
 func TestTypeReportsTheTruth(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, spinnerPage))
 	_, err := shared.Do(tctx(t), contract.Action{Name: contract.ActType, Ref: refOf(t, s, `spinbutton "Quantity"`), Text: "-7"})
 	if !isActionError(err) || !strings.Contains(err.Error(), "rejected the keys") || !strings.Contains(err.Error(), `previous value "3" was put back`) {
@@ -82,6 +90,8 @@ func TestTypeReportsTheTruth(t *testing.T) {
 }
 
 func TestTypeKeyByKeyOnlyWherePageListensForKeys(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	page := strings.Replace(inputLogPage, "%d", "40", 1)
 	t.Run("no key listener", func(t *testing.T) {
 		s := open(t, shared, servePage(t, page))
@@ -150,6 +160,8 @@ f.addEventListener('change', () => log.push('change'));
 // the command shows on the terminal's line, and Enter runs it. The outcome
 // says so, reads the field before Enter, and reports what Enter did apart.
 func TestTypeIntoTerminalReadsBackBeforeEnter(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Terminal</title>
 <div id=term style="background:#000;color:#4f4;width:300px;height:120px;font:12px monospace">
  <div id=out></div>

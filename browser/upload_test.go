@@ -10,6 +10,8 @@ import (
 )
 
 func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Upload</title><label>File <input type=file id=f></label><p id=out></p>
 <script>document.getElementById('f').addEventListener('change', (e) => document.getElementById('out').textContent = Array.from(e.target.files).map((f) => f.name).join(','));</script>`))
 	file := ref(t, s, "button", "File")
@@ -18,7 +20,7 @@ func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
 		return out.Text, err
 	}
 
-	withUploadDir(t, "")
+	withUploadDir(t, shared, "")
 	if _, err := up("a.txt"); !isActionError(err) || !strings.Contains(err.Error(), "no folder for uploads was configured") {
 		t.Errorf("upload without a folder: %v", err)
 	}
@@ -38,7 +40,7 @@ func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
 	must(os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "link.txt")))
 	must(os.Symlink(outside, filepath.Join(dir, "linkdir")))
 	must(os.Symlink("a.txt", filepath.Join(dir, "inside-link.txt")))
-	withUploadDir(t, dir)
+	withUploadDir(t, shared, dir)
 
 	for _, c := range []struct {
 		files []string

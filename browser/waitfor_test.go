@@ -11,6 +11,8 @@ import (
 )
 
 func TestWaitFor(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Later</title>
 <button onclick="setTimeout(() => { const p = document.createElement('p'); p.textContent = 'Payment   accepted'; document.body.append(p); }, 300)">Pay</button>
 <button onclick="setTimeout(() => { document.getElementById('later').hidden = false; }, 300)">Show</button>
@@ -61,6 +63,8 @@ func TestWaitFor(t *testing.T) {
 }
 
 func TestWaitForTextOnTheNextPage(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	base := serve(t, map[string]string{
 		"/":     `<title>Form</title><button onclick="setTimeout(() => location = '/done', 200)">Submit</button>`,
 		"/done": `<title>Done</title><p>Order placed</p>`,
@@ -74,6 +78,8 @@ func TestWaitForTextOnTheNextPage(t *testing.T) {
 }
 
 func TestWaitForChange(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, waitPage))
 	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Load menu"`)})
 	t0 := time.Now()
@@ -113,6 +119,8 @@ func TestWaitForChange(t *testing.T) {
 // snapshot did not show, counts as appearing; the text the snapshot showed
 // must show once more.
 func TestWaitForCountsFromTheSnapshotSeen(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Seen</title><p>Wait for Done.</p>
 <button onclick="const p = document.createElement('p'); p.textContent = 'Done'; document.body.append(p)">Finish</button>`))
 	do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Finish"`)})

@@ -70,6 +70,8 @@ func wantText(t *testing.T, s contract.Snapshot, text string) {
 }
 
 func TestWidgetTabs(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/tabs")
 	if strings.Contains(s.Text, "Battery life") {
@@ -83,6 +85,8 @@ func TestWidgetTabs(t *testing.T) {
 }
 
 func TestWidgetAccordion(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/accordion")
 	wantText(t, s, `button "Do you ship abroad?" collapsed`)
@@ -94,6 +98,8 @@ func TestWidgetAccordion(t *testing.T) {
 }
 
 func TestWidgetHoverMenu(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/menu")
 	if _, ok := modelserver.FindRef(s.Text, "link", "Laptops"); ok {
@@ -112,6 +118,8 @@ func TestWidgetHoverMenu(t *testing.T) {
 }
 
 func TestWidgetDatePicker(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/datepicker")
 	if strings.Contains(s.Text, "Next month") {
@@ -135,6 +143,8 @@ func TestWidgetDatePicker(t *testing.T) {
 }
 
 func TestWidgetAutocomplete(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/autocomplete")
 	city := ref(t, s, "combobox", "Destination city")
@@ -159,6 +169,8 @@ func TestWidgetAutocomplete(t *testing.T) {
 }
 
 func TestWidgetSlider(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/slider")
 	vol := ref(t, s, "slider", "Volume")
@@ -172,6 +184,8 @@ func TestWidgetSlider(t *testing.T) {
 }
 
 func TestWidgetModal(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/modal")
 	do(t, shared, contract.Action{Name: contract.ActClick, Ref: ref(t, s, "button", "Unsubscribe from all emails")})
@@ -189,6 +203,8 @@ func TestWidgetModal(t *testing.T) {
 }
 
 func TestWidgetIframeForm(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/iframe")
 	wantText(t, s, `iframe "Contact form"`)
@@ -207,6 +223,8 @@ func TestWidgetIframeForm(t *testing.T) {
 }
 
 func TestWidgetShadowDOM(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/shadow")
 	wantText(t, s, "Spring offer")
@@ -220,6 +238,8 @@ func TestWidgetShadowDOM(t *testing.T) {
 }
 
 func TestWidgetInfiniteFeed(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/feed")
 	want := "Post 27: " + sites.FeedTitle(27)
@@ -245,6 +265,8 @@ func TestWidgetInfiniteFeed(t *testing.T) {
 }
 
 func TestWidgetEditor(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/editor")
 	do(t, shared, contract.Action{Name: contract.ActType, Ref: ref(t, s, "textbox", "Note"), Text: "Buy milk and bread"})
@@ -254,6 +276,8 @@ func TestWidgetEditor(t *testing.T) {
 }
 
 func TestWidgetUpload(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	dir := t.TempDir()
 	for name, body := range map[string]string{"photo.txt": "hello photo", "a.txt": "A", "b.txt": "BB"} {
@@ -261,7 +285,7 @@ func TestWidgetUpload(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	withUploadDir(t, dir)
+	withUploadDir(t, shared, dir)
 	s := open(t, shared, base+"/upload")
 	out := do(t, shared, contract.Action{Name: contract.ActUpload, Ref: ref(t, s, "button", "Profile photo"), Files: []string{"photo.txt"}})
 	if !strings.HasPrefix(out, `uploaded "photo.txt" into button "Profile photo"`) {
@@ -278,14 +302,16 @@ func TestWidgetUpload(t *testing.T) {
 	wantResult(t, g, "upload_docs", "a.txt,b.txt")
 }
 
-// withUploadDir lets the shared browser upload from dir during the test.
-func withUploadDir(t *testing.T, dir string) {
-	old := shared.opts.UploadDir
-	shared.opts.UploadDir = dir
-	t.Cleanup(func() { shared.opts.UploadDir = old })
+// withUploadDir lets b upload from dir during the test.
+func withUploadDir(t *testing.T, b *Browser, dir string) {
+	old := b.opts.UploadDir
+	b.opts.UploadDir = dir
+	t.Cleanup(func() { b.opts.UploadDir = old })
 }
 
 func TestWidgetDrag(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/drag")
 	card := ref(t, s, "button", "Fix the login page")
@@ -302,6 +328,8 @@ func TestWidgetDrag(t *testing.T) {
 }
 
 func TestWidgetListbox(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/listbox")
 	ship := refContains(t, s, "combobox", "Shipping method")
@@ -323,6 +351,8 @@ func TestWidgetListbox(t *testing.T) {
 }
 
 func TestWidgetCookieBanner(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/cookies")
 	buy := ref(t, s, "button", "Buy now")
@@ -343,6 +373,8 @@ func TestWidgetCookieBanner(t *testing.T) {
 }
 
 func TestWidgetSettings(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
 	g, base := gallery(t)
 	s := open(t, shared, base+"/settings")
 	offers := ref(t, s, "checkbox", "Email me offers")
