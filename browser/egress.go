@@ -21,7 +21,9 @@ import (
 // limits by any path.
 //
 // What the egress refused is told to the model with the next outcome or
-// snapshot (refusedSummary).
+// snapshot (refusedSummary); Chromium's own calls to its services are
+// refused too but not told, unless a page asked for their host: the
+// interceptor pauses such requests and claims them (claimPatterns).
 
 // egressProxy is what the Browser needs of its egress.
 type egressProxy interface {
@@ -32,6 +34,8 @@ type egressProxy interface {
 	// Explain names the network error behind a document that did not
 	// load through the proxy, "" if it knows of none.
 	Explain(rawURL, errText string) string
+	// Claim says that a page asked for rawURL.
+	Claim(rawURL string)
 	// Close stops the proxy and ends its tunnels.
 	Close()
 }
@@ -91,4 +95,22 @@ func (b *Browser) explainFailure(rawURL, errText string) string {
 		return ""
 	}
 	return b.egress.Explain(rawURL, errText)
+}
+
+// claim tells the egress that a page asked for rawURL.
+func (b *Browser) claim(rawURL string) {
+	if b.egress != nil {
+		b.egress.Claim(rawURL)
+	}
+}
+
+// claimPatterns are the Fetch patterns of the requests the interceptor
+// pauses to claim them: a page's requests to the hosts of Chromium's own
+// services (egress.OwnHosts), at any port.
+func claimPatterns() []string {
+	var out []string
+	for _, h := range egress.OwnHosts() {
+		out = append(out, "*://"+h+"/*", "*://"+h+":*")
+	}
+	return out
 }

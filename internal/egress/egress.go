@@ -2,7 +2,9 @@
 // Chromium makes leaves through it, and it holds each one to the user's
 // limits (the allowed and blocked domains and the private network guard of
 // contract.NavigationPolicy), going out directly or through the user's own
-// proxy. It counts what it refuses, for the notices the model reads.
+// proxy. It counts what it refuses, for the notices the model reads, and
+// keeps Chromium's own background calls out of that count: they are
+// refused like any other request, but they are no page's doing.
 //
 // Chromium sends it every host name unresolved (no DNS of its own), so the
 // private network guard is checked where the connection is made, on the
@@ -66,8 +68,9 @@ type Config struct {
 	Upstream *Upstream
 	// Logger receives a debug line for each refusal; nil: none.
 	Logger *slog.Logger
-	// OnRefuse, if set, is told of each refusal (for the trace), on the
-	// goroutine serving that request.
+	// OnRefuse, if set, is told of each refusal of a page's request (for
+	// the trace), on the goroutine serving that request. Chromium's own
+	// calls (Own) are not told.
 	OnRefuse func(Refusal)
 }
 
@@ -97,6 +100,8 @@ type Proxy struct {
 	// refused counts the refusals since the last Summary, by host.
 	refused map[string]int
 	order   []string // hosts in the order of their first refusal
+	// claimed are Chromium's service hosts a page asked for (Claim).
+	claimed map[string]bool
 }
 
 // Start listens on a loopback port and serves until Close.
@@ -104,7 +109,7 @@ func Start(cfg Config) (*Proxy, error) {
 	e := &Proxy{
 		cfg: cfg, log: cfg.Logger,
 		tunnels: map[net.Conn]bool{}, failed: map[string]string{},
-		refused: map[string]int{},
+		refused: map[string]int{}, claimed: map[string]bool{},
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)

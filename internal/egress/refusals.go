@@ -22,7 +22,7 @@ const (
 	maxFailures     = 64 // failures kept for Explain
 )
 
-// Refusal is one request that the egress refused.
+// Refusal is one request of a page's that the egress refused.
 type Refusal struct {
 	Method string
 	// URL is the request's; a tunnel's is scheme://host:port.
@@ -32,15 +32,20 @@ type Refusal struct {
 	Time time.Time
 }
 
-// refuse answers a request the limits refuse and accounts for it: it is
-// counted for Summary and told to OnRefuse.
+// refuse answers a request the limits refuse and accounts for it: a page's
+// is counted for Summary and told to OnRefuse; Chromium's own (Own, not
+// Claimed) is only logged.
 func (e *Proxy) refuse(w http.ResponseWriter, method, u, why string) {
 	// Counted before Chromium hears of it: a Summary taken once the page
 	// has seen the refusal includes it.
 	defer http.Error(w, "refused by webagent: "+why, http.StatusForbidden)
-	host := u
+	host, hostname := u, u
 	if pu, err := url.Parse(u); err == nil && pu.Host != "" {
-		host = pu.Host
+		host, hostname = pu.Host, pu.Hostname()
+	}
+	if e.chromiums(hostname) {
+		e.log.Debug("a request of Chromium's own refused", "method", method, "url", short(u), "why", why)
+		return
 	}
 	e.mu.Lock()
 	if e.refused[host] == 0 {
@@ -54,7 +59,7 @@ func (e *Proxy) refuse(w http.ResponseWriter, method, u, why string) {
 	}
 }
 
-// Summary says, in one line, how many requests were refused
+// Summary says, in one line, how many of the pages' requests were refused
 // since the last Summary and to which hosts; "" when none.
 func (e *Proxy) Summary() string {
 	e.mu.Lock()
