@@ -109,7 +109,7 @@ func (b *Browser) Do(ctx context.Context, a contract.Action) (contract.Outcome, 
 	if notes := b.notices.since(o.noticeMark); len(notes) > 0 {
 		out += "; " + strings.Join(notes, "; ")
 	}
-	if refused := b.egress.summary(); refused != "" {
+	if refused := b.refusedSummary(); refused != "" {
 		out += "; " + refused
 	}
 	if blocked := b.writes.since(writes0); causedWrite(a.Name, s0.url, blocked) {

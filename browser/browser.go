@@ -163,7 +163,7 @@ type Browser struct {
 	notices   notices      // what happened that the next snapshot tells
 	consent   consentState // the current document's cookie banner (Options.Consent); guarded by sem
 	guard     guard        // where the tabs may go (Confine)
-	egress    *egress      // the proxy every request leaves through; nil when attached to a shared context
+	egress    egressProxy  // the proxy every request leaves through; nil when attached to a shared context
 	downloads downloads    // the download folder and the downloads under way
 	activity  activityLog  // console and network activity, for traces (Options.RecordActivity)
 	writes    writeLog     // the requests Options.ReadOnly stopped

@@ -267,3 +267,38 @@ func TestEgressLimits(t *testing.T) {
 		t.Errorf("WebRTC sent %d datagrams to a host no proxy carries", d)
 	}
 }
+
+// TestEgressChromiumHosts: a page's own requests to a host of Chromium's
+// services (an image, fetch, a worker's fetch) are refused under the
+// limits and told, like any page's: the egress keeps silent only about the
+// calls Chromium makes by itself to those hosts (TestChromiumsOwnCalls in
+// internal/egress), and the interceptor tells it which are a page's.
+func TestEgressChromiumHosts(t *testing.T) {
+	b := launch(t, Options{})
+	site := serve(t, map[string]string{
+		"/": `<title>own</title><img src="https://update.googleapis.com/page.png">
+<script>
+fetch("http://update.googleapis.com/page-fetch").catch(() => {});
+new Worker("/worker.js");
+</script>`,
+		"/worker.js": `fetch("https://dl.google.com/worker-fetch").catch(() => {});`,
+	}) + "/"
+	allowed, err := contract.ParseDomainPatterns("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Confine(contract.NavigationPolicy{Allowed: allowed, AllowPrivateNetwork: true}); err != nil {
+		t.Fatal(err)
+	}
+	told := do(t, b, contract.Action{Name: contract.ActGoto, URL: site})
+	want := []string{"update.googleapis.com:443 (", "update.googleapis.com (", "dl.google.com:443 ("}
+	waitFor(t, "the page's three refusals told", 20*time.Second, func() bool {
+		told += strings.Join(snapshot(t, b).Notices, "; ")
+		for _, w := range want {
+			if !strings.Contains(told, w) {
+				return false
+			}
+		}
+		return true
+	})
+}

@@ -52,7 +52,7 @@ func (o *op) navigate(u string) (string, error) {
 	case refusal != "":
 		return "", contract.ActionErrorf("could not load %s: %s", shortURL(u), refusal)
 	case res.ErrorText != "":
-		return "", contract.ActionErrorf("could not load %s: %s", u, cmp.Or(b.egress.explain(u, res.ErrorText), res.ErrorText))
+		return "", contract.ActionErrorf("could not load %s: %s", u, cmp.Or(b.explainFailure(u, res.ErrorText), res.ErrorText))
 	}
 	if res.LoaderID != "" {
 		// Wait to see the navigation start, then for its document.

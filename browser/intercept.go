@@ -17,12 +17,13 @@ import (
 // The navigation guard in the browser: every document request (a goto, a
 // link, a form, a redirect, a popup, a frame) pauses in the browser until
 // the guard allows it, so that no page can take the agent where goto would
-// not. Only document requests are intercepted here, unless the browser is
-// read-only: then every request pauses, and those that write are stopped
-// (readonly.go). Every request let go then leaves through the egress
-// (egress.go), which holds the rest to the same limits; the egress sees
-// HTTPS only as tunnels, so the method of a request can only be judged
-// here.
+// not. Only document requests are intercepted here, and a page's requests
+// to the hosts of Chromium's own services, which the egress must tell
+// from Chromium's (egress.go), unless the browser is read-only: then every
+// request pauses, and those that write are stopped (readonly.go). Every
+// request let go then leaves through the egress (egress.go), which holds
+// the rest to the same limits; the egress sees HTTPS only as tunnels, so
+// the method of a request can only be judged here.
 
 // interceptBudget bounds the answer to one paused request.
 const interceptBudget = 10 * time.Second
@@ -59,6 +60,12 @@ func (b *Browser) intercept(ctx context.Context, s *session) error {
 	if b.opts.ReadOnly {
 		// Every request pauses, to stop those that write (readonly.go).
 		params.Patterns = []*fetch.RequestPattern{{URLPattern: "*"}}
+	} else if b.egress != nil {
+		// A page's requests to Chromium's service hosts pause too, for the
+		// egress to know them from Chromium's own (egress.go).
+		for _, p := range claimPatterns() {
+			params.Patterns = append(params.Patterns, &fetch.RequestPattern{URLPattern: p})
+		}
 	}
 	_, err := cdp.Call(ctx, s.browser, fetch.Enable, params)
 	return err
@@ -136,6 +143,9 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 	if why == "" {
 		if ours && top && document {
 			in.b.origins.add(e.Request.URL)
+		}
+		if ours {
+			in.b.claim(e.Request.URL)
 		}
 		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
 		if err != nil && ctx.Err() == nil {

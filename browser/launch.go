@@ -100,7 +100,7 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	if b.egress != nil {
 		// Every request leaves through the egress, which takes the user's
 		// proxy as its own way out.
-		flags["proxy-server"] = b.egress.url()
+		flags["proxy-server"] = b.egress.URL()
 		flags["proxy-bypass-list"] = "<-loopback>"
 	}
 	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, UserDataDir: opts.UserDataDir, Flags: flags, Logger: b.log, Pipe: true})
@@ -227,7 +227,7 @@ func (b *Browser) shutdown() error {
 		b.breakf(ErrClosed)
 	}
 	if b.egress != nil {
-		b.egress.close()
+		b.egress.Close()
 	}
 	b.wg.Wait()
 	if err := b.downloads.close(); err != nil {

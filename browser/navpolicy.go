@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/egress"
 )
 
 // Where the browser may go: only http and https pages, within the policy
@@ -131,7 +132,7 @@ func (g *guard) check(ctx context.Context, raw string, topLevel bool) string {
 func (g *guard) private(ctx context.Context, host string) (bool, error) {
 	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
 	if a, err := netip.ParseAddr(host); err == nil {
-		return privateAddr(a), nil
+		return egress.PrivateAddr(a), nil
 	}
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true, nil
@@ -150,7 +151,7 @@ func (g *guard) private(ctx context.Context, host string) (bool, error) {
 	}
 	p = false
 	for _, a := range addrs {
-		p = p || privateAddr(a)
+		p = p || egress.PrivateAddr(a)
 	}
 	g.mu.Lock()
 	if g.resolved != nil {
@@ -158,15 +159,6 @@ func (g *guard) private(ctx context.Context, host string) (bool, error) {
 	}
 	g.mu.Unlock()
 	return p, nil
-}
-
-var sharedNet = netip.MustParsePrefix("100.64.0.0/10")
-
-func privateAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsUnspecified() || a.IsInterfaceLocalMulticast() || sharedNet.Contains(a) ||
-		(a.Is4() && a.As4()[0] == 0)
 }
 
 // remember records why a URL was refused, for the goto waiting on it.

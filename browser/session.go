@@ -161,7 +161,7 @@ func (b *Browser) prepareSession(ctx context.Context, s *session) error {
 		params := target.CreateBrowserContextParams{DisposeOnDetach: new(true)}
 		if b.egress != nil {
 			// The context's requests leave through the egress.
-			params.ProxyServer = b.egress.url()
+			params.ProxyServer = b.egress.URL()
 			params.ProxyBypassList = "<-loopback>"
 		}
 		res, err := cdp.Call(ctx, s.browser, target.CreateBrowserContext, params)

@@ -145,7 +145,7 @@ func (o *op) snapshot() (contract.Snapshot, error) {
 		}
 	}
 	notes := b.notices.take()
-	if refused := b.egress.summary(); refused != "" {
+	if refused := b.refusedSummary(); refused != "" {
 		notes = append(notes, refused)
 	}
 	notes = append(notes, b.changes(res)...)
