@@ -347,6 +347,8 @@ func TestSnapshotCollapsesRepeated(t *testing.T) {
 func TestSnapshotNoticesWhatChanged(t *testing.T) {
 	t.Parallel()
 	shared := newTab(t)
+	// The first page of a tab is no change: come from another one.
+	open(t, shared, servePage(t, `<title>Before</title>`))
 	s := open(t, shared, servePage(t, `<title>Changes</title>
 <div id=box><button id=gone>Gone soon</button></div>
 <button onclick="document.getElementById('gone').remove(); for (const n of ['A', 'B', 'C']) { const b = document.createElement('button'); b.textContent = n; document.getElementById('box').append(b); }">Change</button>
