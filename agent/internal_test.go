@@ -18,6 +18,7 @@ import (
 )
 
 func TestParseCall(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, args string
 		want       contract.Action
@@ -57,6 +58,7 @@ func TestParseCall(t *testing.T) {
 }
 
 func TestToolSchemasAreValidJSON(t *testing.T) {
+	t.Parallel()
 	for _, d := range newToolset(true, time.Second, true).defs {
 		var v map[string]any
 		if err := json.Unmarshal(d.Parameters, &v); err != nil || v["type"] != "object" {
@@ -66,6 +68,7 @@ func TestToolSchemasAreValidJSON(t *testing.T) {
 }
 
 func TestSecrets(t *testing.T) {
+	t.Parallel()
 	s := newSecrets(map[string]string{"pw": "hunter2", "long": "hunter2-and-more", "empty": ""}, "https://bank.example/login")
 	if got := s.mask("a hunter2-and-more b hunter2"); got != "a <secret>long</secret> b <secret>pw</secret>" {
 		t.Errorf("mask: %q", got)
@@ -100,6 +103,7 @@ func TestSecrets(t *testing.T) {
 }
 
 func TestObservationTrim(t *testing.T) {
+	t.Parallel()
 	sec := newSecrets(map[string]string{"pw": "s3cret"}, "")
 	f := newFence()
 	obs := observation(contract.Snapshot{URL: "http://x/", Title: "T", Text: "textbox \"P\" value=\"s3cret\" [ref=e1]", Notices: []string{"alert"}}, sec, f, 2, 50)
@@ -118,6 +122,7 @@ func TestObservationTrim(t *testing.T) {
 // The fence's boundary is new for every run, and page text that carries it
 // cannot close the block.
 func TestFenceBoundary(t *testing.T) {
+	t.Parallel()
 	f, g := newFence(), newFence()
 	if f.token == g.token || len(f.token) < 16 {
 		t.Fatalf("boundaries %q and %q", f.token, g.token)
@@ -141,6 +146,7 @@ func isActionErr(err error) bool {
 // (form and percent, either case), HTML entities, JSON escapes, base64 and
 // base64url at any alignment inside a longer text.
 func TestSecretMaskingForms(t *testing.T) {
+	t.Parallel()
 	const pw = "Zq9!p@ss w<rd>&\"/é"
 	s := newSecrets(map[string]string{"pw": pw}, "")
 	var forms []string
@@ -173,6 +179,7 @@ func TestSecretMaskingForms(t *testing.T) {
 
 // The masking writer hides a secret in a log line, in any form.
 func TestMaskerWriter(t *testing.T) {
+	t.Parallel()
 	const pw = "Zq9!p@ss word"
 	var out strings.Builder
 	w := NewMasker(map[string]string{"pw@https://bank.example": pw}).Writer(&out)
@@ -186,6 +193,7 @@ func TestMaskerWriter(t *testing.T) {
 }
 
 func TestBoundReasoning(t *testing.T) {
+	t.Parallel()
 	short := "think"
 	if got := boundReasoning(short); got != short {
 		t.Errorf("short text changed: %q", got)
@@ -201,6 +209,7 @@ func TestBoundReasoning(t *testing.T) {
 // TestPageToolsAreActions checks that every page tool is an action of the
 // contract, so that its calls are validated by the same rules.
 func TestPageToolsAreActions(t *testing.T) {
+	t.Parallel()
 	for _, pt := range PageTools() {
 		if !slices.Contains(contract.ActionNames(), pt.Def.Name) {
 			t.Errorf("page tool %s is not an action of package contract", pt.Def.Name)

@@ -18,6 +18,7 @@ const rfcKey = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
 // totp:KEY tolerates case, spaces and padding, and means SHA1, 6 digits,
 // 30 seconds; an otpauth URI sets each of them.
 func TestParseOTP(t *testing.T) {
+	t.Parallel()
 	at := time.Unix(59, 0)
 	for _, c := range []struct{ value, want string }{
 		{"totp:" + rfcKey, "287082"},
@@ -47,6 +48,7 @@ func TestParseOTP(t *testing.T) {
 // A malformed generator is an *OTPError that says what is wrong and how to
 // write it, and never repeats the key.
 func TestParseOTPErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ value, problem, fix string }{
 		{"totp:!!!", "character 1 is not a letter A-Z or a digit 2-7", "base32 key"},
 		{"totp:", "the key is empty", "totp:KEY"},
@@ -78,6 +80,7 @@ func TestParseOTPErrors(t *testing.T) {
 // Masker of the same generator; other numbers stay as they are, a longer
 // one that holds the code's digits too.
 func TestMaskerHidesTypedCodes(t *testing.T) {
+	t.Parallel()
 	secrets := map[string]string{"otp": "otpauth://totp/x?secret=" + rfcKey + "&digits=8"}
 	m := agent.NewMasker(secrets)
 	if got := m.Mask("order 123456, key " + rfcKey); got != "order 123456, key <secret>otp</secret>" {
@@ -103,8 +106,10 @@ func TestMaskerHidesTypedCodes(t *testing.T) {
 // *OTPError in Result.Err and never the key in the message; the model is
 // not asked.
 func TestRunRefusesMalformedOTP(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	model, srv := newModel(t, modelserver.Script(done("never")))
-	a := mustAgent(t, shared, model)
+	a := mustAgent(t, br, model)
 	res := a.Run(context.Background(), agent.Task{URL: "http://127.0.0.1:1/", Instruction: "type <secret>otp</secret>",
 		Secrets: map[string]string{"otp": "otpauth://totp/x?secret=" + rfcKey + "&algorithm=MD5"}})
 	var oe *agent.OTPError
@@ -120,6 +125,7 @@ func TestRunRefusesMalformedOTP(t *testing.T) {
 // through Masker.Fill: type gets the code valid now, bound to the
 // secret's origin, and the same Masker hides it afterwards.
 func TestMaskerFillTypesCurrentCode(t *testing.T) {
+	t.Parallel()
 	secrets := map[string]string{"otp@https://login.example.org": "totp:" + rfcKey + "MFRGG"}
 	m := agent.NewMasker(secrets)
 	o, err := agent.ParseOTP(secrets["otp@https://login.example.org"])

@@ -11,6 +11,7 @@ import (
 // RFC 4226 Appendix D: HOTP of the ASCII key 12345678901234567890 for the
 // counters 0 to 9.
 func TestHOTPRFC4226(t *testing.T) {
+	t.Parallel()
 	want := []string{"755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871", "520489"}
 	for c, w := range want {
 		if got := hotp([]byte("12345678901234567890"), uint64(c), 6, sha1.New); got != w {
@@ -23,6 +24,7 @@ func TestHOTPRFC4226(t *testing.T) {
 // SHA1, SHA256 and SHA512, each with its own ASCII key, read through
 // otpauth URIs as a user gives them.
 func TestTOTPRFC6238(t *testing.T) {
+	t.Parallel()
 	keys := map[string]string{
 		"SHA1":   "12345678901234567890",
 		"SHA256": "12345678901234567890123456789012",
@@ -56,6 +58,7 @@ func TestTOTPRFC6238(t *testing.T) {
 // The prompt says what a generator types, and where a mailed code comes
 // from: ask_human when there is a person to ask.
 func TestPromptNamesOTP(t *testing.T) {
+	t.Parallel()
 	s := newSecrets(map[string]string{"otp": "totp:GEZDGNBVGY3TQOJQ", "pw": "hunter2"}, "https://example.org")
 	got := strings.Join(s.promptNames(true), ", ")
 	if !strings.HasPrefix(got, "otp (types the current sign-in code") || !strings.Contains(got, "mail or SMS is not this secret: ask the person for it with ask_human), pw") {

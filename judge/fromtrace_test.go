@@ -35,6 +35,7 @@ func (p *pageFake) TakeBlocked() []contract.BlockedRequest {
 // masked task, the factual actions without done, the page texts, the
 // screenshots, the blocked request and the agent's answer.
 func TestFromTrace(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "trace")
 	secret := "hunter2-very-secret"
 	m := agent.NewMasker(map[string]string{"password": secret})
@@ -76,6 +77,7 @@ func TestFromTrace(t *testing.T) {
 }
 
 func TestFromTraceNotATrace(t *testing.T) {
+	t.Parallel()
 	if _, err := judge.FromTrace(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a trace") {
 		t.Errorf("err = %v", err)
 	}
