@@ -17,27 +17,36 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
+	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/watchdog"
 )
 
-// shared is one real Chromium for the whole package; each test navigates it
-// to its own page first.
+// chrome is one real Chromium for the whole package: each test attaches a
+// tab of its own to it (tab), in a browser context of its own, and so
+// tests run in parallel. Tests about the browser process itself (killed,
+// crashed) launch their own.
+var chrome chrometest.Shared
+
+// shared is a tab of chrome for the serial tests, the examples and the
+// benchmark.
 var shared *browser.Browser
 
 func TestMain(m *testing.M) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	b, err := browser.Launch(ctx, browser.Options{})
-	cancel()
+	b, err := chrome.Attach(browser.Options{})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "launching chromium:", err)
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	shared = b
 	code := m.Run()
 	if err := b.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "closing chromium:", err)
+		fmt.Fprintln(os.Stderr, "closing the examples' tab:", err)
+		code = 1
+	}
+	if err := chrome.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		code = 1
 	}
 	if code == 0 {
@@ -47,6 +56,18 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// Tests run in parallel, each with its own tab (tab), model server and
+// site, except those whose bounds leave less than a second (an iteration
+// timeout, a cancel, a start navigation checked to within a few hundred
+// milliseconds): those are serial, run alone before the others, one after
+// another on the shared tab.
+
+// tab is the test's own tab of the shared Chromium, closed when it ends.
+func tab(t testing.TB) *browser.Browser {
+	t.Helper()
+	return chrome.Browser(t, browser.Options{})
 }
 
 // newModel returns a real HTTP client (go-openai) for a scripted server.
@@ -92,6 +113,8 @@ func mustAgent(t *testing.T, b contract.Browser, m contract.Model, opts ...agent
 // A multi-step task: sign in on a local site, then report a value shown only
 // after signing in. The password is a secret: the model never sees it.
 func TestLoginTaskSucceeds(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	d, err := eval.StartDemo()
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +125,7 @@ func TestLoginTaskSucceeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	var steps []agent.Step
-	a := mustAgent(t, shared, model, agent.WithIterationTimeout(30*time.Second),
+	a := mustAgent(t, br, model, agent.WithIterationTimeout(30*time.Second),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { steps = append(steps, s) })))
 
 	res := a.Run(context.Background(), d.Task())
@@ -205,13 +228,8 @@ func TestIterationTimeoutOnHungModel(t *testing.T) {
 // clicks a button whose handler starts an endless script, and the next
 // snapshot never returns.
 func TestIterationTimeoutOnFrozenPage(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	b, err := browser.Launch(ctx, browser.Options{})
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	// A tab of its own: its renderer, frozen, serves no other test.
+	b := tab(t)
 	url := page(t, `<!doctype html><title>Frozen</title>
 <button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`)
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
@@ -310,6 +328,8 @@ const clickPage = `<!doctype html><title>Click</title><button onclick="document.
 
 // 429 with Retry-After, then a normal reply: the task completes.
 func TestRateLimitThenSuccess(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, clickPage)
 	n := 0
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
@@ -319,7 +339,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 		}
 		return clickButtonThenDone(req)
 	}))
-	a := mustAgent(t, shared, model, agent.WithIterationTimeout(20*time.Second))
+	a := mustAgent(t, br, model, agent.WithIterationTimeout(20*time.Second))
 	start := time.Now()
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "press the button"})
 	if res.Code != agent.CodeSuccess || res.Answer != "clicked" {
@@ -335,9 +355,11 @@ func TestRateLimitThenSuccess(t *testing.T) {
 
 // 401 is not retried: LLM_ERROR at once.
 func TestUnauthorizedIsLLMErrorAtOnce(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Unauthorized}))
-	a := mustAgent(t, shared, model)
+	a := mustAgent(t, br, model)
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeLLMError {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -356,6 +378,8 @@ func TestUnauthorizedIsLLMErrorAtOnce(t *testing.T) {
 // Unknown tools and broken arguments come back to the model as tool errors;
 // the task goes on.
 func TestBadToolCallsAreToolErrors(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, clickPage)
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		switch len(req.Messages) {
@@ -368,7 +392,7 @@ func TestBadToolCallsAreToolErrors(t *testing.T) {
 		}
 		return clickButtonThenDone(req)
 	}))
-	a := mustAgent(t, shared, model, agent.WithIterationTimeout(20*time.Second))
+	a := mustAgent(t, br, model, agent.WithIterationTimeout(20*time.Second))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "press the button"})
 	if res.Code != agent.CodeSuccess {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -390,9 +414,11 @@ func TestBadToolCallsAreToolErrors(t *testing.T) {
 
 // Text without a tool call gets one reminder, then AGENT_FAILED.
 func TestNoToolCallTwiceFails(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Text: "hmm"}, modelserver.Turn{Text: "still thinking"}))
-	a := mustAgent(t, shared, model)
+	a := mustAgent(t, br, model)
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeAgentFailed || res.Iterations != 2 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
@@ -403,13 +429,15 @@ func TestNoToolCallTwiceFails(t *testing.T) {
 }
 
 func TestMaxIterations(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	n := 0
 	model, _ := newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		n++ // a different page each time: progress, not repetition
 		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("goto", map[string]any{"url": fmt.Sprintf("%s?page=%d", url, n)})}}
 	}))
-	a := mustAgent(t, shared, model, agent.WithMaxIterations(3))
+	a := mustAgent(t, br, model, agent.WithMaxIterations(3))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeMaxIterations || res.Iterations != 3 || len(res.Steps) != 3 {
 		t.Fatalf("got %s after %d iterations (%d steps): %s", res.Code, res.Iterations, len(res.Steps), res.Message)
@@ -417,21 +445,25 @@ func TestMaxIterations(t *testing.T) {
 }
 
 func TestFailTool(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, _ := newModel(t, modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{
 		modelserver.ToolCall("fail", map[string]any{"reason": "the shop is closed"})}}))
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeAgentFailed || !strings.Contains(res.Message, "the shop is closed") {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
 	}
 }
 
 func TestStartURLThatDoesNotLoadIsBrowserError(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	s := httptest.NewServer(http.NotFoundHandler())
 	dead := s.URL
 	s.Close()
 	model, srv := newModel(t, modelserver.Script())
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: dead, Instruction: "x"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: dead, Instruction: "x"})
 	if res.Code != agent.CodeBrowserError {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
 	}
@@ -463,17 +495,19 @@ func TestStartNavigationIsBounded(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	model, _ := newModel(t, modelserver.Script())
 	for _, o := range []agent.Option{
 		agent.WithIterationTimeout(-time.Second),
 		agent.WithTaskTimeout(-1),
 		agent.WithMaxIterations(0),
 	} {
-		if _, err := agent.New(shared, model, o); err == nil {
+		if _, err := agent.New(br, model, o); err == nil {
 			t.Error("bad option accepted")
 		}
 	}
-	if _, err := agent.New(shared, model, agent.WithIterationTimeout(0)); err != nil {
+	if _, err := agent.New(br, model, agent.WithIterationTimeout(0)); err != nil {
 		t.Errorf("iteration timeout 0 (disabled) rejected: %v", err)
 	}
 }

@@ -23,13 +23,15 @@ type order struct {
 // from the struct and is refused with the reason; the second is accepted
 // and decoded. The done tool offered carries the schema.
 func TestSchemaAnswerRefusedThenAccepted(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, orderPage)
 	model, srv := newModel(t, modelserver.Script(
 		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"number": 42}})}},
 		// The object as a string holding its JSON, as small models send it.
 		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": `{"number": "SO-42", "total": 19.5}`})}},
 	))
-	a := mustAgent(t, shared, model, agent.WithIterationTimeout(20*time.Second))
+	a := mustAgent(t, br, model, agent.WithIterationTimeout(20*time.Second))
 	got, res, err := agent.RunAs[order](context.Background(), a, agent.Task{URL: url, Instruction: "read the order"})
 	if err != nil {
 		t.Fatalf("got %s: %v", res.Code, err)
@@ -64,13 +66,15 @@ func TestSchemaAnswerRefusedThenAccepted(t *testing.T) {
 
 // Refusals are bounded: after MaxAnswerRetries more, the task ends.
 func TestSchemaAnswerRetriesAreBounded(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, orderPage)
 	n := 0
 	model, _ := newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		n++
 		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"number": n}})}}
 	}))
-	a := mustAgent(t, shared, model)
+	a := mustAgent(t, br, model)
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "read the order", AnswerSchema: json.RawMessage(`{"type":"object","properties":{"number":{"type":"string"}},"required":["number"]}`)})
 	if res.Code != agent.CodeAgentFailed || res.Iterations != agent.MaxAnswerRetries+1 || !strings.Contains(res.Message, "did not match the schema") {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
@@ -78,6 +82,7 @@ func TestSchemaAnswerRetriesAreBounded(t *testing.T) {
 }
 
 func TestCheckAnswerSchema(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]string{
 		`{"type": "objekt"}`:                  `type "objekt"`,
 		`[1, 2]`:                              "must be an object",

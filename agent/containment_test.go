@@ -26,6 +26,8 @@ func done(answer string) modelserver.Turn { return call("done", map[string]any{"
 
 // The model asks a person; the answer comes within the wait.
 func TestAskHumanAnswered(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.LastTool(), `"answered"`) {
@@ -38,7 +40,7 @@ func TestAskHumanAnswered(t *testing.T) {
 		asked.Store(q)
 		return "blue", nil
 	})
-	a := mustAgent(t, shared, model, agent.WithHuman(human, time.Second))
+	a := mustAgent(t, br, model, agent.WithHuman(human, time.Second))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "buy a mug"})
 	if res.Code != agent.CodeSuccess || !strings.Contains(res.Answer, `"answer":"blue"`) {
 		t.Fatalf("got %s %q: %s", res.Code, res.Answer, res.Message)
@@ -62,9 +64,11 @@ func contains(list []string, s string) bool {
 
 // Without a human channel, ask_human is not offered.
 func TestAskHumanNotOfferedWithoutHuman(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(done("ok")))
-	mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
+	mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if names := srv.Requests()[0].Req.ToolNames(); contains(names, "ask_human") {
 		t.Fatalf("ask_human offered without a human: %v", names)
 	}
@@ -130,6 +134,8 @@ func TestAskHumanPendingThenDelivered(t *testing.T) {
 
 // A question still queued when the task ends does not outlive Run.
 func TestAskHumanQueuedQuestionEndsWithTask(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.LastTool(), `"pending"`) {
@@ -143,7 +149,7 @@ func TestAskHumanQueuedQuestionEndsWithTask(t *testing.T) {
 		close(ended)
 		return "", ctx.Err()
 	})
-	res := mustAgent(t, shared, model, agent.WithHuman(human, 200*time.Millisecond)).
+	res := mustAgent(t, br, model, agent.WithHuman(human, 200*time.Millisecond)).
 		Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeAgentFailed {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -157,13 +163,15 @@ func TestAskHumanQueuedQuestionEndsWithTask(t *testing.T) {
 
 // Failed tool calls count against the error budget.
 func TestErrorBudget(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	n := 400
 	model, srv := newModel(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		n++ // a different wrong ref each time: errors, not repetition
 		return call("click", map[string]any{"ref": "e" + strconv.Itoa(n)})
 	}))
-	res := mustAgent(t, shared, model, agent.WithErrorBudget(3, 10)).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
+	res := mustAgent(t, br, model, agent.WithErrorBudget(3, 10)).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeMaxErrors || res.Iterations != 4 {
 		t.Fatalf("got %s after %d iterations: %s", res.Code, res.Iterations, res.Message)
 	}
@@ -174,12 +182,14 @@ func TestErrorBudget(t *testing.T) {
 
 // The same action on an unchanged page: a warning, then AGENT_STUCK.
 func TestRepeatedActionIsStuck(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, `<!doctype html><title>Inert</title><button>Does nothing</button>`)
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		ref, _ := modelserver.FindRef(req.LastUser(), "button", "Does nothing")
 		return call("click", map[string]any{"ref": ref})
 	}))
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	// The first click focuses the button, which the snapshot shows: the
 	// repetition counts from the second.
 	if res.Code != agent.CodeAgentStuck || res.Iterations > 4 {
@@ -194,6 +204,8 @@ func TestRepeatedActionIsStuck(t *testing.T) {
 // Paging a calendar repeats the same click, but the page changes each time:
 // not repetition.
 func TestPagingIsNotStuck(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, `<!doctype html><title>Calendar</title>
 <p id="m">January</p><button onclick="const ms=['January','February','March','April','May','June','July'];
 const m=document.getElementById('m'); m.textContent = ms[ms.indexOf(m.textContent)+1]">Next month</button>`)
@@ -205,7 +217,7 @@ const m=document.getElementById('m'); m.textContent = ms[ms.indexOf(m.textConten
 		ref, _ := modelserver.FindRef(obs, "button", "Next month")
 		return call("click", map[string]any{"ref": ref})
 	}))
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "go to June"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: url, Instruction: "go to June"})
 	if res.Code != agent.CodeSuccess || res.Iterations != 6 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
 	}
@@ -213,9 +225,11 @@ const m=document.getElementById('m'); m.textContent = ms[ms.indexOf(m.textConten
 
 // A malformed stream goes back to the model as an error, and the task goes on.
 func TestMalformedReplyIsRecoverable(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Malformed}, done("ok")))
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeSuccess {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
 	}
@@ -232,6 +246,8 @@ func TestMalformedReplyIsRecoverable(t *testing.T) {
 // gets a retryable OPERATION_TIMEOUT result carrying the budget, and the task
 // goes on.
 func TestOperationTimeoutIsRetryable(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	hang := make(chan struct{})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -249,7 +265,7 @@ func TestOperationTimeoutIsRetryable(t *testing.T) {
 		return call("goto", map[string]any{"url": slow.URL})
 	}))
 	const backstop = time.Second
-	a := mustAgent(t, shared, model, agent.WithOperationTimeout(backstop), agent.WithIterationTimeout(20*time.Second))
+	a := mustAgent(t, br, model, agent.WithOperationTimeout(backstop), agent.WithIterationTimeout(20*time.Second))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeSuccess {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -274,9 +290,11 @@ func TestOperationTimeoutIsRetryable(t *testing.T) {
 // With the recover policy, a timed-out iteration is abandoned, the model is
 // told, and the task goes on; at the limit the task ends.
 func TestIterationTimeoutRecoverPolicy(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}, done("ok")))
-	a := mustAgent(t, shared, model, agent.WithIterationTimeout(time.Second),
+	a := mustAgent(t, br, model, agent.WithIterationTimeout(time.Second),
 		agent.WithIterationTimeoutPolicy(agent.PolicyRecover, 2))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
@@ -297,7 +315,7 @@ func TestIterationTimeoutRecoverPolicy(t *testing.T) {
 		return modelserver.Turn{Fault: modelserver.NoHeaders}
 	}))
 	start := time.Now()
-	res = mustAgent(t, shared, model2, agent.WithIterationTimeout(500*time.Millisecond),
+	res = mustAgent(t, br, model2, agent.WithIterationTimeout(500*time.Millisecond),
 		agent.WithIterationTimeoutPolicy(agent.PolicyRecover, 2)).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeIterationTimeout || res.Iterations != 2 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
@@ -308,12 +326,14 @@ func TestIterationTimeoutRecoverPolicy(t *testing.T) {
 }
 
 func TestHumanTimeoutMustBeBelowBounds(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	model, _ := newModel(t, modelserver.Script())
 	h := agent.HumanFunc(func(context.Context, string) (string, error) { return "", errors.New("x") })
-	if _, err := agent.New(shared, model, agent.WithHuman(h, time.Minute), agent.WithIterationTimeout(30*time.Second)); err == nil {
+	if _, err := agent.New(br, model, agent.WithHuman(h, time.Minute), agent.WithIterationTimeout(30*time.Second)); err == nil {
 		t.Fatal("a human wait longer than the iteration was accepted")
 	}
-	if _, err := agent.New(shared, model, agent.WithIterationTimeoutPolicy("sometimes", 1)); err == nil {
+	if _, err := agent.New(br, model, agent.WithIterationTimeoutPolicy("sometimes", 1)); err == nil {
 		t.Fatal("an unknown policy was accepted")
 	}
 }
@@ -321,6 +341,8 @@ func TestHumanTimeoutMustBeBelowBounds(t *testing.T) {
 // A reply with several calls runs them in order, and stops the batch when
 // the page navigates: the later calls named elements of the old page.
 func TestBatchStopsWhenPageNavigates(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/next" {
 			w.Write([]byte(`<!doctype html><title>Next</title><p>second page</p>`))
@@ -343,7 +365,7 @@ func TestBatchStopsWhenPageNavigates(t *testing.T) {
 			modelserver.ToolCall("click", map[string]any{"ref": stay}),
 		}}
 	}))
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: s.URL, Instruction: "go on"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: s.URL, Instruction: "go on"})
 	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
 	}
@@ -369,6 +391,8 @@ func TestBatchStopsWhenPageNavigates(t *testing.T) {
 // With vision, the model may ask for a screenshot; it is shown to it once,
 // as an image in the next request.
 func TestVisionScreenshot(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		for _, m := range req.Messages {
@@ -378,7 +402,7 @@ func TestVisionScreenshot(t *testing.T) {
 		}
 		return call("screenshot", nil)
 	}))
-	res := mustAgent(t, shared, model, agent.WithVision(true)).Run(context.Background(), agent.Task{URL: url, Instruction: "look"})
+	res := mustAgent(t, br, model, agent.WithVision(true)).Run(context.Background(), agent.Task{URL: url, Instruction: "look"})
 	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
 	}
@@ -396,17 +420,19 @@ func TestVisionScreenshot(t *testing.T) {
 
 // A backstop at or below the longest tool budget is allowed but logged.
 func TestLowOperationTimeoutWarns(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	model, _ := newModel(t, modelserver.Script())
 	var buf bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	if _, err := agent.New(shared, model, agent.WithOperationTimeout(10*time.Second), agent.WithLogger(log)); err != nil {
+	if _, err := agent.New(br, model, agent.WithOperationTimeout(10*time.Second), agent.WithLogger(log)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "at or below the longest tool budget (30s)") {
 		t.Fatalf("no warning; log: %s", buf.String())
 	}
 	buf.Reset()
-	if _, err := agent.New(shared, model, agent.WithLogger(log)); err != nil {
+	if _, err := agent.New(br, model, agent.WithLogger(log)); err != nil {
 		t.Fatal(err)
 	}
 	if buf.Len() != 0 {

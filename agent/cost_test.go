@@ -19,6 +19,8 @@ import (
 // limit of $0.50 the third reply passes it ($0.624): the task ends
 // COST_LIMIT at iteration 3 and that reply's goto never reaches the site.
 func TestMaxCost(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	var visits atomic.Int32
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" {
@@ -36,7 +38,7 @@ func TestMaxCost(t *testing.T) {
 		}
 	}))
 	gpt41, _ := price.Default().Lookup("gpt-4.1")
-	a := mustAgent(t, shared, model, agent.WithMaxCost(0.50, gpt41.Cost))
+	a := mustAgent(t, br, model, agent.WithMaxCost(0.50, gpt41.Cost))
 	res := a.Run(context.Background(), agent.Task{URL: site.URL + "/", Instruction: "x"})
 	if res.Code != agent.CodeCostLimit || res.Iterations != 3 || !strings.Contains(res.Message, "$0.6240") || !strings.Contains(res.Message, "$0.5000") {
 		t.Fatalf("got %s after %d iterations: %s", res.Code, res.Iterations, res.Message)
@@ -51,7 +53,7 @@ func TestMaxCost(t *testing.T) {
 	if res.Usage.PromptTokens != 300_000 {
 		t.Errorf("usage %+v", res.Usage)
 	}
-	if _, err := agent.New(shared, model, agent.WithMaxCost(1, nil)); err == nil {
+	if _, err := agent.New(br, model, agent.WithMaxCost(1, nil)); err == nil {
 		t.Error("a cost limit without a cost function was accepted")
 	}
 }

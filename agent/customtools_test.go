@@ -17,6 +17,8 @@ import (
 // schema are refused before it runs; a good call runs it once and its text
 // reaches the model; the operator's prompt is in the system message.
 func TestCustomToolCalledByModel(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	var mu sync.Mutex
 	var calls []string
@@ -37,7 +39,7 @@ func TestCustomToolCalledByModel(t *testing.T) {
 		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("lookup_price", map[string]any{"sku": "SKU-9"})}},
 		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "12.50 EUR"})}},
 	))
-	a := mustAgent(t, shared, model, agent.WithTools(price), agent.WithSystemPrompt("Prices are always in EUR."))
+	a := mustAgent(t, br, model, agent.WithTools(price), agent.WithSystemPrompt("Prices are always in EUR."))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "what does SKU-9 cost?"})
 	if res.Code != agent.CodeSuccess || res.Answer != "12.50 EUR" {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -73,6 +75,8 @@ func TestCustomToolCalledByModel(t *testing.T) {
 // A custom tool that never returns, ignoring its context, is abandoned at
 // its own budget; the model is told and the task goes on.
 func TestCustomToolBudget(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, simplePage)
 	release := make(chan struct{})
 	defer close(release)
@@ -82,7 +86,7 @@ func TestCustomToolBudget(t *testing.T) {
 		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("slow_lookup", map[string]any{})}},
 		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "gave up on the lookup"})}},
 	))
-	a := mustAgent(t, shared, model, agent.WithTools(stuck))
+	a := mustAgent(t, br, model, agent.WithTools(stuck))
 	start := time.Now()
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeSuccess {
@@ -100,6 +104,8 @@ func TestCustomToolBudget(t *testing.T) {
 }
 
 func TestCustomToolsRejected(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	run := func(context.Context, json.RawMessage) (string, error) { return "", nil }
 	model, _ := newModel(t, modelserver.Script())
 	for _, c := range []struct {
@@ -112,7 +118,7 @@ func TestCustomToolsRejected(t *testing.T) {
 		{agent.CustomTool{Name: "x", Run: run, Parameters: json.RawMessage(`{"type": "string"}`)}, `"type": "object"`},
 		{agent.CustomTool{Name: "x", Run: run, Budget: time.Hour}, "below the operation timeout"},
 	} {
-		if _, err := agent.New(shared, model, agent.WithTools(c.tool)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := agent.New(br, model, agent.WithTools(c.tool)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.tool.Name, err, c.want)
 		}
 	}

@@ -46,7 +46,7 @@ func ExampleRunAs() {
 	)
 	defer closeAll()
 
-	a, err := agent.New(shared, model) // shared: a browser.Launch'ed Chromium
+	a, err := agent.New(shared, model) // shared: a browser.Browser
 	if err != nil {
 		panic(err)
 	}

@@ -158,6 +158,10 @@ func modelTimeoutRow(name string, fault modelserver.Fault) faultRow {
 	}
 }
 
+// TestFaultMatrix runs the rows of the fault matrix, one after another on
+// the package's shared tab (or a browser of the row's own). It is serial
+// (no t.Parallel), as its rows are: their bounds leave a few hundred
+// milliseconds, which parallel tests' load would take.
 func TestFaultMatrix(t *testing.T) {
 	rows := []faultRow{
 		modelTimeoutRow("stalled stream", modelserver.StallMidStream),
@@ -537,7 +541,11 @@ func TestFaultMatrix(t *testing.T) {
 						ref, _ := modelserver.FindRef(req.LastUser(), "link", "Report")
 						return call("click", map[string]any{"ref": ref})
 					}))
-					return runTask(shared, mustAgent(t, shared, model, agent.WithIterationTimeout(iterBudget)),
+					// A browser of its own: in a browser context attached to
+					// a shared Chromium (shared is one) a download keeps
+					// Chromium's GUID for a name.
+					b := ownBrowser(t)
+					return runTask(b, mustAgent(t, b, model, agent.WithIterationTimeout(iterBudget)),
 						context.Background(), agent.Task{URL: s.URL, Instruction: "x"})
 				},
 				check: func(t *testing.T, res *agent.Result) {

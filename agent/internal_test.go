@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseCall(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, args string
 		want       contract.Action
@@ -53,6 +54,7 @@ func TestParseCall(t *testing.T) {
 }
 
 func TestToolSchemasAreValidJSON(t *testing.T) {
+	t.Parallel()
 	for _, d := range newToolset(true, time.Second, true).defs {
 		var v map[string]any
 		if err := json.Unmarshal(d.Parameters, &v); err != nil || v["type"] != "object" {
@@ -62,6 +64,7 @@ func TestToolSchemasAreValidJSON(t *testing.T) {
 }
 
 func TestSafeArgs(t *testing.T) {
+	t.Parallel()
 	s := secret.New(map[string]string{"pw": "hunter2", "long": "hunter2-and-more", "empty": ""}, "https://bank.example/login")
 	if got := string(safeArgs(`{"text":"hunter2"}`, s)); got != `{"text":"<secret>pw</secret>"}` {
 		t.Errorf("safeArgs: %s", got)
@@ -72,6 +75,7 @@ func TestSafeArgs(t *testing.T) {
 }
 
 func TestObservationTrim(t *testing.T) {
+	t.Parallel()
 	sec := secret.New(map[string]string{"pw": "s3cret"}, "")
 	f := newFence()
 	obs := observation(contract.Snapshot{URL: "http://x/", Title: "T", Text: "textbox \"P\" value=\"s3cret\" [ref=e1]", Notices: []string{"alert"}}, sec, f, 2, 50)
@@ -90,6 +94,7 @@ func TestObservationTrim(t *testing.T) {
 // The fence's boundary is new for every run, and page text that carries it
 // cannot close the block.
 func TestFenceBoundary(t *testing.T) {
+	t.Parallel()
 	f, g := newFence(), newFence()
 	if f.token == g.token || len(f.token) < 16 {
 		t.Fatalf("boundaries %q and %q", f.token, g.token)
@@ -105,6 +110,7 @@ func TestFenceBoundary(t *testing.T) {
 }
 
 func TestBoundReasoning(t *testing.T) {
+	t.Parallel()
 	short := "think"
 	if got := boundReasoning(short); got != short {
 		t.Errorf("short text changed: %q", got)
@@ -120,6 +126,7 @@ func TestBoundReasoning(t *testing.T) {
 // TestPageToolsAreActions checks that every page tool is an action of the
 // contract, so that its calls are validated by the same rules.
 func TestPageToolsAreActions(t *testing.T) {
+	t.Parallel()
 	for _, pt := range PageTools() {
 		if !slices.Contains(contract.ActionNames(), pt.Def.Name) {
 			t.Errorf("page tool %s is not an action of package contract", pt.Def.Name)

@@ -55,6 +55,8 @@ func plainPDF(pages [][]string) []byte {
 // A task whose answer is on the third page of a linked PDF too long for the
 // snapshot: the model opens it, reads page 3's region and answers.
 func TestTaskReadsAnswerFromPDF(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	var pages [][]string
 	for p := 1; p <= 3; p++ {
 		var lines []string
@@ -94,7 +96,7 @@ func TestTaskReadsAnswerFromPDF(t *testing.T) {
 		}
 		return call("fail", map[string]any{"reason": "no link, no PDF"})
 	}))
-	a := mustAgent(t, shared, model, agent.WithIterationTimeout(20*time.Second), agent.WithMaxIterations(6))
+	a := mustAgent(t, br, model, agent.WithIterationTimeout(20*time.Second), agent.WithMaxIterations(6))
 	res := a.Run(context.Background(), agent.Task{URL: srv.URL + "/", Instruction: "What is the harbour master's code word?"})
 	if res.Code != agent.CodeSuccess || res.Answer != "PELICAN-4217" {
 		t.Fatalf("got %s %q: %s", res.Code, res.Answer, res.Message)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseWidgetTools(t *testing.T) {
+	t.Parallel()
 	three, nine := 3, 9
 	cases := []struct {
 		name, args string

@@ -72,11 +72,14 @@ func purchases(t *testing.T) *policy.Policy {
 // order is placed on a yes only; a no or no answer within the human timeout
 // leaves it unplaced, and the model is told.
 func TestPolicyConfirm(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		answer string // yes, no, or silence
 		orders int32
 	}{{"yes", 1}, {"no", 0}, {"silence", 0}} {
 		t.Run(c.answer, func(t *testing.T) {
+			t.Parallel()
+			br := tab(t)
 			url, orders := checkoutSite(t)
 			model, srv := orderingModel(t)
 			var mu sync.Mutex
@@ -91,7 +94,7 @@ func TestPolicyConfirm(t *testing.T) {
 				}
 				return agent.IsYes(c.answer), nil
 			})
-			a := mustAgent(t, shared, model, agent.WithPolicy(purchases(t)), agent.WithConfirmer(cf),
+			a := mustAgent(t, br, model, agent.WithPolicy(purchases(t)), agent.WithConfirmer(cf),
 				agent.WithHumanTimeout(500*time.Millisecond), agent.WithIterationTimeout(30*time.Second))
 			t0 := time.Now()
 			res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "order the mug"})
@@ -133,6 +136,7 @@ func TestPolicyConfirm(t *testing.T) {
 // TestPolicyDenyAndFallbacks: a file's deny rule refuses without asking;
 // without a Confirmer the Human is asked; without either, confirm is a no.
 func TestPolicyDenyAndFallbacks(t *testing.T) {
+	t.Parallel()
 	deny, err := policy.Parse("policy.yaml", []byte("version: 1\nrules:\n  - when: {form_method: post, form_action: \"*/order\"}\n    then: deny\n    reason: no orders today\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -149,9 +153,11 @@ func TestPolicyDenyAndFallbacks(t *testing.T) {
 		{"no one", []agent.Option{agent.WithPolicy(purchases(t))}, 0, "no: no one to ask"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			br := tab(t)
 			url, orders := checkoutSite(t)
 			model, srv := orderingModel(t)
-			a := mustAgent(t, shared, model, c.opts...)
+			a := mustAgent(t, br, model, c.opts...)
 			res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "order the mug"})
 			if res.Code != agent.CodeSuccess || orders.Load() != c.orders {
 				t.Fatalf("%s: %s, %d orders (want %d)", res.Code, res.Message, orders.Load(), c.orders)

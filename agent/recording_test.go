@@ -29,6 +29,8 @@ func (f recordingFunc) Next(ctx context.Context, t agent.Turn) (agent.Planned, e
 // run it, and the model answers the next iteration with the whole history
 // (the replayed call and why it did not run); the result counts both.
 func TestRecordingChecksEachCall(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	var deleted, signedIn atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -64,7 +66,7 @@ func TestRecordingChecksEachCall(t *testing.T) {
 			Expect: []*contract.Target{{Role: "button", Name: "Sign in"}},
 		}, nil
 	})
-	a := mustAgent(t, shared, model, agent.WithRecording(rec), agent.WithIterationTimeout(30*time.Second))
+	a := mustAgent(t, br, model, agent.WithRecording(rec), agent.WithIterationTimeout(30*time.Second))
 	res := a.Run(context.Background(), agent.Task{URL: srv.URL + "/", Instruction: "sign in"})
 	if deleted.Load() != 0 {
 		t.Fatal("the replayed click pressed Delete account")
@@ -94,6 +96,8 @@ func TestRecordingChecksEachCall(t *testing.T) {
 // policy as the model's would: a recorded "Place order" under --confirm
 // purchases with no one to ask is refused, and no order is placed.
 func TestRecordingObeysPolicy(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url, orders := checkoutSite(t)
 	model, _ := orderingModel(t)
 	var turns atomic.Int32
@@ -107,7 +111,7 @@ func TestRecordingObeysPolicy(t *testing.T) {
 			Expect: []*contract.Target{{Role: "button", Name: "Place order"}},
 		}, nil
 	})
-	a := mustAgent(t, shared, model, agent.WithRecording(rec), agent.WithPolicy(purchases(t)),
+	a := mustAgent(t, br, model, agent.WithRecording(rec), agent.WithPolicy(purchases(t)),
 		agent.WithHumanTimeout(5*time.Second), agent.WithIterationTimeout(30*time.Second))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "order the mug"})
 	if orders.Load() != 0 {

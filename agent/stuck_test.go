@@ -12,6 +12,8 @@ import (
 // Three identical clicks in one reply, each raising a counter, are
 // progress: the page is compared before each action, not once per reply.
 func TestIdenticalClicksThatChangeThePageAreNotStuck(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, `<!doctype html><title>Counter</title>
 <p id="c">Count: 0</p><button onclick="const c=document.getElementById('c'); c.textContent='Count: '+(+c.textContent.slice(7)+1)">Add one</button>`)
 	model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
@@ -23,7 +25,7 @@ func TestIdenticalClicksThatChangeThePageAreNotStuck(t *testing.T) {
 		c := modelserver.ToolCall("click", map[string]any{"ref": ref})
 		return modelserver.Turn{ToolCalls: []modelserver.Call{c, c, c}}
 	}))
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "raise the count to 3"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: url, Instruction: "raise the count to 3"})
 	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
 	}
@@ -37,6 +39,8 @@ func TestIdenticalClicksThatChangeThePageAreNotStuck(t *testing.T) {
 // A toggle clicked back and forth (A, B, A, B, ...) changes the page at
 // every click but makes no progress: it is still caught.
 func TestOscillationIsStuck(t *testing.T) {
+	t.Parallel()
+	br := tab(t)
 	url := page(t, `<!doctype html><title>Toggle</title>
 <p id="s">Closed</p><button onclick="const s=document.getElementById('s'); s.textContent = s.textContent === 'Closed' ? 'Open' : 'Closed'">Toggle</button>`)
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
@@ -44,7 +48,7 @@ func TestOscillationIsStuck(t *testing.T) {
 		c := modelserver.ToolCall("click", map[string]any{"ref": ref})
 		return modelserver.Turn{ToolCalls: []modelserver.Call{c, c}}
 	}))
-	res := mustAgent(t, shared, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
+	res := mustAgent(t, br, model).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeAgentStuck || res.Iterations > 4 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)
 	}

@@ -12,6 +12,7 @@ import (
 // TestOpen: a cache is a folder, made when missing; a file is refused; the
 // working folder of a run killed long ago is removed, a recent one kept.
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "runs")
 	if _, err := cache.Open(dir, nil); err != nil {
 		t.Fatal(err)
@@ -46,6 +47,7 @@ func TestOpen(t *testing.T) {
 
 // TestExpand: every variable must be used and every {{name}} given.
 func TestExpand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		vars map[string]string
 		want string

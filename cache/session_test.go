@@ -61,20 +61,15 @@ func newRunner(t testing.TB, ctx context.Context, start string, model *modelserv
 	return &runner{t: t, ctx: ctx, model: model, llm: client, cache: c, start: start}
 }
 
-// launch starts a fresh browser, as each webagent run does.
+// launch opens a fresh browser, as each webagent run has: a tab of the
+// shared Chromium in a browser context of its own (no cookies, no
+// storage of the runs before).
 func (r *runner) launch() {
 	r.t.Helper()
 	if r.b != nil {
 		_ = r.b.Close()
 	}
-	lctx, cancel := context.WithTimeout(r.ctx, 60*time.Second)
-	defer cancel()
-	b, err := browser.Launch(lctx, browser.Options{})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.b = b
-	r.t.Cleanup(func() { _ = b.Close() })
+	r.b = chrome.Browser(r.t, browser.Options{})
 }
 
 // run runs the task once with user as {{user}}; it returns the result and
@@ -121,6 +116,7 @@ func (r *runner) run(user string) (*agent.Result, int) {
 // button where "Sign in" was, that button is never pressed; another value
 // of {{user}} is typed in place of the recorded one.
 func TestCache(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	members := signin.New()

@@ -52,6 +52,7 @@ func writeDataset(t *testing.T, lines ...string) string {
 // receives no write, each trace holds the blocked payload, the verdicts
 // and their key points land in the report, and the cost is priced.
 func TestDatasetJudged(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	site := contactform.Start(t)
 	file := writeDataset(t,
@@ -144,6 +145,7 @@ func nearly(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 // TestEvalBudget: with a budget below one run's cost, the first run ends
 // over it and no other starts; the report says why and lists the rest.
 func TestEvalBudget(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	site := contactform.Start(t)
 	var lines []string

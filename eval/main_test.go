@@ -9,7 +9,13 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/webagent/webagent/internal/testfixture/chrometest"
 )
+
+// chrome is a Chromium the tests share where they need a page (a tab each,
+// in a browser context of its own); the harness's runs start their own.
+var chrome chrometest.Shared
 
 // testTmp is the private TMPDIR of the tests: every Chromium profile is
 // made in it, so that a process or profile left behind can be found.
@@ -27,6 +33,10 @@ func TestMain(m *testing.M) {
 	testTmp = dir
 	os.Setenv("TMPDIR", dir)
 	code := m.Run()
+	if err := chrome.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
 	if left := processesUsing(dir); len(left) > 0 {
 		fmt.Fprintln(os.Stderr, "processes left behind:", strings.Join(left, "\n"))
 		code = 1

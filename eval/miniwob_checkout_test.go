@@ -55,6 +55,7 @@ func checkoutPlayer(calls *atomic.Int64) modelserver.Responder {
 // WEBAGENT_MINIWOB_DIR (skipped without one): the seeded episode, the
 // utterance, the reward read after each action, and the stop when done.
 func TestMiniWoBCheckout(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("WEBAGENT_MINIWOB_DIR")
 	if dir == "" {
 		t.Skip("WEBAGENT_MINIWOB_DIR is not set")

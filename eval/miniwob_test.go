@@ -88,6 +88,7 @@ func runMiniWoB(t *testing.T, wrong bool, tasks []string, seeds []int64) (*MiniW
 }
 
 func TestMiniWoBEpisodes(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	_, jobs, calls, cfg := runMiniWoB(t, false, []string{"click-test", "click-object"}, []int64{1, 2})
 	rep := NewRunner(cfg).Run(context.Background(), jobs)
@@ -121,6 +122,7 @@ func TestMiniWoBEpisodes(t *testing.T) {
 }
 
 func TestMiniWoBWrongAnswer(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	_, jobs, calls, cfg := runMiniWoB(t, true, []string{"click-test"}, []int64{3})
 	rep := NewRunner(cfg).Run(context.Background(), jobs)
@@ -134,6 +136,7 @@ func TestMiniWoBWrongAnswer(t *testing.T) {
 }
 
 func TestMiniWoBMissingTask(t *testing.T) {
+	t.Parallel()
 	mw, err := NewMiniWoB("testdata/miniwob", "")
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +153,7 @@ func TestMiniWoBMissingTask(t *testing.T) {
 // The configuration's bound on iterations (--max-iterations) is honoured,
 // not replaced by the episode's default.
 func TestMiniWoBHonoursMaxIterations(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	_, jobs, _, cfg := runMiniWoB(t, false, []string{"click-test"}, []int64{1})
 	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
@@ -195,6 +199,7 @@ func doneAtOnce(t *testing.T) *llm.Client {
 // and does not get in the way of one won in time; without it, the same
 // episode is merely not done.
 func TestMiniWoBEpisodeTimer(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	mw, jobs, _, cfg := runMiniWoB(t, false, []string{"click-timed"}, []int64{1})
 	mw.EpisodeTimer = true
@@ -219,14 +224,11 @@ func TestMiniWoBEpisodeTimer(t *testing.T) {
 // actions: the next one is not sent, and the task ends with the reward.
 // The instruction area is out of sight but keeps its place.
 func TestMiniWoBTimerEndsEpisodeBeforeAction(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	b, err := browser.Launch(ctx, browser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := chrome.Browser(t, browser.Options{})
 	mw, err := NewMiniWoB("testdata/miniwob", "")
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestBar(t *testing.T) {
+	t.Parallel()
 	var plain bytes.Buffer
 	b := NewBar(&plain, 2, false)
 	b.Begin("shop/a")

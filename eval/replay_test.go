@@ -25,6 +25,7 @@ import (
 // suites is a regression test. TestRunWritesReports does the same for its
 // own runs.
 func TestReplayTraces(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	dir := os.Getenv("WEBAGENT_REPLAY_DIR")
 	if dir == "" {
@@ -48,13 +49,6 @@ func TestReplayTraces(t *testing.T) {
 func replayChecked(t *testing.T, dir string, tasks []*suite.Task, rep *report.Report) {
 	t.Helper()
 	ctx := context.Background()
-	lctx, cancel := context.WithTimeout(ctx, time.Minute)
-	b, err := browser.Launch(lctx, browser.Options{})
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
 	n := 0
 	for _, tk := range tasks {
 		tr, err := trace.Read(filepath.Join(dir, traceName(tk.Suite+"/"+tk.ID)))
@@ -68,6 +62,8 @@ func replayChecked(t *testing.T, dir string, tasks []*suite.Task, rep *report.Re
 		passed := rep.Runs[i].Success
 		n++
 		t.Run("replay "+tk.ID, func(t *testing.T) {
+			t.Parallel()
+			b := chrome.Browser(t, browser.Options{})
 			s, err := sites.New(tk.Site)
 			if err != nil {
 				t.Fatal(err)

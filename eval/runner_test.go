@@ -80,6 +80,7 @@ func skipWithoutChrome(t *testing.T) {
 // (Chromium, sites on 127.0.0.1, the reference model over HTTP) and checks
 // the three reports; then it opens report.html in Chromium.
 func TestRunWritesReports(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	tasks := builtin(t, "bank-balance", "shop-add-blue-mug", "widget-tabs-battery")
 	bad, err := suite.Parse("broken.yaml", []byte(failingTask))
@@ -171,11 +172,7 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	// The report is a local file: the one case for file: URLs.
-	b, err := browser.Launch(ctx, browser.Options{AllowFileURLs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := chrome.Browser(t, browser.Options{AllowFileURLs: true})
 	if _, err := b.Do(ctx, contract.Action{Name: contract.ActGoto, URL: "file://" + path}); err != nil {
 		t.Fatal(err)
 	}
@@ -241,6 +238,7 @@ func checkHTMLReport(t *testing.T, path string, runs int) {
 // once, the others are listed as not run, and nothing is left behind
 // (TestMain checks processes, profiles and goroutines).
 func TestCancelWritesPartialReport(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		return modelserver.Turn{Fault: modelserver.NoHeaders}
@@ -295,6 +293,7 @@ func TestCancelWritesPartialReport(t *testing.T) {
 // Chromiums reached by their DevTools URL), each run in its own browser
 // context.
 func TestRemoteBrowserPool(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -325,6 +324,7 @@ func TestRemoteBrowserPool(t *testing.T) {
 // TestRetryOnDeadBrowser: a run whose browser died is retried once on the
 // next browser of the pool.
 func TestRetryOnDeadBrowser(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -351,6 +351,7 @@ func TestRetryOnDeadBrowser(t *testing.T) {
 // TestFaults runs the fault suite: each fault must be caught within its
 // bound, with an acceptable code.
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	cfg := testConfig(t)
 	rep := NewRunner(cfg).Run(context.Background(), FaultJobs())
@@ -379,6 +380,7 @@ func TestFaults(t *testing.T) {
 // model is thinking; the run is retried once, on the next browser of the
 // pool, and passes.
 func TestRetryWhenBrowserDiesMidTask(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -410,6 +412,9 @@ func TestRetryWhenBrowserDiesMidTask(t *testing.T) {
 // TestLocalChromiumDiesMidTask: the worker's own Chromium is killed while
 // the model is thinking; the worker starts a new one and the task is
 // retried once, and passes.
+//
+// It is serial (no t.Parallel): it kills the newest Chromium of the tests,
+// which, beside parallel tests, could be another test's.
 func TestLocalChromiumDiesMidTask(t *testing.T) {
 	skipWithoutChrome(t)
 	task := builtin(t, "bank-balance")[0]
@@ -455,7 +460,8 @@ func referenceConfig(t *testing.T, task *suite.Task, hook func()) Config {
 // killMainChromium kills the process group of the harness's newest
 // Chromium server (its main process has --remote-debugging-port), the one
 // the running worker uses, and returns its pid. An earlier test's server
-// may still be shutting down.
+// may still be shutting down; the Chromium the tests share (chrome) is
+// not the harness's.
 func killMainChromium(t *testing.T) int {
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	newest, newestStart := 0, uint64(0)
@@ -471,7 +477,7 @@ func killMainChromium(t *testing.T) int {
 		// The server leads its own process group; its helpers carry
 		// the same switches but are not group leaders.
 		start, pgrp := processStart(pid)
-		if pgrp != pid {
+		if pgrp != pid || pid == chrome.PID() {
 			continue
 		}
 		if newest == 0 || start > newestStart {

@@ -16,6 +16,7 @@ import (
 // A task file's storage_state reaches the task's browser: the page finds
 // the cookie and the localStorage item the state file gives.
 func TestTaskStorageState(t *testing.T) {
+	t.Parallel()
 	skipWithoutChrome(t)
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

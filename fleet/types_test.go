@@ -11,6 +11,7 @@ import (
 // An outcome's JSON is run --json's with attempts and worker, and reads
 // back whole, a structured answer included.
 func TestOutcomeJSON(t *testing.T) {
+	t.Parallel()
 	in := Outcome{Result: &agent.Result{
 		Status: agent.StatusSuccess, Code: agent.CodeSuccess, Answer: `{"n":3}`, Object: json.RawMessage(`{"n":3}`),
 		Iterations: 2, Steps: []agent.Step{},
@@ -36,6 +37,7 @@ func TestOutcomeJSON(t *testing.T) {
 // The same episodes give the same eval id (an eval started again resumes);
 // other limits give another.
 func TestEvalID(t *testing.T) {
+	t.Parallel()
 	eps := []Episode{{Suite: "shop", ID: "a"}, {Suite: "wiki", ID: "b"}}
 	if EvalID(eps) != EvalID([]Episode{{Suite: "shop", ID: "a"}, {Suite: "wiki", ID: "b"}}) {
 		t.Error("the same episodes gave two ids")

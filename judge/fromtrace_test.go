@@ -36,6 +36,7 @@ func (p *pageFake) TakeBlocked() []contract.BlockedRequest {
 // masked task, the factual actions without done, the page texts, the
 // screenshots, the blocked request and the agent's answer.
 func TestFromTrace(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "trace")
 	secret := "hunter2-very-secret"
 	m := secretpkg.NewMasker(map[string]string{"password": secret})
@@ -77,6 +78,7 @@ func TestFromTrace(t *testing.T) {
 }
 
 func TestFromTraceNotATrace(t *testing.T) {
+	t.Parallel()
 	if _, err := judge.FromTrace(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a trace") {
 		t.Errorf("err = %v", err)
 	}

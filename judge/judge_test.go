@@ -92,6 +92,7 @@ func trajectory(t *testing.T) judge.Trajectory {
 // pages (not step 2's) and the agent's answer marked as a claim; no
 // request carries an image.
 func TestVerdictFromText(t *testing.T) {
+	t.Parallel()
 	c, srv := client(t, judgeServer("Thoughts: the form was filled and sent.\nStatus: success"))
 	j, err := judge.New(judge.Config{Model: c, ModelName: "judge-model"})
 	if err != nil {
@@ -137,6 +138,7 @@ func TestVerdictFromText(t *testing.T) {
 // TestVerdictWithVision: each step's screenshot goes to its scoring call,
 // and the chosen ones to the verdict; a failure verdict is a failure.
 func TestVerdictWithVision(t *testing.T) {
+	t.Parallel()
 	c, srv := client(t, judgeServer("**Thoughts**: the message was never sent.\n**Status**: \"failure\""))
 	j, _ := judge.New(judge.Config{Model: c, Vision: true, Parallel: 1})
 	v := j.Judge(context.Background(), trajectory(t))
@@ -163,6 +165,7 @@ func TestVerdictWithVision(t *testing.T) {
 // answers the verdict leaves the trajectory unscored at the judge's
 // timeout, keeping what it had learnt, and the request is closed.
 func TestStalledJudgeIsUnscoredWithinItsBound(t *testing.T) {
+	t.Parallel()
 	base := judgeServer("")
 	c, srv := client(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.Messages[0].Content, "completed its task") {
@@ -190,6 +193,7 @@ func TestStalledJudgeIsUnscoredWithinItsBound(t *testing.T) {
 }
 
 func TestFailingJudgeIsUnscored(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		r    modelserver.Responder
@@ -210,6 +214,7 @@ func TestFailingJudgeIsUnscored(t *testing.T) {
 }
 
 func TestNewChecksConfig(t *testing.T) {
+	t.Parallel()
 	if _, err := judge.New(judge.Config{}); err == nil {
 		t.Error("no model accepted")
 	}

@@ -3,6 +3,7 @@ package judge
 import "testing"
 
 func TestParseKeyPoints(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text string
 		want []string
@@ -26,6 +27,7 @@ func TestParseKeyPoints(t *testing.T) {
 }
 
 func TestParseScore(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text   string
 		score  int
@@ -44,6 +46,7 @@ func TestParseScore(t *testing.T) {
 }
 
 func TestParseVerdict(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text, outcome, reasons string
 		ok                     bool

@@ -13,6 +13,7 @@ import (
 )
 
 func TestCompleteReassemblesInterleavedToolCalls(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.Script(modelserver.Turn{
 		Text: "I will fill the form.",
 		ToolCalls: []modelserver.Call{
@@ -87,6 +88,7 @@ func TestCompleteReassemblesInterleavedToolCalls(t *testing.T) {
 }
 
 func TestCompleteSendsKey(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.Script(modelserver.Turn{Text: "hello"}), modelserver.WithAPIKey("sk-abc"))
 	c := newClient(t, srv, llm.Config{APIKey: "sk-abc"})
 	reply, err := c.Complete(context.Background(), simpleRequest())
@@ -99,6 +101,7 @@ func TestCompleteSendsKey(t *testing.T) {
 }
 
 func TestCompleteLongTextAndUnknownTool(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("ünïcödé text ", 50)
 	srv := startServer(t, modelserver.Script(modelserver.Turn{
 		Text:      long,
@@ -120,6 +123,7 @@ func TestCompleteLongTextAndUnknownTool(t *testing.T) {
 }
 
 func TestCompleteMalformedChunk(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Malformed}))
 	c := newClient(t, srv, llm.Config{})
 	_, err := c.Complete(context.Background(), simpleRequest())
@@ -135,6 +139,7 @@ func TestCompleteMalformedChunk(t *testing.T) {
 }
 
 func TestCompleteInvalidToolSchema(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.Script())
 	c := newClient(t, srv, llm.Config{})
 	_, err := c.Complete(context.Background(), contract.Request{Tools: []contract.ToolDef{{Name: "bad", Parameters: []byte(`{`)}}})
@@ -147,6 +152,7 @@ func TestCompleteInvalidToolSchema(t *testing.T) {
 }
 
 func TestCompleteCancelledBeforeStart(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.Script(modelserver.Turn{Text: "x"}))
 	c := newClient(t, srv, llm.Config{})
 	ctx, cancel := context.WithCancel(context.Background())

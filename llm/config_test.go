@@ -11,6 +11,7 @@ import (
 )
 
 func TestNewRejectsBadConfig(t *testing.T) {
+	t.Parallel()
 	ok := llm.Config{BaseURL: "http://localhost:11434/v1", Model: "llama3.1"}
 	tests := []struct {
 		name  string
@@ -54,6 +55,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 }
 
 func TestNewDefaults(t *testing.T) {
+	t.Parallel()
 	c, err := llm.New(llm.Config{APIKey: "k", Model: "gpt-4o-mini"})
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +73,7 @@ func TestNewDefaults(t *testing.T) {
 }
 
 func TestConfigFromEnv(t *testing.T) {
+	// Serial: it sets the environment ConfigFromEnv reads.
 	t.Setenv("OPENAI_API_KEY", " sk-env\n")
 	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("WEBAGENT_MODEL", "gpt-4o-mini")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
@@ -31,26 +32,9 @@ const (
 	bankBalance  = "$1,234.56"
 )
 
-// sharedBrowser is one Chromium for the conformance cases, launched on
-// first use and closed by TestMain.
-var sharedBrowser struct {
-	once sync.Once
-	b    *browser.Browser
-	err  error
-}
-
-func conformanceBrowser(t *testing.T) *browser.Browser {
-	t.Helper()
-	sharedBrowser.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sharedBrowser.b, sharedBrowser.err = browser.Launch(ctx, browser.Options{})
-	})
-	if sharedBrowser.err != nil {
-		t.Fatalf("launching chromium: %v", sharedBrowser.err)
-	}
-	return sharedBrowser.b
-}
+// chrome is one Chromium for the conformance cases, started on first use
+// and closed by TestMain; each case has a tab of its own in it.
+var chrome chrometest.Shared
 
 // bankPolicy decides the next reply from the observation, as a model
 // would: sign in, then report the balance.
@@ -93,7 +77,7 @@ type conformanceCase struct {
 }
 
 func TestProviderConformance(t *testing.T) {
-	b := conformanceBrowser(t)
+	t.Parallel()
 	cases := []conformanceCase{
 		// The 15 dialects that worked before.
 		{name: "openai", dialect: dialect{}},
@@ -144,7 +128,10 @@ func TestProviderConformance(t *testing.T) {
 			check: temperatureZeroSent},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { runConformance(t, b, tc) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			runConformance(t, chrome.Browser(t, browser.Options{}), tc)
+		})
 	}
 }
 

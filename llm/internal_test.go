@@ -8,6 +8,7 @@ import (
 )
 
 func TestRetryAfterParsing(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
 		header, value string
@@ -35,6 +36,7 @@ func TestRetryAfterParsing(t *testing.T) {
 }
 
 func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
+	t.Parallel()
 	d := &retryDoer{baseDelay: 100 * time.Millisecond, maxDelay: time.Second}
 	for attempt, full := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond,
 		3: 400 * time.Millisecond, 4: 800 * time.Millisecond, 5: time.Second, 80: time.Second} {
@@ -53,6 +55,7 @@ func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
 }
 
 func TestAssemblerWithoutIndexes(t *testing.T) {
+	t.Parallel()
 	// Some servers send no index: a new ID starts a new call.
 	var a assembler
 	frag := func(js string) wireChunk {
@@ -77,12 +80,14 @@ func TestAssemblerWithoutIndexes(t *testing.T) {
 }
 
 func TestTransient(t *testing.T) {
+	t.Parallel()
 	if transient(http.ErrHandlerTimeout) {
 		t.Error("an unrelated error counted as transient")
 	}
 }
 
 func TestRedactOnlyLongKeys(t *testing.T) {
+	t.Parallel()
 	const msg = "This model's maximum context length is 8192 tokens for ollama"
 	for _, key := range []string{"x", "ollama", "sk-1234"} {
 		if got := redactKey(msg, key); got != msg {
@@ -95,6 +100,7 @@ func TestRedactOnlyLongKeys(t *testing.T) {
 }
 
 func TestFirstValue(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"ref":"e1"}{"ref":"e1"}`:  `{"ref":"e1"}`,
 		`{"ref":"e1"} {"ref":"e2"}`: `{"ref":"e1"}`,
@@ -110,6 +116,7 @@ func TestFirstValue(t *testing.T) {
 
 // TestClassifyRealMessages: providers' own error bodies, by kind.
 func TestClassifyRealMessages(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		status int
 		body   string

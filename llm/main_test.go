@@ -10,11 +10,9 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if b := sharedBrowser.b; b != nil {
-		if err := b.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "closing chromium:", err)
-			code = 1
-		}
+	if err := chrome.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
 	}
 	if code == 0 {
 		if err := goleak.Find(); err != nil {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestPing(t *testing.T) {
+	t.Parallel()
 	t.Run("ok", func(t *testing.T) {
 		srv := startServer(t, modelserver.Script(), modelserver.WithAPIKey("k"))
 		if err := newClient(t, srv, llm.Config{APIKey: "k"}).Ping(context.Background()); err != nil {

@@ -15,6 +15,7 @@ import (
 // A base URL without /v1 whose /models passes but whose chat-completions
 // path is not an API fails the preflight with "did you mean …/v1?".
 func TestPingChatPath(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		models int

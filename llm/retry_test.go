@@ -13,6 +13,10 @@ import (
 	"github.com/webagent/webagent/modelserver"
 )
 
+// The tests of this file that check a delay against a bound (within) are
+// serial (no t.Parallel): they run alone, before the parallel tests, whose
+// load would stretch a sub-second bound.
+
 // fast retries keep the tests short where the delay itself is not tested.
 var fast = llm.Config{RetryBaseDelay: 5 * time.Millisecond, MaxRetryDelay: 50 * time.Millisecond}
 
@@ -95,6 +99,7 @@ func TestUnauthorizedFailsAtOnce(t *testing.T) {
 }
 
 func TestBadRequestNotRetried(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{400, 404} {
 		srv := startServer(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 			return modelserver.Turn{Status: status, Text: "model 'nope' not found"}
@@ -115,6 +120,7 @@ func TestBadRequestNotRetried(t *testing.T) {
 }
 
 func TestRateLimitedForever(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		return modelserver.Turn{Fault: modelserver.RateLimited}
 	}))
@@ -138,6 +144,7 @@ func TestRateLimitedForever(t *testing.T) {
 }
 
 func TestServerErrorForever(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.Script()) // answers 500 "the script ran out"
 	c := newClient(t, srv, fast)
 	_, err := c.Complete(context.Background(), simpleRequest())
@@ -151,6 +158,7 @@ func TestServerErrorForever(t *testing.T) {
 }
 
 func TestRetriesDisabled(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.ServerError}, modelserver.Turn{Text: "ok"}))
 	cfg := fast
 	cfg.MaxRetries = -1
@@ -213,6 +221,7 @@ func TestMaxRetryDelayCapsRetryAfter(t *testing.T) {
 }
 
 func TestUnreachable(t *testing.T) {
+	t.Parallel()
 	addr := closedPort(t)
 	for _, retries := range []int{-1, 2} {
 		cfg := fast
@@ -244,6 +253,7 @@ func closedPort(t *testing.T) string {
 // TestKeyNeverLogged runs a retried request whose error message even
 // echoes the key, with debug logging on.
 func TestKeyNeverLogged(t *testing.T) {
+	t.Parallel()
 	const key = "sk-test-SECRET-0123456789"
 	srv := startServer(t, modelserver.Script(
 		modelserver.Turn{Fault: modelserver.ServerError, Text: "upstream failed for key " + key},

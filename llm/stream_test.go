@@ -27,6 +27,7 @@ func rawClient(t *testing.T, cfg llm.Config, turns ...modelserver.Turn) (*llm.Cl
 // TestStreamEdgeCases: SSE forms beyond the dialects of the conformance
 // test, each read as the user needs.
 func TestStreamEdgeCases(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		body     string
@@ -97,6 +98,7 @@ func TestStreamEdgeCases(t *testing.T) {
 }
 
 func TestCallsInTextOnlyForOfferedTools(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		`The price is {"amount": 3, "currency": "EUR"}.`,
 		"```json\n{\"name\": \"fly\", \"arguments\": {}}\n```",
@@ -125,6 +127,7 @@ func TestCallsInTextOnlyForOfferedTools(t *testing.T) {
 // wire; they are described in the system message, and earlier calls and
 // results are written as text.
 func TestPromptModeRequest(t *testing.T) {
+	t.Parallel()
 	c, srv := rawClient(t, llm.Config{ToolMode: llm.ToolModePrompt},
 		modelserver.Turn{Text: "<tool_call>{\"name\": \"click\", \"arguments\": {\"ref\": \"e9\"}}</tool_call>"})
 	req := contract.Request{
@@ -162,6 +165,7 @@ func TestPromptModeRequest(t *testing.T) {
 // TestParametersSentExactly: zero values the user set are sent as zero;
 // unset ones are not sent.
 func TestParametersSentExactly(t *testing.T) {
+	t.Parallel()
 	zero, zeroI := float32(0), 0
 	max := 256
 	c, srv := rawClient(t, llm.Config{Temperature: &zero, TopP: &zero, Seed: &zeroI, MaxTokens: &max}, modelserver.Turn{Text: "ok"})
@@ -189,6 +193,7 @@ func TestParametersSentExactly(t *testing.T) {
 }
 
 func TestBadToolMode(t *testing.T) {
+	t.Parallel()
 	_, err := llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m", ToolMode: "sometimes"})
 	if !errors.Is(err, llm.ErrConfig) || !strings.Contains(err.Error(), `"sometimes"`) {
 		t.Errorf("err = %v", err)
@@ -198,6 +203,7 @@ func TestBadToolMode(t *testing.T) {
 // TestUnfixable5xxNotRetried: a 500 that says the context is too large or
 // tools are refused (older llama.cpp) is answered at once, not retried.
 func TestUnfixable5xxNotRetried(t *testing.T) {
+	// Serial, as the tests of timeout_test.go: "at once" is a sub-second bound.
 	for body, kind := range map[string]llm.Kind{
 		`{"error":{"code":500,"message":"the request exceeds the available context size, try increasing it","type":"server_error"}}`: llm.KindContextTooLarge,
 		`{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`:                                 llm.KindToolsUnsupported,
@@ -219,6 +225,7 @@ func TestUnfixable5xxNotRetried(t *testing.T) {
 // TestCachedTokens: the cached part of the prompt, in OpenAI's and
 // DeepSeek's forms, reaches the reply's usage, which prices it apart.
 func TestCachedTokens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		turn modelserver.Turn
@@ -245,6 +252,7 @@ func TestCachedTokens(t *testing.T) {
 
 // TestImageType: a JPEG goes as image/jpeg, a PNG as image/png.
 func TestImageType(t *testing.T) {
+	t.Parallel()
 	c, srv := rawClient(t, llm.Config{}, modelserver.Turn{Text: "ok"})
 	jpeg := []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00")
 	req := contract.Request{Messages: []contract.Message{{Role: contract.RoleUser, Content: "look", Images: [][]byte{jpeg}}}}

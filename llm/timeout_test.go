@@ -12,6 +12,10 @@ import (
 	"github.com/webagent/webagent/watchdog"
 )
 
+// The tests of this file are serial (no t.Parallel): their bounds are
+// sub-second windows of a stream served in this process, which the
+// parallel tests' load would stretch; they run alone, before those.
+
 // TestDeadlineEndsStalledCall: the caller's deadline ends a server that
 // stalls before its headers or in the middle of the stream, and the
 // connection is closed.

@@ -21,6 +21,7 @@ import (
 // 4 times the first time and not at all the second; "vars" types another
 // user; a "vars" the task does not use is refused.
 func TestRunTaskCache(t *testing.T) {
+	t.Parallel()
 	members := signin.New()
 	site := httptest.NewServer(members)
 	defer site.Close()

@@ -26,6 +26,7 @@ import (
 // client's user through elicitation; an accept places the order, a decline
 // does not and the model is told; a client that cannot elicit gets a no.
 func TestPolicyConfirmElicitation(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name     string
 		action   string // the client's answer; "" for a client without elicitation
@@ -40,6 +41,7 @@ func TestPolicyConfirmElicitation(t *testing.T) {
 		{"multi round-trip protocol", "accept", "", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var orders atomic.Int32
 			shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/html")

@@ -125,9 +125,11 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.Call
 // within the backstop and the page recovered; bad calls refused with what
 // is wrong; a task run by the scripted model.
 func TestTools(t *testing.T) {
+	t.Parallel()
 	url := site(t)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
 			s, _ := newServer(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 				return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "the counter shows 0"})}}
 			}))
@@ -230,6 +232,7 @@ func TestTools(t *testing.T) {
 // A task cancelled by its client ends at once: the model's request is
 // dropped, no progress comes after, and the session's next call works.
 func TestRunTaskCancel(t *testing.T) {
+	t.Parallel()
 	url := site(t)
 	s, model := newServer(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		return modelserver.Turn{Delay: 30 * time.Second, Text: "too late"}
@@ -278,6 +281,7 @@ func TestRunTaskCancel(t *testing.T) {
 // A line that is not JSON-RPC gets a JSON-RPC error, and the session goes
 // on.
 func TestMalformedLines(t *testing.T) {
+	t.Parallel()
 	s, _ := newServer(t, modelserver.Script())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -320,6 +324,7 @@ func TestMalformedLines(t *testing.T) {
 // A secret is typed only on its site's field, and no answer shows it, in
 // any encoding the page may echo it in.
 func TestSecrets(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `<!doctype html><title>Login</title><label>Password <input id=pw oninput="document.getElementById('echo').textContent = this.value + ' ' + btoa(this.value) + ' ' + encodeURIComponent(this.value)"></label><p id=echo></p>`)
 	}))

@@ -58,16 +58,11 @@ func policy() modelserver.Responder {
 	})
 }
 
-func launch(t *testing.T, ctx context.Context, opts browser.Options) *browser.Browser {
+// launch is a fresh browser for t: a tab of the shared Chromium in a
+// browser context of its own (no cookies, no storage), closed when t ends.
+func launch(t *testing.T, opts browser.Options) *browser.Browser {
 	t.Helper()
-	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	b, err := browser.Launch(lctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	return b
+	return chrome.Browser(t, opts)
 }
 
 // record runs the task with a trace and returns the trace's folder.
@@ -82,7 +77,7 @@ func record(t *testing.T, ctx context.Context, start string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := launch(t, ctx, browser.Options{RecordActivity: true})
+	b := launch(t, browser.Options{RecordActivity: true})
 	secrets := map[string]string{"pw": secret}
 	dir := filepath.Join(t.TempDir(), "trace")
 	task := agent.Task{URL: start, Instruction: "Sign in as ann with <secret>pw</secret> and tell me the savings balance.", Secrets: secrets}
@@ -107,11 +102,14 @@ func record(t *testing.T, ctx context.Context, start string) string {
 }
 
 func TestTraceAndReplay(t *testing.T) {
+	t.Parallel()
+	// The subtests run in parallel, after this function returns: what they
+	// use ends with t's clean-up, not with a defer.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	bank := newSite()
 	srv := httptest.NewServer(bank)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	dir := record(t, ctx, srv.URL+"/")
 
 	tr, err := trace.Read(dir)
@@ -119,6 +117,7 @@ func TestTraceAndReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("the event file holds every step", func(t *testing.T) {
+		t.Parallel()
 		if len(tr.Steps) != 3 || tr.End == nil || tr.End.Result.Iterations != 3 {
 			t.Fatalf("%d steps, end %+v; want 3 steps and an end", len(tr.Steps), tr.End)
 		}
@@ -159,6 +158,7 @@ func TestTraceAndReplay(t *testing.T) {
 		}
 	})
 	t.Run("no secret in any file", func(t *testing.T) {
+		t.Parallel()
 		forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret), base64.StdEncoding.EncodeToString([]byte(secret)), "hunter2"}
 		var size int64
 		files := 0
@@ -185,9 +185,10 @@ func TestTraceAndReplay(t *testing.T) {
 		t.Logf("trace: %d files, %d bytes", files, size)
 	})
 
-	// Replays run in a fresh browser; the model server is stopped.
-	fresh := launch(t, ctx, browser.Options{AllowFileURLs: true})
+	// Replays run in a fresh browser each; the model server is stopped.
 	t.Run("replay succeeds without the model", func(t *testing.T) {
+		t.Parallel()
+		fresh := launch(t, browser.Options{})
 		res, err := replay.Run(ctx, fresh, tr, replay.Options{Secrets: map[string]string{"pw": secret}})
 		if err != nil {
 			t.Fatal(err)
@@ -198,6 +199,8 @@ func TestTraceAndReplay(t *testing.T) {
 		}
 	})
 	t.Run("replay against another base URL", func(t *testing.T) {
+		t.Parallel()
+		fresh := launch(t, browser.Options{})
 		staging := newSite()
 		srv2 := httptest.NewServer(staging)
 		defer srv2.Close()
@@ -261,6 +264,8 @@ func TestTraceAndReplay(t *testing.T) {
 		}
 	})
 	t.Run("the viewer shows the steps and their screenshots", func(t *testing.T) {
+		t.Parallel()
+		fresh := launch(t, browser.Options{AllowFileURLs: true})
 		page := "file://" + filepath.Join(dir, trace.ViewerFile)
 		if _, err := fresh.Do(ctx, contract.Action{Name: contract.ActGoto, URL: page}); err != nil {
 			t.Fatal(err)

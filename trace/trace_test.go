@@ -90,6 +90,7 @@ func traceOne(w *trace.Writer, i int, tools []contract.ToolDef) {
 }
 
 func TestWriteRead(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "t")
 	m := secretpkg.NewMasker(map[string]string{"pw": secret})
 	// The PNG path once (a browser without ScreenshotJPEG), then a JPEG per step.
@@ -136,6 +137,7 @@ func TestWriteRead(t *testing.T) {
 }
 
 func TestReadDamaged(t *testing.T) {
+	t.Parallel()
 	good := filepath.Join(t.TempDir(), "good")
 	writeTrace(t, good, 3, trace.Options{})
 	data, err := os.ReadFile(filepath.Join(good, trace.EventsFile))
@@ -249,6 +251,7 @@ func writeSteps(t *testing.T, start string, snaps ...string) *trace.Trace {
 
 // TestCompare: refs and the site's port do not count, the element does.
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	a := writeSteps(t, "http://127.0.0.1:4001/", `link "Mugs" [ref=e3]`, `button "Add to cart" [ref=e9]`, `link "Cart" [ref=e2]`)
 	b := writeSteps(t, "http://127.0.0.1:5002/", `link "Mugs" [ref=e7]`, `button "Add to cart" [ref=e14]`, `link "Cart" [ref=e2]`)
 	if d := trace.Compare(a, b); !d.Same() {

@@ -131,9 +131,13 @@ func runToBound(t *testing.T, site string, fault modelserver.Fault, bound time.D
 	if err := json.Unmarshal(p.stdout.Bytes(), &res); err != nil || res.Code != "ITERATION_TIMEOUT" {
 		return boundRun{err: fmt.Errorf("result %q (%v); stderr:\n%s", p.stdout.String(), err, p.stderr.String())}
 	}
-	r, err := srv.WaitRequest(context.Background(), 0)
+	// The process is gone: its model request has arrived, or never will
+	// (the bound fell before the loop asked the model).
+	wctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	r, err := srv.WaitRequest(wctx, 0)
+	cancel()
 	if err != nil {
-		return boundRun{err: err}
+		return boundRun{err: fmt.Errorf("the task ended %s without asking the model: %w; stdout:\n%s", res.Code, err, p.stdout.String())}
 	}
 	began := r.Start
 	if len(res.Steps) > 0 {
@@ -201,6 +205,10 @@ func sigtermWhileStarting(t *testing.T, site string) (time.Duration, error) {
 // headers, at a 1 s iteration bound, and SIGTERMs while Chromium starts;
 // two at a time. Each must exit within boundSlack of its bound or signal,
 // its result printed, nothing left behind.
+//
+// It is serial (no t.Parallel): it makes its own load, which it measures
+// against, and it runs alone, before the parallel tests, which its busy
+// processes would slow down.
 func TestExitFollowsBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")

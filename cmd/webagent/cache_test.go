@@ -17,6 +17,7 @@ import (
 // replays it; --var types another value; an entry of an older format is
 // ignored with a warning and replaced; bad variables are exit 2.
 func TestRunCache(t *testing.T) {
+	t.Parallel()
 	members := signin.New()
 	srv := httptest.NewServer(members)
 	defer srv.Close()

@@ -305,7 +305,9 @@ func chaosLeft(p *proc, killed bool) []string {
 	}
 }
 
-// TestChaos is the chaos run (see the top of this file).
+// TestChaos is the chaos run (see the top of this file). It is serial, as
+// TestExitFollowsBound is: it measures exits against bounds under a load
+// of its own choosing.
 func TestChaos(t *testing.T) {
 	if *chaosRuns <= 0 {
 		t.Skip("the chaos run: go test ./cmd/webagent -run TestChaos -chaos N")

@@ -80,6 +80,7 @@ func checkStderr(t *testing.T, code, want int, stderr string, has []string, hasN
 var chromedpJargon = []string{"websocket", "chromedp", "chrome failed to start", "invalid character"}
 
 func TestBrowserConfigErrors(t *testing.T) {
+	t.Parallel()
 	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(http.StatusNotFound)
@@ -110,6 +111,7 @@ func TestBrowserConfigErrors(t *testing.T) {
 // The model preflight tells apart a missing key, a refused key and a base
 // URL without /v1, and gives one hint fitting the server meant.
 func TestModelPreflightErrors(t *testing.T) {
+	t.Parallel()
 	keyed, err := modelserver.Start(modelserver.Script(), modelserver.WithAPIKey("good-key"))
 	if err != nil {
 		t.Fatal(err)
@@ -168,6 +170,7 @@ func portOf(t *testing.T, addr string) string {
 }
 
 func TestEndpointHint(t *testing.T) {
+	t.Parallel()
 	for base, want := range map[string]string{
 		"http://localhost:11434/v1":   "`ollama serve`",
 		"http://127.0.0.1:11434/v1":   "`ollama serve`",
@@ -188,6 +191,7 @@ func TestEndpointHint(t *testing.T) {
 // With one browser of the --cdp-url pool down, eval warns and runs on the
 // other.
 func TestEvalPoolWithOneBrowserDown(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	srv, err := browser.StartServer(ctx, browser.Options{})

@@ -18,6 +18,7 @@ import (
 // Every misstep on the command line: exit 2 and one line that says what
 // is wrong and how to fix it.
 func TestCommandLineMissteps(t *testing.T) {
+	t.Parallel()
 	srv, err := modelserver.Start(modelserver.Script())
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +81,7 @@ func TestCommandLineMissteps(t *testing.T) {
 
 // Help writes flags as README does, --name.
 func TestHelpWritesDoubleDash(t *testing.T) {
+	t.Parallel()
 	single := regexp.MustCompile(`(?m)^\s+-[a-z]`)
 	for _, cmd := range []string{"run", "demo", "bench", "eval"} {
 		code, stdout, stderr := runEnv(t, nil, "", "help", cmd)
@@ -99,6 +101,7 @@ func TestHelpWritesDoubleDash(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, arg := range []string{"version", "--version"} {
 		code, stdout, stderr := runEnv(t, nil, "", arg)
 		if code != exitOK || !strings.HasPrefix(stdout, "webagent github.com/webagent/webagent ") || !strings.Contains(stdout, "commit ") {
@@ -123,6 +126,7 @@ func TestVersion(t *testing.T) {
 // The bash script completes commands and each command's flags, in a real
 // bash.
 func TestCompletionBash(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
@@ -167,10 +171,11 @@ func TestCompletionBash(t *testing.T) {
 // The task can come from a file or stdin; it reaches the model as written.
 // A declared secret the task does not name is a warning, not an error.
 func TestTaskFromFileAndStdin(t *testing.T) {
+	t.Parallel()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>T</title><p>hello</p>`)
 	}))
-	defer site.Close()
+	t.Cleanup(site.Close)
 	file := filepath.Join(t.TempDir(), "task.txt")
 	if err := os.WriteFile(file, []byte("read the greeting\nfrom the file\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -184,6 +189,7 @@ func TestTaskFromFileAndStdin(t *testing.T) {
 		{"task-file dash", "stdin via --task-file\n", "stdin via --task-file", []string{"--task-file", "-"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": "hello"})}}))
 			if err != nil {
 				t.Fatal(err)
@@ -215,6 +221,7 @@ func TestTaskFromFileAndStdin(t *testing.T) {
 // Step lines show the model's <secret>NAME</secret> as written, not as
 // JSON's \u003csecret\u003e; the secret's value is never shown.
 func TestStepLinesShowSecretPlaceholder(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := runEnv(t, nil, "", "demo")
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)

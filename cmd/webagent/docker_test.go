@@ -16,6 +16,7 @@ import (
 // needs a Docker daemon and the base images (or a registry to pull them
 // from); without them it is skipped, saying why.
 func TestDockerImage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: building the image takes minutes")
 	}

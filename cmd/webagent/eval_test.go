@@ -39,6 +39,7 @@ func readReport(t *testing.T, dir string) *report.Report {
 }
 
 func TestEvalBuiltinTasks(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	code, p := run(t, "eval", "--task", "bank-balance,wiki-default-port", "--task", "widget-tabs-battery", "--out", out)
 	if code != exitOK {
@@ -66,6 +67,7 @@ tasks:
 `
 
 func TestEvalFailingTaskExitsOne(t *testing.T) {
+	t.Parallel()
 	dir, out := t.TempDir(), t.TempDir()
 	f := filepath.Join(dir, "mine.yaml")
 	if err := os.WriteFile(f, []byte(failingFile), 0o644); err != nil {
@@ -86,6 +88,7 @@ func TestEvalFailingTaskExitsOne(t *testing.T) {
 }
 
 func TestEvalUsageErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("tasks:\n  - id: x\n    instruction: y\n    site: shop\n    checks:\n      - answer_sometimes: 3\n"), 0o644); err != nil {
@@ -146,6 +149,7 @@ func writeReport(t *testing.T, dir string, pass bool) string {
 }
 
 func TestEvalCompare(t *testing.T) {
+	t.Parallel()
 	old := writeReport(t, t.TempDir(), true)
 	cur := writeReport(t, t.TempDir(), false)
 	code, p := run(t, "eval", "compare", old, cur)
@@ -166,6 +170,7 @@ func TestEvalCompare(t *testing.T) {
 // SIGINT in the middle of a run: the running tasks end as CANCELED, the
 // partial report is written, exit 130, and no Chromium is left.
 func TestEvalInterrupt(t *testing.T) {
+	t.Parallel()
 	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		return modelserver.Turn{Fault: modelserver.NoHeaders}
 	}))
@@ -214,6 +219,7 @@ func TestEvalInterrupt(t *testing.T) {
 // at once leaves the episode to its own timer, which ends it with the
 // benchmark's reward of -1; without the flag the episode is not done.
 func TestEvalMiniWoBEpisodeTimer(t *testing.T) {
+	t.Parallel()
 	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": "done"})}}
 	}))

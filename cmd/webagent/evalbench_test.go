@@ -51,6 +51,7 @@ func mind2webFile(t *testing.T, site string) string {
 // Then eval judge with a judge that stalls leaves every run unscored
 // within --judge-timeout.
 func TestEvalDatasetJudged(t *testing.T) {
+	t.Parallel()
 	site := contactform.Start(t)
 	agentSrv := startModel(t, contactform.Agent("hello", formUsage))
 	judgeSrv := startModel(t, contactform.Judge("Task: Say hello", false))
@@ -149,6 +150,7 @@ func TestEvalDatasetJudged(t *testing.T) {
 // COST_LIMIT; --max-eval-cost stops starting tasks once the eval's cost
 // reaches it and says so. The model's price comes from --prices.
 func TestEvalCostLimits(t *testing.T) {
+	t.Parallel()
 	site := contactform.Start(t)
 	agentSrv := startModel(t, contactform.Agent("hello", formUsage))
 	dir := t.TempDir()
@@ -197,6 +199,7 @@ func TestEvalCostLimits(t *testing.T) {
 // TestEvalOpenWebUsageErrors: bad input is exit 2 with what is wrong and
 // where, and nothing runs: no model request, no report.
 func TestEvalOpenWebUsageErrors(t *testing.T) {
+	t.Parallel()
 	reports, _ := filepath.Glob("eval-out/*") // other tests' (an eval without --out writes there)
 	agentSrv := startModel(t, modelserver.Script())
 	dir := t.TempDir()
@@ -257,6 +260,7 @@ func TestEvalOpenWebUsageErrors(t *testing.T) {
 // blocked request with its payload, the secret typed into the form
 // masked.
 func TestRunReadOnly(t *testing.T) {
+	t.Parallel()
 	site := contactform.Start(t)
 	const secret = "s3cret-pass-phrase"
 	agentSrv := startModel(t, contactform.Agent("<secret>pw</secret>", formUsage))

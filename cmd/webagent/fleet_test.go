@@ -146,13 +146,15 @@ func episodesStarted(ws []*logged) map[string]int {
 var passedRe = regexp.MustCompile(`\]\s+pass (\S+)`)
 
 func TestFleet(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")
 	}
 	srv := temporalServer(t)
-	t.Run("unreachable", func(t *testing.T) { testFleetUnreachable(t) })
-	t.Run("eval", func(t *testing.T) { testFleetEval(t, srv.Addr) })
-	t.Run("tasks", func(t *testing.T) { testFleetTasks(t, srv.Addr) })
+	// Each part has task queues of its own: they run side by side.
+	t.Run("unreachable", func(t *testing.T) { t.Parallel(); testFleetUnreachable(t) })
+	t.Run("eval", func(t *testing.T) { t.Parallel(); testFleetEval(t, srv.Addr) })
+	t.Run("tasks", func(t *testing.T) { t.Parallel(); testFleetTasks(t, srv.Addr) })
 }
 
 // A server that does not answer is a usage error, at once, for every

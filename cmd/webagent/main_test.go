@@ -85,20 +85,27 @@ func (b *stampedBuffer) Write(p []byte) (int, error) {
 // can be found) and no model configured in the environment.
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
+	return startEnv(t, nil, args...)
+}
+
+// startEnv is start with env (KEY=value) added to the process's
+// environment.
+func startEnv(t *testing.T, env []string, args ...string) *proc {
+	t.Helper()
 	p := &proc{tmp: t.TempDir()}
 	p.stdout.printed = make(chan struct{})
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
-	env := []string{"TMPDIR=" + p.tmp}
+	base := []string{"TMPDIR=" + p.tmp}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
 		case "OPENAI_API_KEY", "OPENAI_BASE_URL", "WEBAGENT_MODEL", "TMPDIR":
 			continue
 		}
-		env = append(env, kv)
+		base = append(base, kv)
 	}
-	p.cmd.Env = env
+	p.cmd.Env = append(base, env...)
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -187,6 +194,7 @@ func run(t *testing.T, args ...string) (int, *proc) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	llm, err := modelserver.Start(modelserver.Script())
 	if err != nil {
 		t.Fatal(err)
@@ -251,6 +259,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestUnauthorizedKeyIsUsageError(t *testing.T) {
+	t.Parallel()
 	// The server accepts only another key.
 	llm, err := modelserver.Start(modelserver.Script(), modelserver.WithAPIKey("good-key"))
 	if err != nil {
@@ -267,6 +276,7 @@ func TestUnauthorizedKeyIsUsageError(t *testing.T) {
 }
 
 func TestDemoJSON(t *testing.T) {
+	t.Parallel()
 	code, p := run(t, "demo", "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
@@ -297,6 +307,7 @@ func TestDemoJSON(t *testing.T) {
 }
 
 func TestDemoHuman(t *testing.T) {
+	t.Parallel()
 	code, p := run(t, "demo")
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
@@ -325,8 +336,10 @@ func hangingSetup(t *testing.T) (site string, srv *modelserver.Server) {
 // SIGINT and SIGTERM end the task as CANCELED within a second, with the
 // result printed, exit 130, and Chrome and its profile gone.
 func TestSignalCancels(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			site, srv := hangingSetup(t)
 			p := start(t, "run", "--json", "--url", site, "--base-url", srv.BaseURL(), "--model", "m", "press Go")
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -362,6 +375,7 @@ func TestSignalCancels(t *testing.T) {
 // closing) does not change it: the outcome reached first wins, here
 // SUCCESS and exit 0; the process still exits within exitBound.
 func TestSignalAfterResultKeepsIt(t *testing.T) {
+	t.Parallel()
 	site, _ := hangingSetup(t)
 	srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "pressed"})}}))
 	if err != nil {
@@ -390,6 +404,7 @@ func TestSignalAfterResultKeepsIt(t *testing.T) {
 }
 
 func TestIterationTimeoutExitsOne(t *testing.T) {
+	t.Parallel()
 	site, srv := hangingSetup(t)
 	start := time.Now()
 	code, p := run(t, "run", "--json", "--iteration-timeout", "2s", "--url", site, "--base-url", srv.BaseURL(), "--model", "m", "press Go")
@@ -410,6 +425,7 @@ func TestIterationTimeoutExitsOne(t *testing.T) {
 // JSON object under --json) and exit 130 at once; Chrome and its profile
 // are gone.
 func TestSignalWhileStarting(t *testing.T) {
+	t.Parallel()
 	site, srv := hangingSetup(t)
 	p := start(t, "run", "--json", "--url", site, "--base-url", srv.BaseURL(), "--model", "m", "press Go")
 	// Chromium is starting once a process uses a profile in p's TMPDIR.
@@ -478,6 +494,7 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 // TestModelFlagsReachServer: --temperature 0 and --seed are sent as given,
 // and --tool-mode prompt sends no tools and reads the call from the text.
 func TestModelFlagsReachServer(t *testing.T) {
+	t.Parallel()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>T</title><p>Hello</p>`)
 	}))

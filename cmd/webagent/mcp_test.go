@@ -20,6 +20,7 @@ import (
 // it; when the client closes stdin, the server exits at once and its
 // Chromium is gone.
 func TestMCPStdio(t *testing.T) {
+	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `<!doctype html><title>Hello</title><button onclick="this.textContent='Thanks'">Press</button>`)
 	}))
@@ -65,6 +66,7 @@ func TestMCPStdio(t *testing.T) {
 
 // Bad input to mcp is exit 2 with what is wrong.
 func TestMCPUsage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string

@@ -23,6 +23,7 @@ import (
 // the file, the line and what to write instead, before anything runs: no
 // request reaches the model server and no browser starts.
 func TestPolicyFileErrors(t *testing.T) {
+	t.Parallel()
 	llm, err := modelserver.Start(modelserver.Script())
 	if err != nil {
 		t.Fatal(err)
@@ -72,11 +73,13 @@ func TestPolicyFileErrors(t *testing.T) {
 // answers the question on the terminal (a pseudo-terminal as stdin): no
 // leaves the order unplaced and the model told, yes places it.
 func TestPolicyConfirmTerminal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		answer string
 		orders int32
 	}{{"no", 0}, {"yes", 1}} {
 		t.Run(c.answer, func(t *testing.T) {
+			t.Parallel()
 			var orders atomic.Int32
 			shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/html")

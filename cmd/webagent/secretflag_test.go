@@ -62,6 +62,7 @@ func newOTPSite(t *testing.T, o *secret.OTP) *otpSite {
 // code rides in the URL and the page echoes it; the model is told what
 // the secret types. Replay signs in again with a fresh code.
 func TestOTPSignIn(t *testing.T) {
+	t.Parallel()
 	raw := make([]byte, 20)
 	if _, err := rand.Read(raw); err != nil {
 		t.Fatal(err)
@@ -149,6 +150,7 @@ func TestOTPSignIn(t *testing.T) {
 // A malformed generator is exit 2, with one line saying what is wrong and
 // how to write it, before anything starts.
 func TestOTPSecretMalformed(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ value, want string }{
 		{"totp:!!!", "--secret otp: the key is not base32: character 1 is not a letter A-Z or a digit 2-7; give the base32 key"},
 		{"otpauth://hotp/x?secret=GEZDGNBV&counter=0", "otpauth://hotp (counter-based codes) is not supported"},

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webagent/webagent/modelserver"
 )
@@ -55,6 +56,7 @@ func answerOf(t *testing.T, code int, p *proc) string {
 // The page sees the user agent and viewport; a config file sets them, a
 // flag overrides the file, and the file overrides the environment.
 func TestBrowserSettingsFromConfigAndFlags(t *testing.T) {
+	t.Parallel()
 	url := servePage(t, `<title>t</title><p id=o></p><script>document.getElementById('o').textContent =
 		'report: ua=' + navigator.userAgent + ' vp=' + innerWidth + 'x' + innerHeight + ' tz=' + Intl.DateTimeFormat().resolvedOptions().timeZone</script>`)
 	model := reporter(t)
@@ -62,9 +64,9 @@ func TestBrowserSettingsFromConfigAndFlags(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("user-agent: cfg-agent/1.0\nviewport: 1024x700\nbase-url: "+model.BaseURL()+"\nmodel: m\njson: true\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("WEBAGENT_USER_AGENT", "env-agent/1.0")
-	t.Setenv("WEBAGENT_TIMEZONE", "Asia/Tokyo")
-	code, p := run(t, "run", "--config", cfg, "--viewport", "800x600", "--url", url, "report the page")
+	p := startEnv(t, []string{"WEBAGENT_USER_AGENT=env-agent/1.0", "WEBAGENT_TIMEZONE=Asia/Tokyo"},
+		"run", "--config", cfg, "--viewport", "800x600", "--url", url, "report the page")
+	code := p.wait(t, 2*time.Minute)
 	if got := answerOf(t, code, p); got != "ua=cfg-agent/1.0 vp=800x600 tz=Asia/Tokyo" {
 		t.Errorf("the page saw %q", got)
 	}
@@ -73,6 +75,7 @@ func TestBrowserSettingsFromConfigAndFlags(t *testing.T) {
 
 // A schema's answer: refused once, then accepted; --json shows the object.
 func TestSchemaAnswerOnTheCommandLine(t *testing.T) {
+	t.Parallel()
 	url := servePage(t, `<title>o</title><h1>Order SO-7</h1>`)
 	srv, err := modelserver.Start(modelserver.Script(
 		modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": map[string]any{"order": 7}})}},
@@ -103,6 +106,7 @@ func TestSchemaAnswerOnTheCommandLine(t *testing.T) {
 // A localStorage counter and a cookie last from run to run, with a
 // profile and with a saved storage state.
 func TestSessionsLastAcrossRuns(t *testing.T) {
+	t.Parallel()
 	url := servePage(t, `<title>c</title><p id=o></p><script>
 const n = Number(localStorage.getItem('visits') || 0) + 1; localStorage.setItem('visits', n);
 const m = Number((document.cookie.match(/visits=(\d+)/) || [0, 0])[1]) + 1;
@@ -138,6 +142,7 @@ document.getElementById('o').textContent = 'report: ls=' + n + ' cookie=' + m;</
 // Bad settings, schemas, states, profiles and config files: exit 2 with one
 // line that says what is wrong; no password in it.
 func TestSettingsUsageErrors(t *testing.T) {
+	t.Parallel()
 	model := reporter(t)
 	dir := t.TempDir()
 	write := func(name, body string) string {

@@ -17,6 +17,7 @@ import (
 // server stopped, a trace cut short or a wrong folder is exit 2 with one
 // clear line, and two traces of the task compare as the same steps.
 func TestTraceReplayCLI(t *testing.T) {
+	t.Parallel()
 	d, err := eval.StartDemo()
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +99,7 @@ func TestTraceReplayCLI(t *testing.T) {
 // healed step; --out records a trace that replays on that page with no
 // model; --heal without a model is exit 2.
 func TestReplayHeal(t *testing.T) {
+	t.Parallel()
 	members := signin.New()
 	srv := httptest.NewServer(members)
 	defer srv.Close()

@@ -7,6 +7,7 @@ import (
 )
 
 func TestReason(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

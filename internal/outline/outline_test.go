@@ -20,6 +20,7 @@ func read(name string) string {
 }
 
 func TestParseOutline(t *testing.T) {
+	t.Parallel()
 	lines := Parse("a\n  button \"Go\" disabled [ref=e1]\n\n\t- link \"x\" [ref=e2]\n    text [ref=] oops\nheading \"H\" [level=2]\n")
 	if len(lines) != 5 {
 		t.Fatalf("%d lines", len(lines))
@@ -39,6 +40,7 @@ func TestParseOutline(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	shop, cart, nested := Parse(shopSnapshot), Parse(cartSnapshot), Parse(nestedSnapshot)
 	for _, tc := range []struct {
 		name  string
@@ -74,6 +76,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestResolveErrors(t *testing.T) {
+	t.Parallel()
 	shop := Parse(shopSnapshot)
 	for _, tc := range []struct {
 		t    Target
@@ -94,6 +97,7 @@ func TestResolveErrors(t *testing.T) {
 }
 
 func TestFindRef(t *testing.T) {
+	t.Parallel()
 	if ref, ok := FindRef(shopSnapshot, "textbox", `Say "hi"`); !ok || ref != "e18" {
 		t.Errorf("FindRef escaped name = %q, %v", ref, ok)
 	}

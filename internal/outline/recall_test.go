@@ -9,6 +9,7 @@ import "testing"
 // buttons changed), by a text that tells it from the others in the
 // recorded page, not by the nearest unique text (another card's).
 func TestRecallFlatList(t *testing.T) {
+	t.Parallel()
 	card := func(name, price, tags, ref string) string {
 		return "heading \"" + name + "\" [level=2]\n  link \"" + name + "\" [ref=l" + ref + "]\n" + price + "\n" + tags + "\nbutton \"Add to cart\" [ref=b" + ref + "]\n"
 	}
@@ -30,6 +31,7 @@ func TestRecallFlatList(t *testing.T) {
 
 // TestWithoutRefs: two snapshots of one page compare equal without refs.
 func TestWithoutRefs(t *testing.T) {
+	t.Parallel()
 	a := "heading \"Cart\" [level=1]\nbutton \"Pay\" [ref=e12]\n"
 	b := "heading \"Cart\" [level=1]\nbutton \"Pay\" [ref=e3]\n"
 	if WithoutRefs(a) != WithoutRefs(b) || WithoutRefs(a) != "heading \"Cart\" [level=1]\nbutton \"Pay\"\n" {

@@ -16,6 +16,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestRunCSV(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
@@ -70,6 +71,7 @@ func TestRunCSV(t *testing.T) {
 }
 
 func TestPercentile(t *testing.T) {
+	t.Parallel()
 	xs := []float64{5, 1, 4, 2, 3}
 	if got := Percentile(xs, 50); got != 3 {
 		t.Errorf("median = %v", got)

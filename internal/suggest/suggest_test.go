@@ -3,6 +3,7 @@ package suggest
 import "testing"
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	known := []string{"tool", "site", "role", "name", "form_method", "form_action"}
 	for w, want := range map[string]string{
 		"tol": "tool", "too": "tool", "form_mehtod": "form_method", "sitee": "site", "xyz": "", "": "",

@@ -6,6 +6,8 @@
 //     real one does, and the scripted model that signs in;
 //   - contactform: a contact form in a dataset's shape that notes every
 //     request, its scripted agent and a scripted judge;
+//   - chrometest: one Chromium shared by a package's tests, a browser
+//     context per test, so that tests run in parallel;
 //   - devtemporal: a Temporal dev server (the temporal CLI) for the
 //     fleet's tests.
 package testfixture

@@ -11,6 +11,7 @@ import (
 )
 
 func TestLoadWebVoyager(t *testing.T) {
+	t.Parallel()
 	tasks, err := dataset.Load(dataset.WebVoyager, "testdata/webvoyager.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +30,7 @@ func TestLoadWebVoyager(t *testing.T) {
 }
 
 func TestLoadOnlineMind2Web(t *testing.T) {
+	t.Parallel()
 	tasks, err := dataset.Load(dataset.OnlineMind2Web, "testdata/online-mind2web.json")
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +61,7 @@ func TestLoadOnlineMind2Web(t *testing.T) {
 
 // TestBadInput: every mistake names the file and its line.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	const ok = `{"web_name": "A", "id": "A--0", "ques": "q", "web": "https://a.example/"}`
 	for _, c := range []struct {
 		name, kind, data string
@@ -92,6 +95,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
+	t.Parallel()
 	tasks, _ := dataset.Load(dataset.OnlineMind2Web, "testdata/online-mind2web.json")
 	got, err := dataset.Select(tasks, dataset.Filter{Sites: []string{"www.FLIGHTS.example", "shop.example"}})
 	if err != nil || len(got) != 2 || got[0].ID != "a1b2c3" || got[1].ID != "g7h8i9" {
@@ -111,6 +115,7 @@ func TestSelect(t *testing.T) {
 }
 
 func TestSample(t *testing.T) {
+	t.Parallel()
 	var tasks []dataset.Task
 	for i := range 100 {
 		tasks = append(tasks, dataset.Task{ID: string(rune('A'+i%26)) + string(rune('a'+i/26)), Line: i + 1})

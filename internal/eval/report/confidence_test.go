@@ -12,6 +12,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // = 0.2266); 0 of 10 is [0, 0.2775]; 10 of 10 is [0.7225, 1]; 45 of 50
 // is [0.7864, 0.9565].
 func TestWilson(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		k, n      int
 		low, high float64
@@ -40,6 +41,7 @@ func TestWilson(t *testing.T) {
 //	pass^2 = (C(2,2)/C(3,2) + 0 + 1)/3 = (1/3 + 1)/3 = 0.4444
 //	pass@3 = 2/3, pass^3 = (0 + 0 + 1)/3 = 1/3
 func TestPassK(t *testing.T) {
+	t.Parallel()
 	tasks := []TaskTries{{3, 2}, {3, 0}, {3, 3}}
 	for _, c := range []struct {
 		k        int
@@ -67,6 +69,7 @@ func TestPassK(t *testing.T) {
 // 2·(C(10,0) + C(10,1))/2^10 = 22/1024 = 0.0215 (beyond chance); 3 and 5
 // is 2·(1 + 8 + 28 + 56)/256 = 0.7266 (within chance).
 func TestMcNemar(t *testing.T) {
+	t.Parallel()
 	if p := McNemar(1, 9); !near(p, 22.0/1024, 1e-12) {
 		t.Errorf("McNemar(1, 9) = %v", p)
 	}
@@ -82,6 +85,7 @@ func TestMcNemar(t *testing.T) {
 // 34/70 = 0.4857) and a clear difference (10 of 10 against 0 of 10: p =
 // 2/C(20,10) = 1.0825e-05).
 func TestFisher(t *testing.T) {
+	t.Parallel()
 	if p := Fisher(3, 4, 1, 4); !near(p, 34.0/70, 1e-9) {
 		t.Errorf("Fisher(3,4,1,4) = %v", p)
 	}

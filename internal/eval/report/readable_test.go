@@ -15,6 +15,7 @@ import (
 )
 
 func TestReadableJSON(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"ref":"e3","text":"\u003csecret\u003epw\u003c/secret\u003e"}`: `{"ref":"e3","text":"<secret>pw</secret>"}`,
 		`{"z":1,"a":"\u0026amp; \u003E"}`:                               `{"z":1,"a":"&amp; >"}`,
@@ -34,6 +35,7 @@ func TestReadableJSON(t *testing.T) {
 
 // Step lines and report.json show <secret>NAME</secret> as written.
 func TestStepsShowSecretPlaceholders(t *testing.T) {
+	t.Parallel()
 	args, _ := json.Marshal(map[string]string{"ref": "e3", "text": "<secret>pw</secret>"}) // escapes < and >
 	steps := Steps([]agent.Step{{Iteration: 1, Actions: []agent.ActionRecord{{Tool: "type", Args: args, Outcome: "typed"}}}})
 	if line := steps[0].Actions[0]; !strings.Contains(line, `"text":"<secret>pw</secret>"`) {
@@ -57,6 +59,7 @@ func TestStepsShowSecretPlaceholders(t *testing.T) {
 }
 
 func TestCompareInterruptedAndOnlyIn(t *testing.T) {
+	t.Parallel()
 	old := sample()
 	cur := sample()
 	canceled := run("shop", "b", false, 400, 10)
@@ -85,6 +88,7 @@ func TestCompareInterruptedAndOnlyIn(t *testing.T) {
 // readable row and font size, at its own pixel height, across the page's
 // width; the others are in the sortable tasks table.
 func TestTimeChartReadableWithManyRuns(t *testing.T) {
+	t.Parallel()
 	r := sample()
 	r.Runs = nil
 	for i := range 300 {

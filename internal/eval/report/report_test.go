@@ -28,6 +28,7 @@ func sample() *Report {
 }
 
 func TestPercentile(t *testing.T) {
+	t.Parallel()
 	v := []float64{5, 1, 4, 2, 3}
 	for _, c := range []struct{ p, want float64 }{{0, 1}, {50, 3}, {100, 5}, {95, 4.8}, {25, 2}} {
 		if got := Percentile(v, c.p); got != c.want {
@@ -40,6 +41,7 @@ func TestPercentile(t *testing.T) {
 }
 
 func TestStatsAndMarkdown(t *testing.T) {
+	t.Parallel()
 	r := sample()
 	st := r.SuiteStats()
 	if len(st) != 3 || st[0].Suite != "mail" || st[1].Suite != "shop" || st[2].Suite != "all" {
@@ -62,6 +64,7 @@ func TestStatsAndMarkdown(t *testing.T) {
 }
 
 func TestWriteAndLoad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := sample()
 	if err := r.WriteAll(dir); err != nil {
@@ -80,6 +83,7 @@ func TestWriteAndLoad(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	old := sample()
 	cur := sample()
 	cur.Runs[0] = run("shop", "a", false, 1000, 100) // regression

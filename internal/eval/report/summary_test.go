@@ -36,6 +36,7 @@ func judged(id, site, level, outcome string, label *bool, agentUSD float64) Run 
 // only the person 1 (d2), both failure 1 (d4): accuracy 3/5 = 60%,
 // precision 2/3 = 67%, recall 2/3 = 67%.
 func TestJudgedSummary(t *testing.T) {
+	t.Parallel()
 	yes, no := true, false
 	r := &Report{Version: Version, Model: "agent-m", Judge: "judge-m", Workers: 1, Planned: 6, Runs: []Run{
 		judged("d1", "Recipes", "easy", judge.Success, &yes, 0.10),
@@ -102,6 +103,7 @@ func TestJudgedSummary(t *testing.T) {
 // 1/3, pass@2 = (1 + 0)/2 = 50%, pass^2 = (1/3 + 0)/2 = 17%, pass^3 =
 // 0; the model has no price, so the cost is tokens only.
 func TestRepeatsSummary(t *testing.T) {
+	t.Parallel()
 	var runs []Run
 	for i, ok := range []bool{true, false, true} {
 		r := run("s", "x", ok, 100, 10)
@@ -135,6 +137,7 @@ func TestRepeatsSummary(t *testing.T) {
 // 1 and 2: p = 1, within chance. Reports that share no task fall back
 // to Fisher's test.
 func TestCompareSignificance(t *testing.T) {
+	t.Parallel()
 	mk := func(prefix string, pass []bool) *Report {
 		r := &Report{Version: Version}
 		for i, ok := range pass {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestAdminListSortFilterPages(t *testing.T) {
+	t.Parallel()
 	a := NewAdmin()
 	c := serve(t, a)
 	_, body := c.get("/users")
@@ -36,6 +37,7 @@ func TestAdminListSortFilterPages(t *testing.T) {
 }
 
 func TestAdminEdit(t *testing.T) {
+	t.Parallel()
 	a := NewAdmin()
 	c := serve(t, a)
 	_, body := c.get("/users/16/edit?return=%2Fusers%3Fpage%3D3")

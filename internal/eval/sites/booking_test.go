@@ -15,6 +15,7 @@ func bookingForm(mod func(url.Values)) url.Values {
 }
 
 func TestBookingValidation(t *testing.T) {
+	t.Parallel()
 	b := NewBooking()
 	c := serve(t, b)
 	_, body := c.get("/book")
@@ -45,6 +46,7 @@ func TestBookingValidation(t *testing.T) {
 }
 
 func TestBookingBookAndCancel(t *testing.T) {
+	t.Parallel()
 	b := NewBooking()
 	c := serve(t, b)
 	_, final, body := c.post("/book", bookingForm(func(v url.Values) { v.Set("breakfast", "yes"); v.Set("requests", "Quiet room") }))

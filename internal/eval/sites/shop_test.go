@@ -7,6 +7,7 @@ import (
 )
 
 func TestShopCatalogue(t *testing.T) {
+	t.Parallel()
 	c := serve(t, NewShop())
 	_, body := c.get("/products")
 	mustContain(t, "all products", body, "14 products", "Blue mug", "Picnic blanket", "WELCOME10", `<label for="q">Search products</label>`)
@@ -40,6 +41,7 @@ func TestShopCatalogue(t *testing.T) {
 }
 
 func TestShopCartAndCheckout(t *testing.T) {
+	t.Parallel()
 	s := NewShop()
 	c := serve(t, s)
 	_, final, body := c.post("/cart/add", url.Values{"slug": {"blue-mug"}, "return": {"/products?q=mug"}})

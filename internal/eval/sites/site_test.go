@@ -7,6 +7,7 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
+	t.Parallel()
 	want := []string{"admin", "bank", "booking", "shop", "webmail", "widgets", "wiki"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
@@ -30,6 +31,7 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestNewIsFresh(t *testing.T) {
+	t.Parallel()
 	a, _ := New("shop")
 	b, _ := New("shop")
 	serve(t, a).post("/cart/add", url.Values{"slug": {"blue-mug"}})
@@ -39,6 +41,7 @@ func TestNewIsFresh(t *testing.T) {
 }
 
 func TestStateIsACopy(t *testing.T) {
+	t.Parallel()
 	s := NewAdmin()
 	st := s.State()
 	st["users"].([]any)[0].(map[string]any)["name"] = "Mallory"
@@ -48,6 +51,7 @@ func TestStateIsACopy(t *testing.T) {
 }
 
 func TestBankState(t *testing.T) {
+	t.Parallel()
 	s, _ := New("bank")
 	c := serve(t, s)
 	// The test client has no cookie jar, so the redirect lands on sign-in;
@@ -59,6 +63,7 @@ func TestBankState(t *testing.T) {
 }
 
 func TestMoney(t *testing.T) {
+	t.Parallel()
 	for cents, want := range map[int]string{0: "$0.00", 5: "$0.05", 1200: "$12.00", 123456: "$1,234.56", 100000000: "$1,000,000.00", -250: "-$2.50"} {
 		if got := money(cents); got != want {
 			t.Errorf("money(%d) = %q, want %q", cents, got, want)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestWebmailReadAndSearch(t *testing.T) {
+	t.Parallel()
 	m := NewWebmail()
 	c := serve(t, m)
 	_, body := c.get("/inbox")
@@ -29,6 +30,7 @@ func TestWebmailReadAndSearch(t *testing.T) {
 }
 
 func TestWebmailReplyForwardCompose(t *testing.T) {
+	t.Parallel()
 	m := NewWebmail()
 	c := serve(t, m)
 	_, body := c.get("/compose?reply=3")
@@ -72,6 +74,7 @@ func TestWebmailReplyForwardCompose(t *testing.T) {
 }
 
 func TestWebmailDelete(t *testing.T) {
+	t.Parallel()
 	m := NewWebmail()
 	c := serve(t, m)
 	_, _, body := c.post("/messages/6/delete", nil)

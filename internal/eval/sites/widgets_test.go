@@ -8,6 +8,7 @@ import (
 )
 
 func TestWidgetPages(t *testing.T) {
+	t.Parallel()
 	g := NewWidgets()
 	c := serve(t, g)
 	_, body := c.get("/")
@@ -47,6 +48,7 @@ func TestWidgetPages(t *testing.T) {
 }
 
 func TestWidgetResults(t *testing.T) {
+	t.Parallel()
 	g := NewWidgets()
 	c := serve(t, g)
 	if code := c.postJSON("/api/result", `{"widget":"slider","value":"100"}`); code != 200 {
@@ -79,6 +81,7 @@ func TestWidgetResults(t *testing.T) {
 }
 
 func TestWidgetFeed(t *testing.T) {
+	t.Parallel()
 	g := NewWidgets()
 	c := serve(t, g)
 	var page struct {
@@ -113,6 +116,7 @@ func TestWidgetFeed(t *testing.T) {
 }
 
 func TestWidgetIframeForm(t *testing.T) {
+	t.Parallel()
 	g := NewWidgets()
 	c := serve(t, g)
 	code, _, body := c.post("/iframe/form", url.Values{"email": {"bad"}, "message": {"hi"}})

@@ -6,6 +6,7 @@ import (
 )
 
 func TestWikiPages(t *testing.T) {
+	t.Parallel()
 	k := NewWiki()
 	c := serve(t, k)
 	_, body := c.get("/wiki/Troubleshooting")
@@ -22,6 +23,7 @@ func TestWikiPages(t *testing.T) {
 }
 
 func TestWikiSearch(t *testing.T) {
+	t.Parallel()
 	k := NewWiki()
 	c := serve(t, k)
 	_, body := c.get("/search?q=cache")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestBuiltin(t *testing.T) {
+	t.Parallel()
 	tasks, err := Builtin()
 	if err != nil {
 		t.Fatal(err)

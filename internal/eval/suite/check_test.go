@@ -50,6 +50,7 @@ var checkState = map[string]any{
 }
 
 func TestChecks(t *testing.T) {
+	t.Parallel()
 	page := &fakePage{url: "http://127.0.0.1:5/orders/SO-1001?x=1#top", evals: map[string]any{
 		"document.title":          true,
 		"window.nothing":          nil,
@@ -131,6 +132,7 @@ func TestChecks(t *testing.T) {
 }
 
 func TestChecksWithoutPageOrState(t *testing.T) {
+	t.Parallel()
 	task := checksOf(t, "      - url_contains: x\n      - page_js: 'true'\n      - element_text: {selector: a, contains: b}\n      - state: {path: a, count: 0}\n")
 	res := task.Check(context.Background(), CheckInput{})
 	for i, want := range []string{"no page to take the URL from", "no page to run the expression on", "no page to find the element on", "no site state"} {
@@ -153,6 +155,7 @@ func TestChecksWithoutPageOrState(t *testing.T) {
 }
 
 func TestCheckString(t *testing.T) {
+	t.Parallel()
 	task := checksOf(t, "      - answer_number: 3\n        tolerance: 0.5\n      - state: {path: a.b, equals: [1, x]}\n      - element_text: {selector: h1, equals: Hi}\n      - url_contains: /x\n")
 	want := []string{`answer_number 3 ± 0.5`, `state a.b equals [1,"x"]`, `element_text h1 equals "Hi"`, `url_contains "/x"`}
 	for i, c := range task.Checks {
@@ -163,6 +166,7 @@ func TestCheckString(t *testing.T) {
 }
 
 func TestParsePath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, want string
 	}{

@@ -3,6 +3,7 @@ package suite_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/internal/eval/suite"
 	"github.com/webagent/webagent/llm"
@@ -29,6 +31,19 @@ var e2eTasks = []string{"shop-mugs-express-gift", "mail-reply-lunch", "widget-fe
 // checks are reported but not enforced here.
 var errNoEval = errors.New("package browser offers no script evaluation")
 
+// chrome is the Chromium the end-to-end tasks share, a tab each, closed by
+// TestMain.
+var chrome = chrometest.Shared{SkipWithoutChrome: true}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if err := chrome.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
 // snapPage is a suite.Page over a browser: the URL of its latest snapshot.
 type snapPage struct{ url string }
 
@@ -42,6 +57,7 @@ func (p snapPage) Eval(context.Context, string) (any, error) {
 // the model server (package modelserver) answering with the task's reference solution. Every
 // task must end with SUCCESS and pass its checks.
 func TestReferenceEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts Chromium")
 	}
@@ -65,28 +81,16 @@ func TestReferenceEndToEnd(t *testing.T) {
 		byID[tk.ID] = tk
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	b, err := browser.Launch(ctx, browser.Options{})
-	cancel()
-	if errors.Is(err, browser.ErrChromeNotFound) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatalf("launching Chromium: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := b.Close(); err != nil {
-			t.Errorf("closing Chromium: %v", err)
-		}
-	})
-
 	for _, id := range want {
 		tk := byID[strings.TrimSpace(id)]
 		if tk == nil {
 			t.Errorf("no built-in task %q", id)
 			continue
 		}
-		t.Run(tk.ID, func(t *testing.T) { runReference(t, b, tk) })
+		t.Run(tk.ID, func(t *testing.T) {
+			t.Parallel()
+			runReference(t, chrome.Browser(t, browser.Options{}), tk)
+		})
 	}
 }
 

@@ -58,6 +58,7 @@ tasks:
 `
 
 func TestParseGoodFile(t *testing.T) {
+	t.Parallel()
 	tasks, err := Parse("demo.yaml", []byte(goodFile))
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +115,7 @@ func TestParseGoodFile(t *testing.T) {
 }
 
 func TestParseSingleTaskFile(t *testing.T) {
+	t.Parallel()
 	tasks, err := Parse("dir/one-task.yml", []byte("id: solo\nsite: wiki\ninstruction: Read.\nchecks:\n  - answer_contains: x\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +131,7 @@ func oneTask(lines string) string {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		line      int
@@ -203,6 +206,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestErrorNamesTask(t *testing.T) {
+	t.Parallel()
 	_, err := Parse("f.yaml", []byte(oneTask("    limits: {task_timeout: soon}\n    checks: [{answer_contains: x}]\n")))
 	if got := err.Error(); got != `f.yaml:5: task "t1": limits.task_timeout: "soon" is not a positive Go duration such as 90s, 5m or 1h30m` {
 		t.Fatalf("err = %s", got)
@@ -210,6 +214,7 @@ func TestErrorNamesTask(t *testing.T) {
 }
 
 func TestParseReportsEveryError(t *testing.T) {
+	t.Parallel()
 	src := "tasks:\n  - id: a\n    site: nope\n    instruction: x\n    checks: [{answer_regex: '('}]\n  - id: b\n    site: shop\n    checks: [{answer_contains: x}]\n"
 	_, err := Parse("f.yaml", []byte(src))
 	var es Errors
@@ -219,6 +224,7 @@ func TestParseReportsEveryError(t *testing.T) {
 }
 
 func TestDuplicateIDs(t *testing.T) {
+	t.Parallel()
 	task := func(id string) string {
 		return "  - id: " + id + "\n    site: wiki\n    instruction: x\n    checks: [{answer_contains: x}]\n"
 	}
@@ -244,6 +250,7 @@ func TestDuplicateIDs(t *testing.T) {
 }
 
 func TestLoadPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := "tasks:\n  - id: a\n    site: wiki\n    instruction: x\n    checks: [{answer_contains: x}]\n"
 	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(good), 0o644); err != nil {
@@ -270,6 +277,7 @@ func TestLoadPath(t *testing.T) {
 }
 
 func TestLoadFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, id string) string {
 		t.Helper()

@@ -77,6 +77,7 @@ func calls(turn modelserver.Turn) string {
 }
 
 func TestPolicyPlaysTheReference(t *testing.T) {
+	t.Parallel()
 	task := taskWith(t, `type "Search products" "mug" submit
 click "Add to cart" in "Blue mug"
 expect "Added Blue mug"
@@ -109,6 +110,7 @@ done "Subtotal {{/Subtotal: ([$][0-9.]+)/}}"`)
 }
 
 func TestPolicyFailures(t *testing.T) {
+	t.Parallel()
 	ref := "click \"Add to cart\" in \"Blue mug\"\nexpect \"Thank you\"\ndone \"{{/BK-[0-9]+/}}\""
 	fail := func(turn modelserver.Turn) string {
 		t.Helper()
@@ -191,6 +193,7 @@ func TestPolicyFailures(t *testing.T) {
 }
 
 func TestPolicyUntil(t *testing.T) {
+	t.Parallel()
 	task := taskWith(t, "scroll down until \"Lighthouse in fog\"\nclick \"Like\" in \"Lighthouse in fog\"\ndone \"liked\"")
 	feed := func(n int) string {
 		var b strings.Builder

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseTurn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		src  string
 		want string // steps rendered by describe, joined by " ; "
@@ -91,6 +92,7 @@ func quote(s string) string {
 }
 
 func TestParseTurnErrors(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]string{
 		`klick "A"`:                     `unknown verb "klick"`,
 		`"A"`:                           "a step starts with a verb",
@@ -126,6 +128,7 @@ func TestParseTurnErrors(t *testing.T) {
 }
 
 func TestParseReference(t *testing.T) {
+	t.Parallel()
 	ref, errs := parseReference([]refLine{{1, "  # setup"}, {2, `click "A"`}, {3, ""}, {4, `done "x"`}})
 	if errs != nil || len(ref.Turns) != 2 || ref.Turns[0].Line != 2 || ref.Turns[1].Source != `done "x"` {
 		t.Fatalf("ref = %+v, %v", ref, errs)

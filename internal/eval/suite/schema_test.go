@@ -8,6 +8,7 @@ import (
 // A task's schema: a YAML mapping or a JSON string reaches the agent task;
 // an invalid one is reported with its line and field.
 func TestTaskSchema(t *testing.T) {
+	t.Parallel()
 	src := "id: s\nsite: shop\ninstruction: Read.\nchecks: [{answer_contains: SO-}]\nschema:\n  type: object\n  properties: {order: {type: string}}\n  required: [order]\n"
 	tasks, err := Parse("f.yaml", []byte(src))
 	if err != nil {

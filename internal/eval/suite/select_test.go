@@ -6,6 +6,7 @@ import (
 )
 
 func TestSelect(t *testing.T) {
+	t.Parallel()
 	tasks := []*Task{
 		{ID: "shop-a", Suite: "shop"}, {ID: "wiki-a", Suite: "wiki"}, {ID: "shop-b", Suite: "shop"},
 	}

@@ -6,6 +6,7 @@ import (
 )
 
 func TestExpand(t *testing.T) {
+	t.Parallel()
 	obs := "Your order number is SO-1042.\nOrder total: $49.49"
 	for in, want := range map[string]string{
 		"plain":                              "plain",

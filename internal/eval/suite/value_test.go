@@ -6,6 +6,7 @@ import (
 )
 
 func TestNumbersIn(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]string{
 		"$1,234.50 and 7":            "1234.5 7",
 		"SO-1001, -3 and 2026-05-15": "1001 -3 2026 5 15",
