@@ -14,8 +14,8 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 )

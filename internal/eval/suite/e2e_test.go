@@ -12,9 +12,9 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/internal/eval/sites"
 	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 )
