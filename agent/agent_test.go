@@ -23,10 +23,10 @@ import (
 	"github.com/webagent/webagent/watchdog"
 )
 
-// chrome is one real Chromium for the whole package: each test attaches a
-// tab of its own to it (tab), in a browser context of its own, and so
-// tests run in parallel. Tests about the browser process itself (killed,
-// crashed) launch their own.
+// chrome is one real Chromium for the whole package: each test has a tab of
+// its own in it (tab), in a browser context of its own, and so tests run
+// in parallel. Tests about the browser process itself (killed, crashed)
+// launch their own.
 var chrome chrometest.Shared
 
 // shared is a tab of chrome for the serial tests, the examples and the
@@ -62,12 +62,14 @@ func TestMain(m *testing.M) {
 // site, except those whose bounds leave less than a second (an iteration
 // timeout, a cancel, a start navigation checked to within a few hundred
 // milliseconds): those are serial, run alone before the others, one after
-// another on the shared tab.
+// another on the shared tab (or, as before, a browser of their own).
 
-// tab is the test's own tab of the shared Chromium, closed when it ends.
+// tab is a tab of the shared Chromium for the test alone, handed to a later
+// test when it ends (chrometest.Shared.Tab): as cheap as the one shared tab
+// the tests took turns on before they ran in parallel.
 func tab(t testing.TB) *browser.Browser {
 	t.Helper()
-	return chrome.Browser(t, browser.Options{})
+	return chrome.Tab(t)
 }
 
 // newModel returns a real HTTP client (go-openai) for a scripted server.
@@ -181,11 +183,14 @@ func TestLoginTaskSucceeds(t *testing.T) {
 func TestIterationTimeoutOnHungModel(t *testing.T) {
 	url := page(t, simplePage)
 	const budget = 2 * time.Second
+	// Serial, but its cases run side by side, a tab each: each is checked
+	// from its model request on, not from its start.
 	for _, fault := range []modelserver.Fault{modelserver.StallMidStream, modelserver.NoHeaders, modelserver.Drip} {
 		t.Run(fault.String(), func(t *testing.T) {
+			t.Parallel()
 			model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: fault, Every: 100 * time.Millisecond}),
 				func(c *llm.Config) { c.Inactivity = time.Minute })
-			a := mustAgent(t, shared, model, agent.WithIterationTimeout(budget))
+			a := mustAgent(t, tab(t), model, agent.WithIterationTimeout(budget))
 			start := time.Now()
 			res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "press the button"})
 			end := time.Now()
@@ -228,8 +233,13 @@ func TestIterationTimeoutOnHungModel(t *testing.T) {
 // clicks a button whose handler starts an endless script, and the next
 // snapshot never returns.
 func TestIterationTimeoutOnFrozenPage(t *testing.T) {
-	// A tab of its own: its renderer, frozen, serves no other test.
-	b := tab(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	b, err := browser.Launch(ctx, browser.Options{})
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
 	url := page(t, `<!doctype html><title>Frozen</title>
 <button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`)
 	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
@@ -355,11 +365,9 @@ func TestRateLimitThenSuccess(t *testing.T) {
 
 // 401 is not retried: LLM_ERROR at once.
 func TestUnauthorizedIsLLMErrorAtOnce(t *testing.T) {
-	t.Parallel()
-	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Unauthorized}))
-	a := mustAgent(t, br, model)
+	a := mustAgent(t, shared, model)
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeLLMError {
 		t.Fatalf("got %s: %s", res.Code, res.Message)

@@ -246,8 +246,6 @@ func TestMalformedReplyIsRecoverable(t *testing.T) {
 // gets a retryable OPERATION_TIMEOUT result carrying the budget, and the task
 // goes on.
 func TestOperationTimeoutIsRetryable(t *testing.T) {
-	t.Parallel()
-	br := tab(t)
 	url := page(t, simplePage)
 	hang := make(chan struct{})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -265,7 +263,7 @@ func TestOperationTimeoutIsRetryable(t *testing.T) {
 		return call("goto", map[string]any{"url": slow.URL})
 	}))
 	const backstop = time.Second
-	a := mustAgent(t, br, model, agent.WithOperationTimeout(backstop), agent.WithIterationTimeout(20*time.Second))
+	a := mustAgent(t, shared, model, agent.WithOperationTimeout(backstop), agent.WithIterationTimeout(20*time.Second))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeSuccess {
 		t.Fatalf("got %s: %s", res.Code, res.Message)
@@ -290,11 +288,9 @@ func TestOperationTimeoutIsRetryable(t *testing.T) {
 // With the recover policy, a timed-out iteration is abandoned, the model is
 // told, and the task goes on; at the limit the task ends.
 func TestIterationTimeoutRecoverPolicy(t *testing.T) {
-	t.Parallel()
-	br := tab(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}, done("ok")))
-	a := mustAgent(t, br, model, agent.WithIterationTimeout(time.Second),
+	a := mustAgent(t, shared, model, agent.WithIterationTimeout(time.Second),
 		agent.WithIterationTimeoutPolicy(agent.PolicyRecover, 2))
 	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeSuccess || res.Iterations != 2 {
@@ -315,7 +311,7 @@ func TestIterationTimeoutRecoverPolicy(t *testing.T) {
 		return modelserver.Turn{Fault: modelserver.NoHeaders}
 	}))
 	start := time.Now()
-	res = mustAgent(t, br, model2, agent.WithIterationTimeout(500*time.Millisecond),
+	res = mustAgent(t, shared, model2, agent.WithIterationTimeout(500*time.Millisecond),
 		agent.WithIterationTimeoutPolicy(agent.PolicyRecover, 2)).Run(context.Background(), agent.Task{URL: url, Instruction: "x"})
 	if res.Code != agent.CodeIterationTimeout || res.Iterations != 2 {
 		t.Fatalf("got %s after %d: %s", res.Code, res.Iterations, res.Message)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -50,11 +51,11 @@ func (a *attacker) requests() []string {
 	return append([]string(nil), a.reqs...)
 }
 
-// unconfine lifts, at the end of the test, the policy a run left on the
-// shared browser (it stays until the next run sets its own), so that tests
-// driving the browser directly are not held to it.
-func unconfine(t *testing.T) {
-	t.Cleanup(func() { _ = shared.Confine(contract.NavigationPolicy{AllowPrivateNetwork: true}) })
+// unconfine lifts, at the end of the test, the policy a run left on b, a
+// tab the next test gets (it stays until the next run sets its own), so
+// that tests driving the browser directly are not held to it.
+func unconfine(t *testing.T, b *browser.Browser) {
+	t.Cleanup(func() { _ = b.Confine(contract.NavigationPolicy{AllowPrivateNetwork: true}) })
 }
 
 // forms of a value that must never show.
@@ -72,7 +73,7 @@ func TestSecretStaysOnItsOrigin(t *testing.T) {
 	t.Parallel()
 	br := tab(t)
 	const pw = "Zq9!p@ss w<rd>"
-	unconfine(t)
+	unconfine(t, br)
 	evil := newAttacker(t)
 	var logins atomic.Int32
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -194,7 +195,7 @@ func TestPageTextIsFenced(t *testing.T) {
 func TestAllowedDomainsTask(t *testing.T) {
 	t.Parallel()
 	br := tab(t)
-	unconfine(t)
+	unconfine(t, br)
 	evil := newAttacker(t)
 	second := page(t, `<title>Second</title><p>the second site</p>`)
 	first := page(t, fmt.Sprintf(`<title>First</title><a href="%s">to the second site</a>`, second))

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -93,9 +92,6 @@ func runBuiltinSuite(t *testing.T, opts browser.Options, busy int) {
 	}
 	cfg := testConfig(t)
 	cfg.Browser = opts
-	if s := os.Getenv("WEBAGENT_LOAD_WORKERS"); s != "" {
-		fmt.Sscan(s, &cfg.Workers)
-	}
 	if busy > 0 {
 		stop := startBusy(t, busy)
 		defer stop()

@@ -33,7 +33,8 @@ const (
 )
 
 // chrome is one Chromium for the conformance cases, started on first use
-// and closed by TestMain; each case has a tab of its own in it.
+// and closed by TestMain; each case has a tab of its own in it while it
+// runs (chrometest.Shared.Tab).
 var chrome chrometest.Shared
 
 // bankPolicy decides the next reply from the observation, as a model
@@ -130,7 +131,7 @@ func TestProviderConformance(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			runConformance(t, chrome.Browser(t, browser.Options{}), tc)
+			runConformance(t, chrome.Tab(t), tc)
 		})
 	}
 }

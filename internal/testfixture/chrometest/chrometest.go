@@ -1,9 +1,14 @@
 // Package chrometest shares one headless Chromium among the tests of a
-// package, as chromedp's own tests do: the browser is started once (at
-// the first test that needs it) and each test attaches a Browser of its
-// own to it, a tab in a fresh browser context (own cookies, storage and
-// renderer processes), closed when the test ends. Tests that attach this
-// way may run in parallel.
+// package, as chromedp's own tests do (one allocator in TestMain, a tab
+// per test): the browser starts at the first test that needs it, and each
+// test drives a Browser of its own in it, a tab in a browser context of
+// its own (own cookies, storage and renderer processes). Tests doing so
+// may run in parallel.
+//
+// Browser gives a test a fresh browser context, closed when the test
+// ends. Tab gives it one of a pool, handed from test to test as a
+// package's one shared tab was, which spares a context's set-up (a few
+// hundred milliseconds of the browser's time) per test.
 //
 // A test about the browser process itself (its launch, crash, kill or
 // exit, what it leaves behind) must launch its own Chromium instead.
