@@ -20,6 +20,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 )
 
 // shared is one Chromium for the benchmarks and the tests that need the
@@ -54,6 +55,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
 		helperMain()
 	}
+	_ = machinelock.Shared()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	b, err := Launch(ctx, Options{Logger: testLogger()})
 	cancel()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 )
 
 // busyEnv makes the test binary a busy process: it spins on one core
@@ -69,8 +70,9 @@ func startBusy(t *testing.T, n int) func() {
 // fail because the machine is slow: every one must pass. (`webagent eval`,
 // the README's first command, runs every task on a quiet machine.)
 //
-// It is serial (no t.Parallel): its busy processes would slow the parallel
-// tests down; it runs alone, before them.
+// It is serial (no t.Parallel) and holds the machine alone
+// (machinelock.Exclusive): its busy processes would slow the parallel tests
+// and other test binaries down; it runs before them and beside none.
 func TestBuiltinSuiteUnderLoad(t *testing.T) {
 	skipWithoutChrome(t)
 	runBuiltinSuite(t, browser.Options{}, 4*runtime.NumCPU(), 0)
@@ -103,6 +105,7 @@ func runBuiltinSuite(t *testing.T, opts browser.Options, busy, half int) {
 	cfg := testConfig(t)
 	cfg.Browser = opts
 	if busy > 0 {
+		machinelock.Exclusive(t) // its load is its own; nothing else runs beside it
 		stop := startBusy(t, busy)
 		defer stop()
 	}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/webagent/webagent/internal/testfixture/chrometest"
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 )
 
 // chrome is a Chromium the tests share where they need a page (a tab each,
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(busyEnv) != "" {
 		busyLoop() // a busy process of TestBuiltinSuiteUnderLoad
 	}
+	_ = machinelock.Shared()
 	dir, err := os.MkdirTemp("", "webagent-eval-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -17,12 +17,14 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
 )
 
 func TestMain(m *testing.M) {
+	_ = machinelock.Shared()
 	goleak.VerifyTestMain(m)
 }
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -209,13 +210,15 @@ func sigtermWhileStarting(t *testing.T, site string) (time.Duration, error) {
 // two at a time. Each must exit within boundSlack of its bound or signal,
 // its result printed, nothing left behind.
 //
-// It is serial (no t.Parallel): it makes its own load, which it measures
-// against, and it runs alone, before the parallel tests, which its busy
-// processes would slow down.
+// It is serial (no t.Parallel) and holds the machine alone
+// (machinelock.Exclusive): it makes its own load, which it measures
+// against, and it runs before the parallel tests and beside no other test
+// binary, which its busy processes would slow down.
 func TestExitFollowsBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
+	machinelock.Exclusive(t) // its load is its own; nothing else runs beside it
 	runs := boundRuns(t)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>T</title><button>Go</button>`)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/browser/launcher"
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -321,6 +322,9 @@ func TestChaos(t *testing.T) {
 	specs := make([]chaosSpec, *chaosRuns)
 	for i := range specs {
 		specs[i] = drawChaos(r)
+	}
+	if *chaosLoad > 0 {
+		machinelock.Exclusive(t)
 	}
 	loadMachine(t, *chaosLoad)
 	quit := make(chan struct{})

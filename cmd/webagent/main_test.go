@@ -19,6 +19,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -28,6 +29,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(spinEnv) != "" {
 		spin()
 	}
+	_ = machinelock.Shared()
 	dir, err := os.MkdirTemp("", "webagent-cli-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

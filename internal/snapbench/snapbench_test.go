@@ -9,9 +9,12 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 )
 
 func TestMain(m *testing.M) {
+	_ = machinelock.Shared()
 	goleak.VerifyTestMain(m)
 }
 

@@ -8,6 +8,8 @@
 //     request, its scripted agent and a scripted judge;
 //   - chrometest: one Chromium shared by a package's tests, a browser
 //     context per test, so that tests run in parallel;
+//   - machinelock: test binaries share the machine, except with a test
+//     that loads it to measure a bound, which holds it alone;
 //   - devtemporal: a Temporal dev server (the temporal CLI) for the
 //     fleet's tests.
 package testfixture

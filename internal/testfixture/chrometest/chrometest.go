@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
 )
 
 // startTimeout bounds starting the shared Chromium and attaching a tab to
@@ -83,6 +84,9 @@ func (s *Shared) fail(t testing.TB, err error) {
 // start starts the shared browser the first time and returns its address.
 func (s *Shared) start() (string, error) {
 	s.once.Do(func() {
+		// The binary shares the machine from its first browser on
+		// (machinelock): no test that loads it runs meanwhile.
+		_ = machinelock.Shared()
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 		defer cancel()
 		srv, err := browser.StartServer(ctx, s.Options)

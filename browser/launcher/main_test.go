@@ -1,0 +1,15 @@
+package launcher
+
+import (
+	"os"
+	"testing"
+
+	"github.com/webagent/webagent/internal/testfixture/machinelock"
+)
+
+// TestMain shares the machine (machinelock): these tests start Chromium
+// and time its exit, which no test loading the machine may run beside.
+func TestMain(m *testing.M) {
+	_ = machinelock.Shared()
+	os.Exit(m.Run())
+}
