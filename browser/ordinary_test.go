@@ -95,7 +95,11 @@ func serveProbe(t *testing.T) string {
 func probe(t *testing.T, b *Browser) probeResult {
 	t.Helper()
 	do(t, b, contract.Action{Name: contract.ActGoto, URL: serveProbe(t)})
-	v, err := b.Eval(tctx(t), `window.probe.then(JSON.stringify)`)
+	// BotD runs in the page, a frame and a worker: on a busy machine
+	// (packages' tests side by side) that takes longer than an action.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	v, err := b.Eval(ctx, `window.probe.then(JSON.stringify)`)
 	if err != nil {
 		t.Fatalf("reading the probe: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -198,11 +199,17 @@ func TestSnapshotRefsStable(t *testing.T) {
 	}
 }
 
+// o200kEnc is the o200k_base encoding, loaded once: tiktoken's loader is
+// a package variable, which parallel tests must not set at once.
+var o200kEnc = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	return tiktoken.GetEncoding(tiktoken.MODEL_O200K_BASE)
+})
+
 // o200k counts the o200k_base tokens of s.
 func o200k(t *testing.T, s string) int {
 	t.Helper()
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	enc, err := tiktoken.GetEncoding(tiktoken.MODEL_O200K_BASE)
+	enc, err := o200kEnc()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,8 +51,9 @@ func TestStartClose(t *testing.T) {
 	if !strings.HasPrefix(p.URL, "ws://127.0.0.1:") || !p.Alive() || p.Persistent() {
 		t.Fatalf("started %q alive=%v persistent=%v", p.URL, p.Alive(), p.Persistent())
 	}
-	// The helpers start a moment after the DevTools address is printed.
-	if !within(5*time.Second, func() bool { return len(ProcessesUsing(p.Profile)) >= 2 }) {
+	// The helpers start a moment after the DevTools address is printed
+	// (longer on a busy machine: a wait for Chromium, not a bound of ours).
+	if !within(30*time.Second, func() bool { return len(ProcessesUsing(p.Profile)) >= 2 }) {
 		t.Errorf("expected the browser and its helpers, found %v", ProcessesUsing(p.Profile))
 	}
 	if err := p.Close(); err != nil {
