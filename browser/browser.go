@@ -99,6 +99,15 @@ type Options struct {
 	// ExtraHeaders are sent with every request of every page, to every
 	// site.
 	ExtraHeaders map[string]string
+	// Signer, when set, signs every request the Browser's pages, frames
+	// and workers send (documents, each redirect hop, subresources, fetch
+	// and XHR, beacons, form posts), inside Chromium, as it leaves: Web
+	// Bot Auth's headers for the request's authority (botauth.Signer).
+	// Headers of those names a page set itself are replaced.
+	Signer RequestSigner
+	// SignDomains limits signing to requests to these sites; empty signs
+	// requests to every site.
+	SignDomains []contract.DomainPattern
 
 	// UserDataDir is a persistent profile: cookies, storage and logins
 	// outlive the run, and a later run with the same folder finds them.

@@ -23,7 +23,9 @@ import (
 // request pauses, and those that write are stopped (readonly.go). Every
 // request let go then leaves through the egress (egress.go), which holds
 // the rest to the same limits; the egress sees HTTPS only as tunnels, so
-// the method of a request can only be judged here.
+// the method of a request can only be judged here, and a request can only
+// be signed here: with a Signer, every request pauses and goes on with
+// its signature (signing.go).
 
 // interceptBudget bounds the answer to one paused request.
 const interceptBudget = 10 * time.Second
@@ -57,8 +59,9 @@ func (b *Browser) intercept(ctx context.Context, s *session) error {
 	params := fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}},
 	}
-	if b.opts.ReadOnly {
-		// Every request pauses, to stop those that write (readonly.go).
+	if b.opts.ReadOnly || b.opts.Signer != nil {
+		// Every request pauses, to stop those that write (readonly.go) or
+		// to be signed (signing.go).
 		params.Patterns = []*fetch.RequestPattern{{URLPattern: "*"}}
 	} else if b.egress != nil {
 		// A page's requests to Chromium's service hosts pause too, for the
@@ -147,7 +150,11 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 		if ours {
 			in.b.claim(e.Request.URL)
 		}
-		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
+		p := fetch.ContinueRequestParams{RequestID: e.RequestID}
+		if ours {
+			p.Headers = in.b.signRequest(e.Request)
+		}
+		_, err := cdp.Call(ctx, in.s.browser, fetch.ContinueRequest, p)
 		if err != nil && ctx.Err() == nil {
 			in.b.log.Debug("letting a request go on", "error", err)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/botauth"
 	"github.com/webagent/webagent/contract"
 )
 
@@ -17,7 +18,8 @@ import (
 // and 10 fetches from its own host (nothing cached), until every one of
 // them has arrived, under the navigation policy a run sets (the start
 // URL's host named, the private network guard on); read-only, every one
-// of those 61 requests also pauses in the interceptor.
+// of those 61 requests also pauses in the interceptor; signed, each pauses
+// to be signed (Web Bot Auth).
 // go test -run '^$' -bench PageLoad -benchtime 30x ./browser/
 func BenchmarkPageLoad(b *testing.B) {
 	b.Run("default", func(b *testing.B) { benchPageLoad(b, shared) })
@@ -30,6 +32,24 @@ func BenchmarkPageLoad(b *testing.B) {
 		}
 		defer ro.Close()
 		benchPageLoad(b, ro)
+	})
+	b.Run("signed", func(b *testing.B) {
+		key, err := botauth.NewKey(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		signer, err := botauth.NewSigner(key, botauth.SignerOptions{SignatureAgent: "https://bot.example.com"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(b.Context(), 30*time.Second)
+		sb, err := Launch(ctx, Options{Signer: signer})
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer sb.Close()
+		benchPageLoad(b, sb)
 	})
 }
 

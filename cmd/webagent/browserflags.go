@@ -16,6 +16,7 @@ type browserFlags struct {
 	userAgent, viewport, locale, timezone, proxy, consent string
 	headers                                               headerFlag
 	readOnly                                              bool
+	bot                                                   botFlags
 	// parsed by validate
 	width, height int
 	headerMap     map[string]string
@@ -42,6 +43,7 @@ func (f *browserFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.headers, "extra-header", "\"Name: value\" a header sent with every request to every site (repeatable; default $WEBAGENT_EXTRA_HEADERS, one per line)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "stop, inside the browser, every request that would write to a site (a form that posts; fetch or XHR with POST, PUT, PATCH, DELETE): "+
 		"nothing is sent, the trace records its method, URL and payload, and the model is told what would have been sent")
+	f.bot.register(fs)
 }
 
 // validate reads the environment for the settings not given and checks
@@ -101,7 +103,7 @@ func (f *browserFlags) validate() error {
 		}
 		f.headerMap[name] = value
 	}
-	return nil
+	return f.bot.validate()
 }
 
 // apply sets the settings in o.
@@ -113,6 +115,7 @@ func (f *browserFlags) apply(o *browser.Options) {
 	if len(f.headerMap) > 0 {
 		o.ExtraHeaders = f.headerMap
 	}
+	f.bot.apply(o)
 }
 
 // hidden are the values that must not reach stderr: the proxy's password

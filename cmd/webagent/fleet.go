@@ -92,6 +92,7 @@ type workerOpts struct {
 	chrome      string
 	headful     bool
 	logLevel    string
+	bot         botFlags
 }
 
 func workerFlags() (*flag.FlagSet, *workerOpts) {
@@ -106,6 +107,7 @@ func workerFlags() (*flag.FlagSet, *workerOpts) {
 	fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
 	fs.BoolVar(&o.headful, "headful", false, "show the browsers' windows")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error or disabled")
+	o.bot.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent worker --temporal HOST:PORT [flags]\n\nRuns submitted tasks and eval episodes from the task queue until SIGINT or SIGTERM.\n\nFlags:\n")
 		printFlags(fs)
@@ -131,6 +133,9 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err := o.model.validate(); err != nil {
 		return exitUsage, err
 	}
+	if err := o.bot.validate(); err != nil {
+		return exitUsage, err
+	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
 		return exitUsage, err
@@ -152,6 +157,7 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		TaskQueue: o.temporal.queue, Concurrency: o.concurrency, Secrets: secrets, Identity: o.identity,
 		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log}, Logger: log,
 	}
+	o.bot.apply(&wcfg.Browser)
 	if cfg.Model != "" {
 		model, err := newModel(ctx, cfg)
 		if err != nil {

@@ -47,6 +47,7 @@ Usage:
   webagent submit --temporal ADDR --url URL "task"   run a task on the fleet (--detach: print its id)
   webagent status|cancel ID        a fleet task's state, question and result; end it as CANCELED
   webagent answer ID "text"        answer a fleet task's pending ask_human question
+  webagent bot-key new|directory FILE  make a signing key (--bot-key), print or serve its public directory
   webagent version                 print the version and the commit it was built from
   webagent completion bash|zsh|fish  print a shell completion script
   webagent help [command]
@@ -113,6 +114,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCancel(ctx, args[1:], stdout, stderr)
 	case "answer":
 		code, err = cmdAnswer(ctx, args[1:], stdout, stderr)
+	case "bot-key":
+		code, err = cmdBotKey(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		code, err = cmdVersion(args[1:], stdout)
 	case "completion":
@@ -144,7 +147,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -160,6 +163,7 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"status":     func() *flag.FlagSet { fs, _ := idFlags("status", "status [flags] ID"); return fs },
 	"cancel":     func() *flag.FlagSet { fs, _ := idFlags("cancel", "cancel [flags] ID"); return fs },
 	"answer":     func() *flag.FlagSet { fs, _ := idFlags("answer", "answer [flags] ID \"text\""); return fs },
+	"bot-key":    func() *flag.FlagSet { fs, _ := botKeyFlags(); return fs },
 }
 
 func unknownCommand(cmd string) error {

@@ -10,6 +10,8 @@
 //     context per test, so that tests run in parallel;
 //   - machinelock: test binaries share the machine, except with a test
 //     that loads it to measure a bound, which holds it alone;
+//   - sigcheck: a Web Bot Auth signature verifier written apart from the
+//     signer of package botauth;
 //   - devtemporal: a Temporal dev server (the temporal CLI) for the
 //     fleet's tests.
 package testfixture
