@@ -3,6 +3,7 @@ package browser
 import (
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
@@ -58,12 +59,28 @@ func (o *op) watchChanges() func() string {
 		return none
 	}
 	return func() string {
-		stop()
+		defer stop()
 		select {
 		case <-changed:
 			return "; the page changed"
 		default:
-			return "; nothing on the page changed (yet)"
 		}
+		// A change the page made while it handled the input was reported
+		// before Chromium answered the input, but the report reaches us
+		// through another goroutine than the answer: on a busy machine it
+		// can come a moment later. It is waited for that moment only.
+		grace := time.NewTimer(changeGrace)
+		defer grace.Stop()
+		select {
+		case <-changed:
+			return "; the page changed"
+		case <-grace.C:
+		case <-o.ctx.Done():
+		}
+		return "; nothing on the page changed (yet)"
 	}
 }
+
+// changeGrace is how long after an input the page's report of a change
+// may still arrive (see watchChanges).
+const changeGrace = 100 * time.Millisecond
