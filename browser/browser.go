@@ -64,6 +64,14 @@ type Options struct {
 	// snapshot and the actions use what has arrived, and say that the page
 	// is still loading; DefaultLoadTimeout if 0.
 	LoadTimeout time.Duration
+	// CanvasLog records what pages draw on their 2-D canvases (texts,
+	// shapes, colours and boxes), for the snapshot to list under each
+	// canvas: a canvas game's score, its red circle. It wraps the canvas
+	// methods in the page's own world and runs webagent's programs there,
+	// which a page that looks can notice (by default webagent leaves no
+	// trace a page can see: world.go). For benchmarks of canvas tasks
+	// (MiniWoB++) rather than the open web. Off by default.
+	CanvasLog bool
 	// RecordActivity keeps the console messages and network requests of
 	// the tabs for TakeActivity, for traces. Off by default.
 	RecordActivity bool
@@ -179,6 +187,7 @@ type Browser struct {
 	origins   originSet    // the origins whose localStorage the storage state keeps
 	defaultUA string       // the browser's own user agent, when only a locale is set
 	hints     uaHints      // what the tabs' client hints are made of (clienthints.go)
+	worlds    worlds       // webagent's isolated world in each target (world.go)
 }
 
 // calls serialise the calls of a Browser (begin, op.end) and end them

@@ -24,7 +24,11 @@ const pageBinding = "__webagentChanged"
 // tab's documents. It reports whether the tab has it.
 func (o *op) bind() bool {
 	if !o.tab.bound {
-		if _, err := cdp.Call(o.ctx, o.b.target, runtime.AddBinding, runtime.AddBindingParams{Name: pageBinding}); err != nil {
+		p := runtime.AddBindingParams{Name: pageBinding, ExecutionContextName: worldName}
+		if o.b.worlds.page {
+			p.ExecutionContextName = ""
+		}
+		if _, err := cdp.Call(o.ctx, o.b.target, runtime.AddBinding, p); err != nil {
 			return false
 		}
 		o.tab.bound = true

@@ -217,7 +217,7 @@ func (o *op) aimFor(el element, verb string, enabled bool, token string) (aimed,
 		Points []contract.Point
 		Hit    *hitResult
 	}
-	if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil, false, token); err != nil {
+	if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil, false, token, pageBinding); err != nil {
 		return aimed{}, err
 	}
 	notVisible := contract.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
@@ -228,7 +228,7 @@ func (o *op) aimFor(el element, verb string, enabled bool, token string) (aimed,
 			return aimed{}, err
 		}
 		st.Hit = nil
-		if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil, true, token); err != nil {
+		if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil, true, token, pageBinding); err != nil {
 			return aimed{}, err
 		}
 	}
@@ -295,7 +295,7 @@ func (o *op) hitTest(el element, verb string, first contract.Point, box rect, to
 		if lv.el.id == el.id {
 			expect = token
 		}
-		if err := o.callEl(lv.el, hitJS, &hit, pts, expect); err != nil {
+		if err := o.callEl(lv.el, hitJS, &hit, pts, expect, pageBinding); err != nil {
 			return aimed{}, err
 		}
 		for i := range okAll {
@@ -346,9 +346,9 @@ func (o *op) frameOwner(fr *oopif) (element, error) {
 	if err != nil {
 		return element{}, err
 	}
-	r, err := cdp.Call(o.ctx, t, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: owner.BackendNodeID, ObjectGroup: o.objectGroup()})
+	id, err := o.resolveIn(t, owner.BackendNodeID)
 	if err != nil {
 		return element{}, err
 	}
-	return element{id: r.Object.ObjectID, desc: "iframe", frame: fr.owner}, nil
+	return element{id: id, desc: "iframe", frame: fr.owner}, nil
 }

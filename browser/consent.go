@@ -26,12 +26,13 @@ const (
 // is snapshotted with its banner, which the next snapshot answers.
 const consentWait = 2 * time.Second
 
-// consentJS finds a consent banner and answers it, or keeps the button to
-// click for consentButtonJS.
+// consentJS finds a consent banner and answers it through its platform's
+// API, or finds the button to click. It runs in the page's own world,
+// where the platforms' APIs are (OneTrust.RejectAll()): a page can see
+// that, as it sees a person's click, so it runs only when the user asked
+// for banners to be answered (Options.Consent), and it leaves nothing
+// behind in the page.
 var consentJS = program("consent")
-
-// consentButtonJS returns the button consentJS kept.
-var consentButtonJS = program("consentButton")
 
 // CheckConsent checks a value of Options.Consent: "", "reject" or
 // "accept".
@@ -56,6 +57,9 @@ type consentResult struct {
 	Platform string `json:"platform"`
 	Outcome  string `json:"outcome"` // none, api, click, shown or failed
 	Label    string `json:"label"`
+	// handle is the page's answer object, whose button is the one to
+	// click.
+	handle runtime.RemoteObjectID
 }
 
 // answerConsent answers the current document's consent banner, once per
@@ -79,14 +83,15 @@ func (o *op) answerConsent() {
 		wait = 0
 	}
 	c.waited = true
-	r, err := o.eval(runtime.EvaluateParams{
-		Expression:    jsCall(consentJS, mode, wait.Milliseconds()),
-		AwaitPromise:  new(true),
-		ReturnByValue: new(true),
+	r, err := o.evalMain(runtime.EvaluateParams{
+		Expression:   jsCall(consentJS, mode, wait.Milliseconds()),
+		AwaitPromise: new(true),
+		ObjectGroup:  o.objectGroup(),
 	})
 	var res consentResult
 	if err == nil {
-		err = decodeValue(r, &res)
+		err = o.callOn(r.ObjectID, `function () { return {platform: this.platform, outcome: this.outcome, label: this.label}; }`, &res)
+		res.handle = r.ObjectID
 	}
 	if err != nil {
 		b.log.Debug("answering the cookie banner", "error", err)
@@ -115,7 +120,7 @@ func (o *op) consentNotice(mode string, res consentResult) string {
 	case "shown":
 		return fmt.Sprintf("%s: %s was called, yet the banner still shows%s", unanswered, res.Label, decide)
 	case "click":
-		if err := o.clickConsent(); err != nil {
+		if err := o.clickConsent(res.handle); err != nil {
 			return fmt.Sprintf("%s: clicking %s failed (%v)%s", unanswered, strconv.Quote(res.Label), err, decide)
 		}
 		return fmt.Sprintf("cookie consent: %s (%s, clicked %s)", done, res.Platform, strconv.Quote(res.Label))
@@ -123,16 +128,21 @@ func (o *op) consentNotice(mode string, res consentResult) string {
 	return fmt.Sprintf("%s: it has no button to %s%s", unanswered, mode, decide)
 }
 
-// clickConsent clicks the button consentJS kept, as a click action would.
-func (o *op) clickConsent() error {
-	r, err := o.eval(runtime.EvaluateParams{Expression: jsCall(consentButtonJS), ObjectGroup: o.objectGroup()})
+// clickConsent clicks the button consentJS found (its answer is handle),
+// as a click action would, from webagent's world.
+func (o *op) clickConsent(handle runtime.RemoteObjectID) error {
+	r, err := o.callObjIn(nil, handle, `function () { const b = this.button; return b && b.isConnected ? b : null; }`)
 	if err != nil {
 		return fmt.Errorf("finding the banner's button: %w", err)
 	}
 	if r.ObjectID == "" {
 		return fmt.Errorf("the banner's button went away")
 	}
-	el := element{id: r.ObjectID}
+	id, err := o.inWorld(r.ObjectID)
+	if err != nil {
+		return fmt.Errorf("finding the banner's button: %w", err)
+	}
+	el := element{id: id}
 	if err := o.callEl(el, describeJS, &el.desc); err != nil {
 		return fmt.Errorf("describing the banner's button: %w", err)
 	}

@@ -22,7 +22,7 @@ func (o *op) evalAny(expr string) (any, error) {
 		o.stopLoading = true
 		return nil, err
 	}
-	r, err := o.eval(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true)})
+	r, err := o.evalMain(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true)})
 	if err != nil {
 		var ee *chromedp.ExceptionError
 		if errors.As(err, &ee) {
@@ -141,9 +141,24 @@ func (o *op) evalValue(expr string, v any) error {
 	return decodeValue(r, v)
 }
 
-// eval runs Runtime.evaluate for the op. A script still running when the
-// op's context ends is terminated before the next call.
+// eval runs Runtime.evaluate for the op, in webagent's isolated world of
+// the page (world.go). A script still running when the op's context ends
+// is terminated before the next call.
 func (o *op) eval(p runtime.EvaluateParams) (*runtime.RemoteObject, error) {
+	b := o.b
+	p.Silent = new(true)
+	return o.evaluate(func() (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+		r, err := b.evalWorld(o.ctx, b.target, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r.Result, r.ExceptionDetails, nil
+	})
+}
+
+// evalMain is eval in the page's own world: for the caller's expression
+// (Browser.Eval) only.
+func (o *op) evalMain(p runtime.EvaluateParams) (*runtime.RemoteObject, error) {
 	b := o.b
 	p.Silent = new(true)
 	return o.evaluate(func() (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
@@ -173,13 +188,13 @@ func decodeValue(r *runtime.RemoteObject, v any) error {
 	return nil
 }
 
-// evalIn evaluates expr in the main world of fr's document (the page's for
-// nil) and decodes its value into v.
+// evalIn evaluates expr in webagent's world of fr's document (the page's
+// for nil) and decodes its value into v.
 func (o *op) evalIn(fr *oopif, expr string, v any) error {
 	if fr == nil {
 		return o.evalValue(expr, v)
 	}
-	r, err := cdp.Call(o.ctx, fr.target, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), Silent: new(true)})
+	r, err := o.b.evalWorld(o.ctx, fr.target, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true), Silent: new(true)})
 	if err != nil {
 		return err
 	}

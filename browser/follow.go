@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/webagent/webagent/contract"
@@ -89,7 +88,7 @@ func (o *op) probeInput(grace time.Duration, changed func(navState) bool) error 
 	go func() {
 		defer close(done)
 		defer answered()
-		_, _ = cdp.Call(pctx, b.target, runtime.Evaluate, runtime.EvaluateParams{
+		_, _ = b.evalWorld(pctx, b.target, runtime.EvaluateParams{
 			Expression: jsCall(inputProbeJS), AwaitPromise: new(true), Silent: new(true),
 		})
 	}()

@@ -83,6 +83,9 @@ func (o *op) attachFrame(id cdp.FrameID, owner *oopif, targets map[target.ID]boo
 		return nil, false, nil
 	}
 	fr = &oopif{id: id, cancel: cancel, target: guarded{chromedp.FromContext(fctx).Target}, owner: owner}
+	if err := b.worlds.follow(fctx, fr.target); err != nil {
+		b.log.Debug("following a frame's documents", "error", err)
+	}
 	if f.block {
 		if err := blockNonLoopback(o.ctx, fr.target); err != nil {
 			b.log.Debug("blocking requests in a frame", "error", err)
@@ -115,7 +118,7 @@ func (o *op) xframeID(fr *oopif, i int) (cdp.FrameID, error) {
 	t := b.targetOf(fr)
 	expr := jsCall(xframeJS, i)
 	group := fmt.Sprintf("webagent-frame-%d", i)
-	r, err := cdp.Call(o.ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, Silent: new(true), ObjectGroup: group})
+	r, err := b.evalWorld(o.ctx, t, runtime.EvaluateParams{Expression: expr, Silent: new(true), ObjectGroup: group})
 	if err != nil {
 		return "", err
 	}
@@ -278,7 +281,10 @@ func (o *op) walkFrame(child *oopif, budget int) (walkResult, bool, error) {
 	var cr walkResult
 	fb := max(budget/4, 500)
 	var raw json.RawMessage
-	err := o.evalIn(child, jsCall(walkStoredJS, b.snap.maxRef, fb), &raw)
+	err := o.listenersOf(child.target)
+	if err == nil {
+		err = o.evalIn(child, jsCall(walkStoredJS, b.snap.maxRef, fb), &raw)
+	}
 	if err == nil && string(raw) == "null" {
 		// A new document in the frame: send the walker.
 		err = o.evalIn(child, jsCall(snapshotJS, b.snap.maxRef, fb), &raw)

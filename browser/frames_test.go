@@ -14,8 +14,7 @@ func TestSnapshotFrameNavigatesMidWalk(t *testing.T) {
 	t.Parallel()
 	shared := newTab(t)
 	base := serve(t, map[string]string{
-		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Form frame" src="/form" width=400 height=200></iframe>` +
-			tripwire("Element.getBoundingClientRect", `document.querySelector('iframe').contentWindow.location.href = '/thanks';`, false),
+		"/outer":  `<title>Outer</title><p>outer text</p><iframe title="Form frame" src="/form" width=400 height=200></iframe>`,
 		"/form":   `<p>the form</p><button>Send</button>`,
 		"/thanks": `<p>thank you for your message</p>`,
 	})
@@ -23,7 +22,7 @@ func TestSnapshotFrameNavigatesMidWalk(t *testing.T) {
 	if !strings.Contains(s.Text, "the form") {
 		t.Fatalf("the frame's first document is not shown:\n%s", s.Text)
 	}
-	evalPage[bool](t, shared, "window.arm()")
+	armTripwire(t, shared, "Element.getBoundingClientRect", `document.querySelector('iframe').contentWindow.location.href = '/thanks';`)
 	s = snapshot(t, shared)
 	if !strings.Contains(s.Text, "thank you for your message") || strings.Contains(s.Text, "the form") {
 		t.Errorf("the snapshot does not show the frame's new document:\n%s", s.Text)
@@ -39,8 +38,7 @@ func TestSnapshotCrossOriginFrameDetachedMidSnapshot(t *testing.T) {
 	frame := serve(t, map[string]string{"/f": `<p>frame text</p><button>Frame button</button>`})
 	frameURL := strings.Replace(frame, "127.0.0.1", "localhost", 1) + "/f"
 	base := serve(t, map[string]string{
-		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Other site" src="` + frameURL + `" width=400 height=200></iframe>` +
-			tripwire("Element.getBoundingClientRect", `setTimeout(() => document.querySelector('iframe').remove(), 0);`, false),
+		"/outer": `<title>Outer</title><p>outer text</p><iframe title="Other site" src="` + frameURL + `" width=400 height=200></iframe>`,
 	})
 	s := open(t, shared, base+"/outer")
 	if !strings.Contains(s.Text, "frame text") {
@@ -48,7 +46,7 @@ func TestSnapshotCrossOriginFrameDetachedMidSnapshot(t *testing.T) {
 	}
 	for i := range 3 {
 		if i == 0 {
-			evalPage[bool](t, shared, "window.arm()")
+			armTripwire(t, shared, "Element.getBoundingClientRect", `setTimeout(() => document.querySelector('iframe').remove(), 0);`)
 		}
 		s, err := shared.Snapshot(tctx(t))
 		if err != nil {

@@ -46,6 +46,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		width:  opts.Width,
 		height: opts.Height,
 		calls:  calls{sem: make(chan struct{}, 1), closed: make(chan struct{})},
+		worlds: worlds{page: opts.CanvasLog},
 	}
 	b.broken, b.breakf = context.WithCancelCause(context.Background())
 	b.downloads.init(b)
@@ -138,7 +139,7 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 type pipeAllocator struct{ conn *chromedp.PipeConn }
 
 func (a pipeAllocator) Allocate(ctx context.Context, opts ...chromedp.BrowserOption) (*chromedp.Browser, error) {
-	return chromedp.NewBrowserTransport(ctx, a.conn, opts...)
+	return chromedp.NewBrowserTransport(ctx, quietConn{a.conn}, opts...)
 }
 
 // Wait satisfies chromedp.Allocator: the process is the launcher's.

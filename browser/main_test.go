@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/goleak"
 
@@ -40,6 +41,23 @@ func newTab(t *testing.T) *Browser {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	b, err := Launch(ctx, Options{CDPURL: server.URL, Isolated: true, Logger: testLogger()})
+	if err != nil {
+		t.Fatalf("a tab on the shared browser: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return b
+}
+
+// newCanvasTab is newTab with the canvas log on (Options.CanvasLog).
+func newCanvasTab(t *testing.T) *Browser {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, Options{CDPURL: server.URL, Isolated: true, Logger: testLogger(), CanvasLog: true})
 	if err != nil {
 		t.Fatalf("a tab on the shared browser: %v", err)
 	}
@@ -216,7 +234,7 @@ func wantLine(t *testing.T, s contract.Snapshot, want string) {
 	}
 }
 
-// evalPage evaluates a JavaScript expression in the shared page, for
+// evalPage evaluates a JavaScript expression in the page's own world, for
 // checking what happened there.
 func evalPage[T any](t *testing.T, b *Browser, expr string) T {
 	t.Helper()
@@ -226,7 +244,11 @@ func evalPage[T any](t *testing.T, b *Browser, expr string) T {
 	}
 	defer o.end()
 	var v T
-	if err := o.evalValue(expr, &v); err != nil {
+	r, err := o.evalMain(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+	if err == nil {
+		err = decodeValue(r, &v)
+	}
+	if err != nil {
 		t.Fatalf("evaluating %s: %v", expr, err)
 	}
 	return v
@@ -237,30 +259,33 @@ func isActionError(err error) bool {
 	return errors.As(err, &ae)
 }
 
-// Navigation races: a test makes a navigation meet a snapshot or an action
-// at a chosen moment: the page replaces getBoundingClientRect with a
-// function that, once armed, starts the navigation from inside the
-// walker's or the action's own script, and then behaves as before. No
-// timing is involved.
-//
-// tripwire arms a one-shot hook on the method of a prototype (such as
-// Element.prototype.getBoundingClientRect, which the walker calls) that
-// runs the JavaScript statement what when the browser's code next calls
-// it. armed starts true for the first call, false when the test arms it
-// later with window.arm().
-func tripwire(method, what string, armed bool) string {
-	return fmt.Sprintf(`<script>
-(() => {
+// armTripwire arms a one-shot hook on the method of a prototype (such as
+// Element.prototype.getBoundingClientRect, which the walker calls) in
+// webagent's world of the current document (world.go): the JavaScript
+// statement what runs when webagent's code next calls it. The page's own
+// world cannot reach webagent's calls, which is the point.
+func armTripwire(t *testing.T, b *Browser, method, what string) {
+	t.Helper()
+	o, err := b.begin(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.end()
+	typ, name, _ := strings.Cut(method, ".")
+	expr := fmt.Sprintf(`(() => {
   const proto = %[1]s.prototype, name = %[2]q;
   const real = proto[name];
-  let armed = %[3]t;
-  window.arm = () => { armed = true; return true; };
   proto[name] = function (...args) {
-    if (armed) { armed = false; %[4]s }
+    proto[name] = real;
+    %[3]s
     return real.apply(this, args);
   };
-})();
-</script>`, strings.Split(method, ".")[0], strings.Split(method, ".")[1], armed, what)
+  return true;
+})()`, typ, name, what)
+	var ok bool
+	if err := o.evalValue(expr, &ok); err != nil {
+		t.Fatalf("arming %s: %v", method, err)
+	}
 }
 
 // pagesOf lists the page targets of b's browser.

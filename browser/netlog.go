@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -35,13 +36,30 @@ type activityLog struct {
 	started map[network.RequestID]time.Time
 }
 
-// recordActivity follows the console and network events of t, when
-// recording is on.
+// pageErrorsJS reports the page's uncaught errors, for traces.
+var pageErrorsJS = program("pageErrors")
+
+// recordActivity follows the network events of t, and the page's
+// uncaught errors, when recording is on. The console messages themselves
+// are not kept: only a client with the Runtime domain enabled receives
+// them, and a page can tell that one is attached (quiet.go).
 func (b *Browser) recordActivity(t *tab) error {
 	if !b.opts.RecordActivity {
 		return nil
 	}
-	return chromedp.Listen(t.ctx, b.activity.handle)
+	if err := chromedp.Listen(t.ctx, b.activity.handle); err != nil {
+		return err
+	}
+	p := runtime.AddBindingParams{Name: pageBinding, ExecutionContextName: worldName}
+	s := page.AddScriptToEvaluateOnNewDocumentParams{Source: jsCall(pageErrorsJS, pageBinding), WorldName: worldName}
+	if b.worlds.page {
+		p.ExecutionContextName, s.WorldName = "", ""
+	}
+	if _, err := cdp.Call(t.ctx, t.target, runtime.AddBinding, p); err != nil {
+		return err
+	}
+	_, err := cdp.Call(t.ctx, t.target, page.AddScriptToEvaluateOnNewDocument, s)
+	return err
 }
 
 // TakeActivity returns the console messages and the finished network
@@ -69,15 +87,15 @@ func (l *activityLog) handle(ev any) {
 		l.pending = map[network.RequestID]*contract.NetEntry{}
 	}
 	switch e := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		parts := make([]string, 0, len(e.Args))
-		for _, a := range e.Args {
-			parts = append(parts, remoteText(a))
+	case *runtime.EventBindingCalled:
+		raw, ok := strings.CutPrefix(e.Payload, "error:")
+		if !ok || e.Name != pageBinding {
+			return
 		}
-		l.addConsole(contract.ConsoleEntry{Level: string(e.Type), Text: strings.Join(parts, " "), Time: epochMS(e.Timestamp)})
-	case *runtime.EventExceptionThrown:
-		d := e.ExceptionDetails
-		l.addConsole(contract.ConsoleEntry{Level: "exception", Text: exceptionText(d), URL: d.URL, Time: epochMS(e.Timestamp)})
+		var pe struct{ Text, URL string }
+		if json.Unmarshal([]byte(raw), &pe) == nil {
+			l.addConsole(contract.ConsoleEntry{Level: "exception", Text: pe.Text, URL: pe.URL, Time: time.Now().UnixMilli()})
+		}
 	case *network.EventRequestWillBeSent:
 		if len(l.pending) >= maxNetEntries {
 			l.dropped++
@@ -145,28 +163,6 @@ func (l *activityLog) finish(id network.RequestID, p *contract.NetEntry, errText
 	l.done = append(l.done, *p)
 }
 
-// remoteText is a console argument as text.
-func remoteText(a *runtime.RemoteObject) string {
-	switch {
-	case a == nil:
-		return ""
-	case len(a.Value) > 0:
-		s := string(a.Value)
-		if len(s) >= 2 && s[0] == '"' {
-			var str string
-			if err := json.Unmarshal(a.Value, &str); err == nil {
-				return str
-			}
-		}
-		return s
-	case a.Description != "":
-		return a.Description
-	case a.UnserializableValue != "":
-		return string(a.UnserializableValue)
-	}
-	return string(a.Type)
-}
-
 func headerMap(h network.Headers) map[string]string {
 	out := make(map[string]string, len(h))
 	for k, v := range h {
@@ -174,9 +170,6 @@ func headerMap(h network.Headers) map[string]string {
 	}
 	return out
 }
-
-// epochMS converts a Runtime timestamp (milliseconds since the epoch).
-func epochMS(t runtime.Timestamp) int64 { return int64(t) }
 
 // wallMS converts a Network wall time (seconds since the epoch).
 func wallMS(t cdp.TimeSinceEpoch) int64 { return int64(float64(t) * 1000) }

@@ -310,13 +310,13 @@ func TestOrdinaryServer(t *testing.T) {
 	}
 }
 
-// TestOrdinaryBuiltinsLookNative: the built-ins webagent wraps in every
-// document (addEventListener for refs and clicks, the canvas methods for
-// the draw log) look as the browser's own to a script that inspects them,
-// the way fingerprinting scripts look for lies.
+// TestOrdinaryBuiltinsLookNative: the built-ins webagent wraps when asked
+// to (the canvas methods, for Options.CanvasLog; by default it wraps
+// nothing: TestNoDevToolsTrace) look as the browser's own to a script that
+// inspects them, the way fingerprinting scripts look for lies.
 func TestOrdinaryBuiltinsLookNative(t *testing.T) {
 	t.Parallel()
-	shared := newTab(t)
+	shared := newCanvasTab(t)
 	do(t, shared, contract.Action{Name: contract.ActGoto, URL: servePage(t, `<title>n</title><canvas></canvas>`)})
 	v, err := shared.Eval(tctx(t), `(() => {
   const ts = Function.prototype.toString;

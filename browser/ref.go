@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -88,7 +87,7 @@ func (o *op) resolveFrameRef(ref string) (frameElement, bool, error) {
 	if !ok {
 		return frameElement{}, false, nil
 	}
-	r, err := cdp.Call(o.ctx, fr.target, runtime.Evaluate, runtime.EvaluateParams{
+	r, err := b.evalWorld(o.ctx, fr.target, runtime.EvaluateParams{
 		Expression: jsCall(resolveJS, ref), Silent: new(true), ObjectGroup: o.objectGroup(),
 	})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 
 	"github.com/webagent/webagent/browser/launcher"
 )
@@ -67,7 +66,7 @@ func (b *Browser) startSession(ctx context.Context) (*session, error) {
 	var err error
 	if b.opts.CDPURL != "" {
 		s.attached = true
-		s.allocCtx, s.allocCancel = remote.NewAllocator(context.Background(), b.opts.CDPURL)
+		s.allocCtx, s.allocCancel = newAttachAllocator(b.opts.CDPURL)
 		err = b.connect(ctx, s)
 		if err != nil {
 			err = attachError(ctx, b.opts.CDPURL, err)

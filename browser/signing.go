@@ -23,8 +23,9 @@ type RequestSigner interface {
 var signedHeaders = map[string]bool{"signature": true, "signature-input": true, "signature-agent": true}
 
 // signs says whether the Browser signs a request to rawURL: a signer is
-// set, the URL is http(s) or ws(s), and its site is one of SignDomains (or
-// SignDomains is empty).
+// set, the URL is http(s), and its site is one of SignDomains (or
+// SignDomains is empty). A WebSocket's handshake never reaches the Fetch
+// interception, so it is not signed.
 func (b *Browser) signs(rawURL string) (*url.URL, bool) {
 	if b.opts.Signer == nil {
 		return nil, false
@@ -34,7 +35,7 @@ func (b *Browser) signs(rawURL string) (*url.URL, bool) {
 		return nil, false
 	}
 	switch u.Scheme {
-	case "http", "https", "ws", "wss":
+	case "http", "https":
 	default:
 		return nil, false
 	}

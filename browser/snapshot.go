@@ -298,6 +298,9 @@ func (o *op) walk() (walkResult, error) {
 	}
 	expr := jsCall(snapshotJS, b.snap.maxRef, budget)
 	t0 := time.Now()
+	if err := o.listenersOf(b.target); err != nil {
+		return walkResult{}, err
+	}
 	r, err := o.eval(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 	if err != nil {
 		return walkResult{}, err

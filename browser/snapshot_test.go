@@ -421,11 +421,11 @@ func TestSnapshotMeetsNavigation(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			base := serve(t, map[string]string{
-				"/first":  `<title>First</title><p>the first page</p><button>Old button</button>` + tripwire("Element.getBoundingClientRect", c.trigger, false),
+				"/first":  `<title>First</title><p>the first page</p><button>Old button</button>`,
 				"/second": `<title>Second</title><p>the second page</p><button>New button</button>`,
 			})
 			open(t, shared, base+"/first")
-			evalPage[bool](t, shared, "window.arm()")
+			armTripwire(t, shared, "Element.getBoundingClientRect", c.trigger)
 			s, err := shared.Snapshot(tctx(t))
 			if err != nil {
 				t.Fatalf("snapshot across a %s: %v", c.name, err)

@@ -110,6 +110,9 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	if err := chromedp.Listen(t.ctx, t.nav.handle); err != nil {
 		return err
 	}
+	if err := b.worlds.follow(t.ctx, t.target); err != nil {
+		return err
+	}
 	if err := chromedp.ListenBrowser(t.ctx, t.nav.handleBrowser); err != nil {
 		return err
 	}
@@ -124,11 +127,10 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	if err := b.applySettings(ctx, t.target); err != nil {
 		return err
 	}
-	if err := watchListeners(ctx, t.target); err != nil {
-		return err
-	}
-	if err := watchCanvas(ctx, t.target); err != nil {
-		return err
+	if b.opts.CanvasLog {
+		if err := watchCanvas(ctx, t.target); err != nil {
+			return err
+		}
 	}
 	if err := b.recordActivity(t); err != nil {
 		return err

@@ -5,9 +5,10 @@
 // was scrolled to and shows only in part, cut by the viewport or by a
 // scrolled container), the points are those of the largest part that
 // shows. For any other element it returns settle.js's answer alone.
-// expect is hit.js's: the token of a click to report.
+// expect and binding are hit.js's: the token of a click to report, and
+// the binding it is reported through.
 /* global settle, hit */
-(async function (enabled, fractions, top, partly, expect) {
+(async function (enabled, fractions, top, partly, expect, binding) {
   const el = this;
   const st = await settle.call(el, enabled);
   if (!top || !st.clip || (!st.inView && !partly) || (enabled && st.disabled)) return st;
@@ -20,5 +21,5 @@
   if (!box) return st;
   const w = box[2] - box[0], h = box[3] - box[1];
   const points = [{X: (box[0] + box[2]) / 2, Y: (box[1] + box[3]) / 2}, ...fractions.map(([fx, fy]) => ({X: box[0] + w * fx, Y: box[1] + h * fy}))];
-  return {...st, points: points, hit: hit.call(el, points, expect)};
+  return {...st, points: points, hit: hit.call(el, points, expect, binding)};
 })

@@ -7,13 +7,12 @@
 // that has not shown its banner yet is waited for, on every DOM change, at
 // most ms. Only a visible dialog or fixed box that speaks of cookies or
 // consent, or a known platform's banner, counts: nothing else is touched.
-// It resolves to {platform, outcome, label}: outcome "none" (no banner),
-// "api" (answered through the API; label is the call), "click" (label is
-// the button's text), "shown" (the API was called and the banner still
+// It resolves to {platform, outcome, label, button}: outcome "none" (no
+// banner), "api" (answered through the API; label is the call), "click"
+// (label is the button's text, button the button), "shown" (the API was called and the banner still
 // shows) or "failed" (a banner with no button for mode).
 (function (mode, ms) {
   const reject = mode === 'reject';
-  const KEY = Symbol.for('webagent.consentButton');
   const shows = (el) => {
     if (!el || !el.isConnected) return false;
     const r = el.getBoundingClientRect();
@@ -183,10 +182,7 @@
       const to = setTimeout(() => finish(cond()), limit);
     });
   };
-  const keep = (platform, b) => {
-    window[KEY] = b;
-    return {platform, outcome: 'click', label: text(b)};
-  };
+  const keep = (platform, b) => ({platform, outcome: 'click', label: text(b), button: b});
   const generic = () => {
     const tcf = typeof window.__tcfapi === 'function';
     for (const box of boxes()) {

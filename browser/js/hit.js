@@ -3,15 +3,17 @@
 // element's: it returns for each point whether a click there reaches the
 // element (or a part or label of it), and unless the first point does, a
 // description of what covers the element there.
-(function (points, expect) {
+/* global clicks */
+(function (points, expect, binding) {
   const el = this;
   // A click is about to be sent: forget the window's latest one, and
-  // expect this one (listeners.js reports where it landed).
-  const clicks = el.ownerDocument.defaultView[Symbol.for('webagent.clicks')];
-  if (clicks) {
-    clicks.target = null;
-    clicks.down = null;
-    clicks.expect = expect ? {el, token: expect} : null;
+  // expect this one (clicks.js reports where it landed).
+  const win = el.ownerDocument.defaultView;
+  const rec = win && clicks(win, binding);
+  if (rec) {
+    rec.target = null;
+    rec.down = null;
+    rec.expect = expect ? {el, token: expect} : null;
   }
   const chain = [];
   for (let d = el.ownerDocument; d !== document;) {

@@ -4,13 +4,12 @@
 (function () {
   const el = this, tag = el.localName;
   // keys tells whether the page can see key events on el: a key listener
-  // in its document (or no record of them), or a handler property on the
-  // way to el.
+  // on el, one of its ancestors (across shadow roots), its document or its
+  // window (registry.js), or no record of them.
   const keys = () => {
     const d = el.ownerDocument, w = d.defaultView, rec = w && w[Symbol.for('webagent.keys')];
-    const watched = (n) => !!(n && (n.onkeydown || n.onkeypress || n.onkeyup));
-    if (!rec || rec.on || watched(w) || watched(d)) return true;
-    for (let a = el; a; a = a.parentNode || a.host) if (watched(a)) return true;
+    if (!rec || rec.on) return true;
+    for (let a = el; a; a = a.parentNode || a.host) if (rec.nodes.has(a)) return true;
     return false;
   };
   if (tag === 'input' || tag === 'textarea') {
