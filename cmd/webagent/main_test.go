@@ -183,10 +183,32 @@ func (p *proc) left() []string {
 		// environment.
 		env, err := os.ReadFile(filepath.Join(filepath.Dir(f), "environ"))
 		if err == nil && bytes.Contains(env, []byte("WEBAGENT_LAUNCHER_REAP=")) && bytes.Contains(env, []byte(p.tmp)) {
-			left = append(left, "a process: the reaper "+filepath.Dir(f))
+			left = append(left, "a process: the reaper "+filepath.Dir(f)+" "+procState(filepath.Dir(f)))
 		}
 	}
 	return left
+}
+
+// procState says what the process at dir (/proc/PID) is doing: its
+// state, where in the kernel it waits, and its threads' states.
+func procState(dir string) string {
+	stat, _ := os.ReadFile(filepath.Join(dir, "stat"))
+	wchan, _ := os.ReadFile(filepath.Join(dir, "wchan"))
+	var threads []string
+	tasks, _ := filepath.Glob(filepath.Join(dir, "task", "*", "stat"))
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) {
+			threads = append(threads, string(b[i+2]))
+		}
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	state, start := "?", "?"
+	if len(f) > 19 {
+		state, start = f[0], f[19] // field 3 and field 22 (starttime, clock ticks)
+	}
+	up, _ := os.ReadFile("/proc/uptime")
+	return fmt.Sprintf("(state %s, wchan %s, threads %s, started at tick %s, uptime %s)", state, wchan, strings.Join(threads, ""), start, bytes.Fields(up)[0])
 }
 
 func run(t *testing.T, args ...string) (int, *proc) {
