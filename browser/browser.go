@@ -64,14 +64,18 @@ type Options struct {
 	// snapshot and the actions use what has arrived, and say that the page
 	// is still loading; DefaultLoadTimeout if 0.
 	LoadTimeout time.Duration
-	// CanvasLog records what pages draw on their 2-D canvases (texts,
-	// shapes, colours and boxes), for the snapshot to list under each
-	// canvas: a canvas game's score, its red circle. It wraps the canvas
-	// methods in the page's own world and runs webagent's programs there,
-	// which a page that looks can notice (by default webagent leaves no
-	// trace a page can see: world.go). For benchmarks of canvas tasks
-	// (MiniWoB++) rather than the open web. Off by default.
-	CanvasLog bool
+	// Observable lets pages observe that a DevTools client drives the
+	// browser, for what needs the page's own world: the canvas log (what
+	// pages draw on their 2-D canvases, texts, shapes, colours and boxes,
+	// listed in the snapshot under each canvas: a canvas game's score, its
+	// red circle), which wraps the canvas methods, and the pages' console
+	// messages and uncaught errors in traces (RecordActivity), which only
+	// a client with the Runtime domain enabled receives. webagent's
+	// programs then run in the page's world too. Off, a page sees no trace
+	// of webagent (quiet.go, world.go), and traces keep the network only.
+	// For benchmarks of canvas tasks (MiniWoB++) and for debugging a page,
+	// rather than sites that look for bots. Off by default.
+	Observable bool
 	// RecordActivity keeps the console messages and network requests of
 	// the tabs for TakeActivity, for traces. Off by default.
 	RecordActivity bool

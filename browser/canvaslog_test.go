@@ -76,7 +76,7 @@ func within2px(got []float64, want ...float64) bool {
 
 func TestCanvasLogInSnapshot(t *testing.T) {
 	t.Parallel()
-	shared := newCanvasTab(t)
+	shared := newObservableTab(t)
 	open(t, shared, servePage(t, canvasGamePage))
 	waitFor(t, "the canvas drawn", 10*time.Second, func() bool { return evalPage[string](t, shared, "document.title") == "drawn" })
 	s := snapshot(t, shared)
@@ -147,7 +147,7 @@ func TestCanvasLogInSnapshot(t *testing.T) {
 // before.
 func TestCanvasLogUnseen(t *testing.T) {
 	t.Parallel()
-	shared := newCanvasTab(t)
+	shared := newObservableTab(t)
 	open(t, shared, servePage(t, canvasGamePage))
 	waitFor(t, "the canvas drawn", 10*time.Second, func() bool { return evalPage[string](t, shared, "document.title") == "drawn" })
 	if !evalPage[bool](t, shared, "window[Symbol.for('webagent.canvas')] instanceof WeakMap") {
@@ -199,7 +199,7 @@ func TestCanvasLogUnseen(t *testing.T) {
 // main viewport.
 func TestCanvasLogInFrame(t *testing.T) {
 	t.Parallel()
-	shared := newCanvasTab(t)
+	shared := newObservableTab(t)
 	base := serve(t, map[string]string{
 		"/": `<title>Outer</title><iframe src="/inner" title=Board style="margin:40px 0 0 60px;border:0;width:300px;height:200px"></iframe>`,
 		"/inner": `<body style="margin:0"><canvas id=board width=200 height=100></canvas>

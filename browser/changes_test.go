@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -40,4 +41,20 @@ func TestClickSaysWhatChanged(t *testing.T) {
 		t.Fatalf("click that opens a tab and switches to it: %+v; want Navigated", o)
 	}
 	do(t, shared, contract.Action{Name: contract.ActTabs, Op: contract.TabsClose, Tab: m[1]})
+}
+
+// TestChangesAcrossDocuments: the report of a change reaches the action on
+// every document of the tab, not only the first: the binding it comes
+// through lives in webagent's world, which each document makes anew
+// (world.go).
+func TestChangesAcrossDocuments(t *testing.T) {
+	t.Parallel()
+	shared := newTab(t)
+	for i := range 3 {
+		s := open(t, shared, servePage(t, fmt.Sprintf(`<title>Doc %d</title><button onclick="this.textContent='done'">Go</button>`, i)))
+		out := do(t, shared, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Go"`)})
+		if !strings.Contains(out, "the page changed") {
+			t.Errorf("document %d: the click's outcome %q does not say the page changed", i, out)
+		}
+	}
 }

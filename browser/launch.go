@@ -46,7 +46,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		width:  opts.Width,
 		height: opts.Height,
 		calls:  calls{sem: make(chan struct{}, 1), closed: make(chan struct{})},
-		worlds: worlds{page: opts.CanvasLog},
+		worlds: worlds{page: opts.Observable},
 	}
 	b.broken, b.breakf = context.WithCancelCause(context.Background())
 	b.downloads.init(b)
@@ -110,7 +110,7 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 	}
 	s.proc = p
 	s.pipe = chromedp.NewPipeConn(p.Pipe())
-	s.allocCtx, s.allocCancel = chromedp.NewAllocatorContext(context.Background(), pipeAllocator{s.pipe})
+	s.allocCtx, s.allocCancel = chromedp.NewAllocatorContext(context.Background(), pipeAllocator{s.pipe, b.opts.Observable})
 	if err := b.connect(ctx, s); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("browser: starting the browser: %w", ctx.Err())
@@ -136,10 +136,13 @@ func (b *Browser) launchProcess(ctx context.Context, s *session) error {
 // pipeAllocator hands chromedp the DevTools connection of a browser that
 // launcher started. It starts nothing: to chromedp the browser is one to
 // attach to, whose life is the launcher's.
-type pipeAllocator struct{ conn *chromedp.PipeConn }
+type pipeAllocator struct {
+	conn *chromedp.PipeConn
+	loud bool // quietConn's
+}
 
 func (a pipeAllocator) Allocate(ctx context.Context, opts ...chromedp.BrowserOption) (*chromedp.Browser, error) {
-	return chromedp.NewBrowserTransport(ctx, quietConn{a.conn}, opts...)
+	return chromedp.NewBrowserTransport(ctx, quietConn{a.conn, a.loud}, opts...)
 }
 
 // Wait satisfies chromedp.Allocator: the process is the launcher's.

@@ -52,12 +52,12 @@ func newTab(t *testing.T) *Browser {
 	return b
 }
 
-// newCanvasTab is newTab with the canvas log on (Options.CanvasLog).
-func newCanvasTab(t *testing.T) *Browser {
+// newObservableTab is newTab with Options.Observable (the canvas log).
+func newObservableTab(t *testing.T) *Browser {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b, err := Launch(ctx, Options{CDPURL: server.URL, Isolated: true, Logger: testLogger(), CanvasLog: true})
+	b, err := Launch(ctx, Options{CDPURL: server.URL, Isolated: true, Logger: testLogger(), Observable: true})
 	if err != nil {
 		t.Fatalf("a tab on the shared browser: %v", err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -36,30 +35,15 @@ type activityLog struct {
 	started map[network.RequestID]time.Time
 }
 
-// pageErrorsJS reports the page's uncaught errors, for traces.
-var pageErrorsJS = program("pageErrors")
-
-// recordActivity follows the network events of t, and the page's
-// uncaught errors, when recording is on. The console messages themselves
-// are not kept: only a client with the Runtime domain enabled receives
-// them, and a page can tell that one is attached (quiet.go).
+// recordActivity follows the network events of t when recording is on,
+// and its console messages and uncaught errors, which only a client with
+// the Runtime domain enabled receives, with Options.Observable
+// (quiet.go).
 func (b *Browser) recordActivity(t *tab) error {
 	if !b.opts.RecordActivity {
 		return nil
 	}
-	if err := chromedp.Listen(t.ctx, b.activity.handle); err != nil {
-		return err
-	}
-	p := runtime.AddBindingParams{Name: pageBinding, ExecutionContextName: worldName}
-	s := page.AddScriptToEvaluateOnNewDocumentParams{Source: jsCall(pageErrorsJS, pageBinding), WorldName: worldName}
-	if b.worlds.page {
-		p.ExecutionContextName, s.WorldName = "", ""
-	}
-	if _, err := cdp.Call(t.ctx, t.target, runtime.AddBinding, p); err != nil {
-		return err
-	}
-	_, err := cdp.Call(t.ctx, t.target, page.AddScriptToEvaluateOnNewDocument, s)
-	return err
+	return chromedp.Listen(t.ctx, b.activity.handle)
 }
 
 // TakeActivity returns the console messages and the finished network
@@ -87,15 +71,15 @@ func (l *activityLog) handle(ev any) {
 		l.pending = map[network.RequestID]*contract.NetEntry{}
 	}
 	switch e := ev.(type) {
-	case *runtime.EventBindingCalled:
-		raw, ok := strings.CutPrefix(e.Payload, "error:")
-		if !ok || e.Name != pageBinding {
-			return
+	case *runtime.EventConsoleAPICalled: // Options.Observable only
+		parts := make([]string, 0, len(e.Args))
+		for _, a := range e.Args {
+			parts = append(parts, remoteText(a))
 		}
-		var pe struct{ Text, URL string }
-		if json.Unmarshal([]byte(raw), &pe) == nil {
-			l.addConsole(contract.ConsoleEntry{Level: "exception", Text: pe.Text, URL: pe.URL, Time: time.Now().UnixMilli()})
-		}
+		l.addConsole(contract.ConsoleEntry{Level: string(e.Type), Text: strings.Join(parts, " "), Time: int64(e.Timestamp)})
+	case *runtime.EventExceptionThrown: // Options.Observable only
+		d := e.ExceptionDetails
+		l.addConsole(contract.ConsoleEntry{Level: "exception", Text: exceptionText(d), URL: d.URL, Time: int64(e.Timestamp)})
 	case *network.EventRequestWillBeSent:
 		if len(l.pending) >= maxNetEntries {
 			l.dropped++
@@ -161,6 +145,28 @@ func (l *activityLog) finish(id network.RequestID, p *contract.NetEntry, errText
 		return
 	}
 	l.done = append(l.done, *p)
+}
+
+// remoteText is a console argument as text.
+func remoteText(a *runtime.RemoteObject) string {
+	switch {
+	case a == nil:
+		return ""
+	case len(a.Value) > 0:
+		s := string(a.Value)
+		if len(s) >= 2 && s[0] == '"' {
+			var str string
+			if err := json.Unmarshal(a.Value, &str); err == nil {
+				return str
+			}
+		}
+		return s
+	case a.Description != "":
+		return a.Description
+	case a.UnserializableValue != "":
+		return string(a.UnserializableValue)
+	}
+	return string(a.Type)
 }
 
 func headerMap(h network.Headers) map[string]string {

@@ -311,12 +311,12 @@ func TestOrdinaryServer(t *testing.T) {
 }
 
 // TestOrdinaryBuiltinsLookNative: the built-ins webagent wraps when asked
-// to (the canvas methods, for Options.CanvasLog; by default it wraps
+// to (the canvas methods, for Options.Observable; by default it wraps
 // nothing: TestNoDevToolsTrace) look as the browser's own to a script that
 // inspects them, the way fingerprinting scripts look for lies.
 func TestOrdinaryBuiltinsLookNative(t *testing.T) {
 	t.Parallel()
-	shared := newCanvasTab(t)
+	shared := newObservableTab(t)
 	do(t, shared, contract.Action{Name: contract.ActGoto, URL: servePage(t, `<title>n</title><canvas></canvas>`)})
 	v, err := shared.Eval(tctx(t), `(() => {
   const ts = Function.prototype.toString;

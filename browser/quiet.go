@@ -25,14 +25,19 @@ import (
 // Runtime.disable, which Chromium answers the same way, so that Runtime
 // is never enabled, not even for a moment. What webagent needs from
 // Runtime it gets otherwise: its programs run in an isolated world of
-// their own (world.go), the binding its programs call lives only there,
-// and exceptions for traces come from that world's error events.
+// their own (world.go), and the binding its programs call lives only
+// there. The pages' console messages and uncaught errors reach only a
+// client with Runtime enabled: traces keep them with Options.Observable.
 
-// quietConn is a chromedp.Transport that never lets Runtime be enabled.
-type quietConn struct{ chromedp.Transport }
+// quietConn is a chromedp.Transport that never lets Runtime be enabled,
+// unless loud (Options.Observable).
+type quietConn struct {
+	chromedp.Transport
+	loud bool
+}
 
 func (c quietConn) Write(ctx context.Context, m *cdproto.Message) error {
-	if m.Method == "Runtime.enable" {
+	if m.Method == "Runtime.enable" && !c.loud {
 		m.Method = "Runtime.disable"
 	}
 	return c.Transport.Write(ctx, m)
@@ -49,13 +54,14 @@ func (c quietConn) SetDebugf(f func(string, ...any)) {
 // (Options.CDPURL) through a quietConn: chromedp's remote allocator with
 // the connection of its own.
 type attachAllocator struct {
-	url string
-	wg  sync.WaitGroup
+	url  string
+	loud bool // quietConn's
+	wg   sync.WaitGroup
 }
 
 // newAttachAllocator returns the allocator context for the address.
-func newAttachAllocator(url string) (context.Context, context.CancelFunc) {
-	return chromedp.NewAllocatorContext(context.Background(), &attachAllocator{url: url})
+func newAttachAllocator(url string, loud bool) (context.Context, context.CancelFunc) {
+	return chromedp.NewAllocatorContext(context.Background(), &attachAllocator{url: url, loud: loud})
 }
 
 // attachDialTimeout bounds finding and dialling the address.
@@ -79,7 +85,7 @@ func (a *attachAllocator) Allocate(ctx context.Context, opts ...chromedp.Browser
 	if err != nil {
 		return nil, fmt.Errorf("could not dial %q: %w", ws, err)
 	}
-	return chromedp.NewBrowserTransport(wctx, quietConn{conn}, opts...)
+	return chromedp.NewBrowserTransport(wctx, quietConn{conn, a.loud}, opts...)
 }
 
 // Wait satisfies chromedp.Allocator.

@@ -66,7 +66,7 @@ func (b *Browser) startSession(ctx context.Context) (*session, error) {
 	var err error
 	if b.opts.CDPURL != "" {
 		s.attached = true
-		s.allocCtx, s.allocCancel = newAttachAllocator(b.opts.CDPURL)
+		s.allocCtx, s.allocCancel = newAttachAllocator(b.opts.CDPURL, b.opts.Observable)
 		err = b.connect(ctx, s)
 		if err != nil {
 			err = attachError(ctx, b.opts.CDPURL, err)

@@ -58,7 +58,7 @@ func TestSnapshotGolden(t *testing.T) {
 	for _, g := range goldenPages {
 		t.Run(g.page, func(t *testing.T) {
 			// drawing.html's canvas shows what the canvas log recorded.
-			b := launch(t, Options{SnapshotTokens: g.tokens, CanvasLog: g.page == "drawing.html"})
+			b := launch(t, Options{SnapshotTokens: g.tokens, Observable: g.page == "drawing.html"})
 			s := open(t, b, srv.URL+"/"+g.page)
 			golden := filepath.Join(dir, strings.TrimSuffix(g.page, ".html")+".golden")
 			if *update {

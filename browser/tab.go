@@ -127,7 +127,7 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	if err := b.applySettings(ctx, t.target); err != nil {
 		return err
 	}
-	if b.opts.CanvasLog {
+	if b.opts.Observable {
 		if err := watchCanvas(ctx, t.target); err != nil {
 			return err
 		}

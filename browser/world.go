@@ -32,7 +32,7 @@ const worldName = "webagent"
 // (Page.frameNavigated of its frame) or when Chromium no longer knows it.
 type worlds struct {
 	// page runs webagent's programs in the page's own world instead
-	// (Options.CanvasLog, whose log is there).
+	// (Options.Observable: the canvas log is there).
 	page bool
 	mu   sync.Mutex
 	m    map[target.SessionID]*world
@@ -86,6 +86,12 @@ func (w *worlds) of(ctx context.Context, t guarded) (*world, error) {
 	// The main frame of a page or frame target has the target's id.
 	r, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(t.TargetID), WorldName: worldName})
 	if err != nil {
+		return nil, err
+	}
+	// The binding: Chromium installs a binding by context name only in
+	// the contexts that exist when it is added, unless Runtime is
+	// enabled, which it never is (quiet.go): each world gets it here.
+	if err := t.Call(ctx, runtime.CommandAddBinding, map[string]any{"name": pageBinding, "executionContextId": r.ExecutionContextID}, nil); err != nil {
 		return nil, err
 	}
 	wd = &world{id: r.ExecutionContextID}

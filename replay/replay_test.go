@@ -77,7 +77,9 @@ func record(t *testing.T, ctx context.Context, start string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := launch(t, browser.Options{RecordActivity: true})
+	// Observable: the trace keeps the pages' console messages (whose
+	// masking this checks), which only a client with Runtime enabled gets.
+	b := launch(t, browser.Options{RecordActivity: true, Observable: true})
 	secrets := map[string]string{"pw": secret}
 	dir := filepath.Join(t.TempDir(), "trace")
 	task := agent.Task{URL: start, Instruction: "Sign in as ann with <secret>pw</secret> and tell me the savings balance.", Secrets: secrets}
