@@ -38,26 +38,23 @@ var server *Server
 // (its browser context removed) when the test ends.
 func newTab(t *testing.T) *Browser {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	b, err := Launch(ctx, Options{CDPURL: server.URL, Isolated: true, Logger: testLogger()})
-	if err != nil {
-		t.Fatalf("a tab on the shared browser: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := b.Close(); err != nil {
-			t.Errorf("close: %v", err)
-		}
-	})
-	return b
+	return newTabWith(t, Options{})
 }
 
 // newObservableTab is newTab with Options.Observable (the canvas log).
 func newObservableTab(t *testing.T) *Browser {
 	t.Helper()
+	return newTabWith(t, Options{Observable: true})
+}
+
+// newTabWith is newTab with opts, on the shared server in a browser
+// context of its own.
+func newTabWith(t *testing.T, opts Options) *Browser {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b, err := Launch(ctx, Options{CDPURL: server.URL, Isolated: true, Logger: testLogger(), Observable: true})
+	opts.CDPURL, opts.Isolated, opts.Logger = server.URL, true, testLogger()
+	b, err := Launch(ctx, opts)
 	if err != nil {
 		t.Fatalf("a tab on the shared browser: %v", err)
 	}
