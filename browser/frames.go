@@ -83,6 +83,11 @@ func (o *op) attachFrame(id cdp.FrameID, owner *oopif, targets map[target.ID]boo
 		return nil, false, nil
 	}
 	fr = &oopif{id: id, cancel: cancel, target: guarded{chromedp.FromContext(fctx).Target}, owner: owner}
+	if in := b.sess.icpt; in != nil {
+		if err := in.followFrames(fctx); err != nil {
+			b.log.Debug("following a frame's frames", "error", err)
+		}
+	}
 	if err := b.worlds.follow(fctx, fr.target); err != nil {
 		b.log.Debug("following a frame's documents", "error", err)
 	}

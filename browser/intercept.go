@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -43,6 +44,12 @@ type interceptor struct {
 	// context (only tracked for an isolated context on a shared browser).
 	ctxOf map[target.ID]bool
 	page  map[target.ID]bool // page targets (top-level frames)
+	// frames are the frames attached in the Browser's own documents (a
+	// frame that is not a target of its own has no browser context to
+	// tell its owner by); arrived is closed, and replaced, when one is
+	// added.
+	frames  map[cdp.FrameID]bool
+	arrived chan struct{}
 	// loaders are the storage state's hidden tabs (withLoader): their
 	// documents are answered with an empty page, never fetched.
 	loaders map[target.ID]bool
@@ -51,10 +58,20 @@ type interceptor struct {
 // intercept makes the session's browser pause document requests for the
 // guard.
 func (b *Browser) intercept(ctx context.Context, s *session) error {
-	in := &interceptor{b: b, s: s, ctxOf: map[target.ID]bool{}, page: map[target.ID]bool{}}
+	in := &interceptor{b: b, s: s, ctxOf: map[target.ID]bool{}, page: map[target.ID]bool{},
+		frames: map[cdp.FrameID]bool{}, arrived: make(chan struct{})}
 	s.icpt = in
 	if err := chromedp.ListenBrowser(s.ctx, in.handle); err != nil {
 		return err
+	}
+	// The targets that existed before the listener: the events of their
+	// discovery went by already.
+	infos, err := cdp.Call(ctx, s.browser, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return err
+	}
+	for _, ti := range infos.TargetInfos {
+		in.track(ti)
 	}
 	params := fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}},
@@ -70,7 +87,7 @@ func (b *Browser) intercept(ctx context.Context, s *session) error {
 			params.Patterns = append(params.Patterns, &fetch.RequestPattern{URLPattern: p})
 		}
 	}
-	_, err := cdp.Call(ctx, s.browser, fetch.Enable, params)
+	_, err = cdp.Call(ctx, s.browser, fetch.Enable, params)
 	return err
 }
 
@@ -112,15 +129,57 @@ func (in *interceptor) track(ti *target.Info) {
 	}
 }
 
-// owner says whether the frame is the Browser's (true when unknown: a
-// frame inside a page, which the guard then covers too) and whether it is a
-// top-level frame.
-func (in *interceptor) owner(f cdp.FrameID) (ours, top bool) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
+// frameWait bounds the wait for the event that tells a new frame of the
+// Browser's documents from another Browser's, on a shared browser.
+const frameWait = 300 * time.Millisecond
+
+// followFrames records the frames attached in the documents of the target
+// of ctx (a tab, a cross-origin frame), for owner.
+func (in *interceptor) followFrames(ctx context.Context) error {
+	return chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*page.EventFrameAttached); ok {
+			in.mu.Lock()
+			if !in.frames[e.FrameID] {
+				in.frames[e.FrameID] = true
+				close(in.arrived)
+				in.arrived = make(chan struct{})
+			}
+			in.mu.Unlock()
+		}
+	})
+}
+
+// owner says whether the frame is the Browser's and whether it is a
+// top-level frame. A frame that is a target says by its browser context;
+// one inside a document is the Browser's when it was attached in one of
+// the Browser's documents. On a browser of its own every frame is. On a
+// shared browser (an isolated context), another Browser's frames pause
+// here too: a frame not seen yet is waited for, frameWait at most, as its
+// attach event can come after its first request.
+func (in *interceptor) owner(ctx context.Context, f cdp.FrameID) (ours, top bool) {
 	id := target.ID(f)
-	ours, known := in.ctxOf[id]
-	return ours || !known, in.page[id]
+	timer := time.NewTimer(frameWait)
+	defer timer.Stop()
+	for {
+		in.mu.Lock()
+		ours, known := in.ctxOf[id]
+		top = in.page[id]
+		if in.frames[f] || in.s.bcID == "" || f == "" {
+			ours, known = true, true
+		}
+		arrived := in.arrived
+		in.mu.Unlock()
+		if known {
+			return ours, top
+		}
+		select {
+		case <-arrived:
+		case <-timer.C:
+			return false, top
+		case <-ctx.Done():
+			return false, top
+		}
+	}
 }
 
 // answer lets the request go on, or fails it and tells the model why.
@@ -133,7 +192,7 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 		in.fulfilEmpty(ctx, e)
 		return
 	}
-	ours, top := in.owner(e.FrameID)
+	ours, top := in.owner(ctx, e.FrameID)
 	document := e.ResourceType == network.ResourceTypeDocument
 	why := ""
 	if ours && document {

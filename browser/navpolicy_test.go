@@ -269,3 +269,35 @@ func (r *recorder) wantNothing(t *testing.T) {
 		t.Errorf("the attacker's server received %q", got)
 	}
 }
+
+// Two Browsers on one shared browser, each in a context of its own: the
+// one with an allow-list refuses nothing of the other's, neither a
+// navigation of a tab that was there before it started nor a frame of
+// another site inside the other's page (which pauses in every Browser's
+// guard before anything says whose it is).
+func TestGuardKeepsToItsOwnContext(t *testing.T) {
+	t.Parallel()
+	mine := newTab(t)
+	frame := serve(t, map[string]string{"/f": `<button>Framed button</button>`})
+	frameURL := strings.Replace(frame, "127.0.0.1", "localhost", 1) + "/f"
+	base := serve(t, map[string]string{
+		"/p": `<title>Host</title><iframe src="` + frameURL + `"></iframe>`,
+		"/q": `<title>Before</title><p>first page</p>`,
+	})
+	open(t, mine, base+"/q")
+	strict := newTab(t)
+	only := servePage(t, `<title>Only</title><p>the one allowed site</p>`)
+	confine(t, strict, contract.NavigationPolicy{Allowed: patterns(t, hostPort(t, only))})
+	open(t, strict, only)
+
+	s := open(t, mine, base+"/p")
+	waitFor(t, "the frame's button", 10*time.Second, func() bool {
+		if !strings.Contains(s.Text, "Framed button") {
+			s = snapshot(t, mine)
+		}
+		return strings.Contains(s.Text, "Framed button")
+	})
+	if n := snapshot(t, strict).Notices; len(n) > 0 {
+		t.Errorf("the other Browser's guard judged this one's requests: %q", n)
+	}
+}

@@ -74,6 +74,9 @@ func (b *Browser) startTab(ctx context.Context, s *session, tctx context.Context
 	if !stop() && err == nil {
 		err = ctx.Err()
 	}
+	if err == nil && s.icpt != nil {
+		err = s.icpt.followFrames(tctx)
+	}
 	if err == nil {
 		err = b.setupTab(ctx, t)
 	}
