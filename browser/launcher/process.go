@@ -137,6 +137,11 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	}
 	p.out, p.outR = newOutput(cfg.Logger), r
 	go p.out.read(r)
+	if temp {
+		// For a sweep after this process is killed: the browser's
+		// helpers, in its process group, may outlive it for a moment.
+		_ = markGroup(dir, p.cmd.Process.Pid)
+	}
 	if cfg.Pipe {
 		// The browser is ready when it answers on the pipe: the caller's
 		// first command waits for it (and StartError says why it never

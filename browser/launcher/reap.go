@@ -35,6 +35,10 @@ type reapOrder struct {
 	Profile string `json:"profile,omitempty"`
 	// Dirs are removed once those processes are gone.
 	Dirs []string `json:"dirs"`
+	// Watch, when set, is a process to outlive: the reaper waits for it to
+	// end, however it ends, then removes the temporary folders it left
+	// (SweepLeftovers), within reapBudget.
+	Watch int `json:"watch,omitempty"`
 }
 
 func init() {
@@ -48,6 +52,11 @@ func reapMain(order string) int {
 	var o reapOrder
 	if err := json.Unmarshal([]byte(order), &o); err != nil {
 		return 2
+	}
+	if o.Watch > 0 {
+		waitEnd(o.Watch)
+		SweepLeftovers()
+		return 0
 	}
 	if err := reap(o, time.Now().Add(reapBudget)); err != nil {
 		return 1
@@ -107,6 +116,30 @@ func waitKilled(pid int, deadline time.Time) {
 			return
 		}
 	}
+}
+
+// waitEnd waits for pid to end, on its pidfd.
+func waitEnd(pid int) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return // gone already
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, -1)
+		if n > 0 || (err != nil && !errors.Is(err, unix.EINTR)) {
+			return
+		}
+	}
+}
+
+// SweepOnExit starts a detached process that outlives this one and, when
+// it ends, however it ends (SIGKILL too), removes the temporary folders it
+// left (SweepLeftovers): for a long-lived program, a session that keeps a
+// browser for hours, whose end a later run must not have to clean up
+// after. Its browser dies with it (Start). It returns at once.
+func SweepOnExit() error {
+	return startReaper(reapOrder{Watch: os.Getpid()})
 }
 
 // startReaper starts a detached reaper for o and returns at once: its own

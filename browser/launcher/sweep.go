@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Folders left by a process that ended before its clean-up did: a program
@@ -67,6 +68,9 @@ func ownerGone(dir string) bool {
 	return !Running(pid) || startTime(pid) != f[1]
 }
 
+// sweepWait bounds the wait for the processes of a leftover profile to end.
+const sweepWait = 3 * time.Second
+
 // SweepLeftovers removes the temporary folders (those of Start,
 // ProfilePrefix and TempPrefix, and those of MkdirTemp) in the folders
 // bases (by default the system's temporary folder and /tmp, where they are
@@ -84,9 +88,15 @@ func SweepLeftovers(bases ...string) int {
 				continue
 			}
 			if strings.HasPrefix(filepath.Base(d), ProfilePrefix) {
-				KillUsing(d)
+				// Killed and gone before the removal: a helper still
+				// dying could write into the folder meanwhile.
+				deadline := time.Now().Add(sweepWait)
+				endGroup(d, deadline)
+				endUsing(d, deadline)
 			}
-			if os.RemoveAll(d) == nil {
+			// The owner file last: a removal cut short leaves a folder
+			// the next sweep still knows as a leftover.
+			if removeOwnerLast(d) == nil {
 				n++
 			}
 		}
@@ -121,4 +131,64 @@ func sweepBases() []string {
 		bases = append(bases, "/tmp")
 	}
 	return bases
+}
+
+// groupFile names the process group of a temporary profile's browser.
+const groupFile = "webagent-group"
+
+// markGroup writes the process group of the browser using the profile.
+func markGroup(dir string, pgid int) error {
+	return os.WriteFile(filepath.Join(dir, groupFile), []byte(strconv.Itoa(pgid)+"\n"), 0o600)
+}
+
+// endGroup kills, and waits by deadline for, the processes left of the
+// process group of the profile's browser: its helpers (whose command lines
+// need not name the profile) may flush into it as they exit. Only
+// Chromium's processes of that group are killed (a helper's --type=, or
+// the profile on its command line), not another program that took the
+// group's number since.
+func endGroup(dir string, deadline time.Time) {
+	b, err := os.ReadFile(filepath.Join(dir, groupFile))
+	if err != nil {
+		return
+	}
+	pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pgid <= 1 {
+		return
+	}
+	for time.Now().Before(deadline) {
+		pids := groupMembers(pgid, dir)
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			waitKilled(pid, deadline)
+		}
+	}
+}
+
+// groupMembers lists the Chromium processes of process group pgid.
+func groupMembers(pgid int, dir string) []int {
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var pids []int
+	for _, f := range procs {
+		stat, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(stat[i+1:]))
+		if len(fields) < 3 || fields[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(f), "cmdline"))
+		if pid > 0 && pid != os.Getpid() && (bytes.Contains(cmdline, []byte("--type=")) || bytes.Contains(cmdline, []byte("--user-data-dir="+dir))) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
