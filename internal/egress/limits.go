@@ -49,13 +49,20 @@ func (e *Proxy) allow(ctx context.Context, u *url.URL) string {
 	return ""
 }
 
-// guarded reports whether the private network guard applies to host.
-func (e *Proxy) guarded(host string) bool {
+// guarded reports whether the private network guard applies to addr
+// (host:port): not when the user named it, with or without its port and
+// scheme (--allowed-domains 127.0.0.1:8080).
+func (e *Proxy) guarded(addr string) bool {
 	p := e.policy()
 	if p == nil || p.AllowPrivateNetwork {
 		return false
 	}
-	return !p.Named(&url.URL{Scheme: "http", Host: host})
+	for _, scheme := range []string{"http", "https"} {
+		if p.Named(&url.URL{Scheme: scheme, Host: addr}) {
+			return false
+		}
+	}
+	return true
 }
 
 func privateWhy(host string) string {
@@ -65,9 +72,8 @@ func privateWhy(host string) string {
 // dialDirect connects to a site, refusing a private address the guard
 // keeps the agent from (errPrivate).
 func (e *Proxy) dialDirect(ctx context.Context, network, addr string) (net.Conn, error) {
-	host, _, _ := net.SplitHostPort(addr)
 	d := &net.Dialer{Timeout: dialBudget}
-	if e.guarded(host) {
+	if e.guarded(addr) {
 		d.Control = func(_, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
 			if err != nil || PrivateAddr(ap.Addr()) {
