@@ -32,18 +32,34 @@ var globalsRE = regexp.MustCompile(`(?m)^/\* global ([\w, ]+) \*/\n`)
 // its globals comment bound to their names. It panics when the file is
 // missing, as a missing embedded file can only be a build mistake.
 func program(name string) string {
+	if p, ok := programs[name]; ok {
+		return p
+	}
+	p := compose(name)
+	programs[name] = p
+	return p
+}
+
+// programs are the programs composed so far: a program several others use
+// is composed once. program runs at start-up (package variables), one
+// goroutine.
+var programs = map[string]string{}
+
+// compose is program without the memo.
+func compose(name string) string {
 	raw, err := pageJS.ReadFile("js/" + name + ".js")
 	if err != nil {
 		panic(fmt.Sprintf("browser: page program %s: %v", name, err))
 	}
 	src := string(raw)
+	code := stripHeader(src)
 	var uses []string
-	if m := globalsRE.FindStringSubmatch(src); m != nil {
+	// The globals comment is in the header: the code is not searched.
+	if m := globalsRE.FindStringSubmatch(src[:len(src)-len(code)]); m != nil {
 		for u := range strings.SplitSeq(m[1], ",") {
 			uses = append(uses, strings.TrimSpace(u))
 		}
 	}
-	code := stripHeader(src)
 	if len(uses) == 0 {
 		return code
 	}

@@ -30,6 +30,7 @@ type snapState struct {
 
 	// The previous snapshot, to say what changed.
 	taken   bool
+	tab     *tab // the tab of the latest snapshot
 	url     string
 	loader  string
 	refs    map[string]bool
@@ -338,7 +339,8 @@ func (b *Browser) changes(res walkResult) []string {
 		}
 	}
 	var out []string
-	if s.taken {
+	// After a switch of tabs the previous snapshot was of another page.
+	if s.taken && s.tab == b.cur {
 		switch {
 		case res.URL != s.url:
 			out = append(out, fmt.Sprintf("the URL changed from %s to %s", s.url, res.URL))
@@ -375,7 +377,7 @@ func (b *Browser) changes(res walkResult) []string {
 			out = append(out, fmt.Sprintf("a new tab opened (%s)", st.popup.url))
 		}
 	}
-	s.taken, s.url, s.loader = true, res.URL, string(st.loader)
+	s.taken, s.tab, s.url, s.loader = true, b.cur, res.URL, string(st.loader)
 	s.refs, s.dialogs, s.popups = refs, dialogs, st.popups
 	return out
 }

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -84,4 +85,43 @@ func (o *op) listTabs() (string, error) {
 		}
 	}
 	return sb.String(), nil
+}
+
+// NewTab opens a blank tab in the Browser's browser context, makes it the
+// current tab and returns its id (t2): for a front end that gives each of
+// its users tabs of their own (webagent browser --agent).
+func (b *Browser) NewTab(ctx context.Context) (string, error) {
+	o, err := b.begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer o.end()
+	t, err := b.newTab(o.ctx, b.sess, b.nextTabID())
+	if err != nil {
+		return "", o.fail("opening a tab", err)
+	}
+	b.tabs = append(b.tabs, t)
+	b.setCurrent(t)
+	return t.id, nil
+}
+
+// Tabs returns the ids of the Browser's tabs, in the order they were
+// opened, the tabs its pages opened since the last call taken in, and the
+// id of the current one.
+func (b *Browser) Tabs(ctx context.Context) (ids []string, current string, err error) {
+	o, err := b.begin(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	defer o.end()
+	if err := b.adoptOpened(o.ctx); err != nil {
+		return nil, "", o.fail("listing the tabs", err)
+	}
+	if _, err := b.closedTabs(o.ctx); err != nil {
+		return nil, "", o.fail("listing the tabs", err)
+	}
+	for _, t := range b.tabs {
+		ids = append(ids, t.id)
+	}
+	return ids, b.cur.id, nil
 }
