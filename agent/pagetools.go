@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/webagent/webagent/contract"
@@ -13,6 +14,20 @@ import (
 type PageTool struct {
 	Def    contract.ToolDef
 	Budget time.Duration
+	// Params are the tool's arguments in the order the tool declares them
+	// (ref first where it has one), as Def.Parameters describes them: for
+	// a front end that takes them by position (webagent browser).
+	Params []Param
+}
+
+// Param is one argument of a page tool.
+type Param struct {
+	Name string
+	// Type is its JSON Schema type: string, integer, number, boolean or
+	// array (of strings).
+	Type     string
+	Required bool
+	Desc     string
 }
 
 // PageTools returns the tools that act on the page, in the order the loop
@@ -21,7 +36,11 @@ func PageTools() []PageTool {
 	var out []PageTool
 	for _, t := range tools {
 		if !t.local {
-			out = append(out, PageTool{Def: t.def(), Budget: t.budget})
+			pt := PageTool{Def: t.def(), Budget: t.budget}
+			for _, p := range t.props {
+				pt.Params = append(pt.Params, Param{Name: p.name, Type: p.typ, Required: slices.Contains(t.required, p.name), Desc: p.desc})
+			}
+			out = append(out, pt)
 		}
 	}
 	return out

@@ -35,7 +35,7 @@ type common struct {
 	nav     navFlags
 	trace   traceFlags
 	browser browserFlags
-	session sessionFlags // registered by run only
+	session sessionFlags // registered by run and browser only
 	cache   cacheFlags   // registered by run only
 	policy  policyFlags  // registered by run and mcp
 }

@@ -48,6 +48,9 @@ Usage:
   webagent status|cancel ID        a fleet task's state, question and result; end it as CANCELED
   webagent answer ID "text"        answer a fleet task's pending ask_human question
   webagent bot-key new|directory FILE  make a signing key (--bot-key), print or serve its public directory
+  webagent browser COMMAND [ARGS]  one bounded browser command at a time (open, snapshot, click e12, ...)
+                                   in a session that keeps its Chromium; for coding agents
+  webagent skill [--install DIR]   print (or install) the skill that teaches a coding agent webagent browser
   webagent version                 print the version and the commit it was built from
   webagent completion bash|zsh|fish  print a shell completion script
   webagent help [command]
@@ -116,6 +119,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdAnswer(ctx, args[1:], stdout, stderr)
 	case "bot-key":
 		code, err = cmdBotKey(ctx, args[1:], stdout, stderr)
+	case "browser":
+		code, err = cmdBrowser(ctx, args[1:], stdout, stderr)
+	case "skill":
+		code, err = cmdSkill(ctx, args[1:], stdout)
 	case "version", "--version", "-version":
 		code, err = cmdVersion(args[1:], stdout)
 	case "completion":
@@ -147,7 +154,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "browser", "skill", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -164,6 +171,7 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"cancel":     func() *flag.FlagSet { fs, _ := idFlags("cancel", "cancel [flags] ID"); return fs },
 	"answer":     func() *flag.FlagSet { fs, _ := idFlags("answer", "answer [flags] ID \"text\""); return fs },
 	"bot-key":    func() *flag.FlagSet { fs, _ := botKeyFlags(); return fs },
+	"skill":      func() *flag.FlagSet { fs, _ := skillFlags(); return fs },
 }
 
 func unknownCommand(cmd string) error {

@@ -1,0 +1,445 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser/launcher"
+	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/secret"
+	"github.com/webagent/webagent/session"
+)
+
+// exitTimedOut is the exit status of a browser command that ran out of its
+// budget (as timeout(1)'s).
+const exitTimedOut = 124
+
+// serveCommand is the hidden command of a session's own process.
+const serveCommand = "__serve"
+
+// browserCommand is one command of webagent browser: a page tool, or one
+// of the session's own.
+type browserCommand struct {
+	name, tool, desc string
+	params           []agent.Param
+}
+
+// browserCommands are the page tools (goto is open; names with dashes),
+// then snapshot, screenshot, tabs' neighbours and the session's own.
+func browserCommands() []browserCommand {
+	out := []browserCommand{
+		{name: "snapshot", tool: "snapshot", desc: "The page as the model reads it: its text and every element you can act on, with its ref (e12)"},
+		{name: "screenshot", tool: "screenshot", desc: "Save the visible part of the page as a PNG (to PATH, else a new temp file) and print its path",
+			params: []agent.Param{{Name: "path", Type: "string", Desc: "the file to write"}}},
+	}
+	for _, pt := range agent.PageTools() {
+		name := strings.ReplaceAll(pt.Def.Name, "_", "-")
+		if pt.Def.Name == contract.ActGoto {
+			name = "open"
+		}
+		out = append(out, browserCommand{name: name, tool: pt.Def.Name, desc: pt.Def.Description, params: pt.Params})
+	}
+	return append(out,
+		browserCommand{name: "status", tool: "status", desc: "The session's process, browser, agents and their tabs"},
+		browserCommand{name: "sessions", desc: "List the sessions that are running"},
+		browserCommand{name: "close", tool: "close", desc: "End the session: its browser, profile and temp folders go"},
+	)
+}
+
+type browserOpts struct {
+	common
+	secrets     secretFlag
+	name        string
+	agent       string
+	idle        time.Duration
+	autoConnect bool
+	confirmed   bool
+	args        map[string]any
+}
+
+// browserFlagSet is the flag set of one browser command: the session's,
+// the browser's and the command's own arguments as flags.
+func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
+	o := &browserOpts{args: map[string]any{}}
+	fs := flag.NewFlagSet("browser", flag.ContinueOnError)
+	fs.StringVar(&o.name, "session", "", "the session to use: one browser kept between commands, started by its first command (default $WEBAGENT_SESSION, else default)")
+	fs.StringVar(&o.agent, "agent", "", "act as this agent, on tabs of its own in the session, sharing its cookies with the others (default $WEBAGENT_AGENT, else default)")
+	fs.DurationVar(&o.idle, "idle-timeout", session.DefaultIdleTimeout, "end the session after this long without commands (applies when the command starts the session)")
+	fs.BoolVar(&o.autoConnect, "auto-connect", false, "use the Chrome or Chromium you already run (started with remote debugging on; found through its profile's DevToolsActivePort, --user-data-dir's if given): the session opens its own tabs there and closes only those")
+	fs.BoolVar(&o.confirmed, "confirmed", false, "the user said yes to this action, which the action policy (--policy, --confirm) wants confirmed")
+	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential typed as <secret>NAME</secret>, only into that site's fields; masked in every answer (VALUE env:VAR reads the environment; repeatable; applies when the command starts the session)")
+	o.common.register(fs)
+	o.common.session.register(fs)
+	o.policy.register(fs)
+	for _, p := range c.params {
+		flagName := strings.ReplaceAll(p.Name, "_", "-")
+		usage := p.Desc
+		switch p.Type {
+		case "boolean":
+			fs.BoolFunc(flagName, usage, func(v string) error {
+				b, err := strconv.ParseBool(v)
+				o.args[p.Name] = b
+				return err
+			})
+		case "array":
+			fs.Func(flagName, usage+" (repeatable)", func(v string) error {
+				prev, _ := o.args[p.Name].([]any)
+				o.args[p.Name] = append(prev, v)
+				return nil
+			})
+		default:
+			fs.Func(flagName, usage, func(v string) error {
+				val, err := argValue(p, v)
+				o.args[p.Name] = val
+				return err
+			})
+		}
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: webagent browser %s%s [flags]\n\n%s\n\n", c.name, positionals(c), c.desc)
+		fmt.Fprint(fs.Output(), "Flags:\n")
+		printFlags(fs)
+	}
+	return fs, o
+}
+
+// positionals shows a command's arguments in their order.
+func positionals(c browserCommand) string {
+	var sb strings.Builder
+	for _, p := range c.params {
+		n := strings.ToUpper(strings.ReplaceAll(p.Name, "_", "-"))
+		if p.Type == "array" {
+			n += "..."
+		}
+		if p.Required {
+			sb.WriteString(" " + n)
+		} else {
+			sb.WriteString(" [" + n + "]")
+		}
+	}
+	return sb.String()
+}
+
+// argValue converts a command-line value to the argument's JSON type.
+func argValue(p agent.Param, v string) (any, error) {
+	switch p.Type {
+	case "integer":
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s wants a whole number, got %q", p.Name, v)
+		}
+		return n, nil
+	case "number":
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s wants a number, got %q", p.Name, v)
+		}
+		return f, nil
+	case "boolean":
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s wants true or false, got %q", p.Name, v)
+		}
+		return b, nil
+	}
+	if p.Name == "ref" || strings.HasSuffix(p.Name, "_ref") {
+		v = strings.TrimPrefix(v, "@") // @e12, as other tools write refs
+	}
+	return v, nil
+}
+
+// fillPositionals gives the positional arguments to the parameters not
+// given as flags, in the tool's order; an array takes all that are left.
+func fillPositionals(c browserCommand, pos []string, args map[string]any) error {
+	for _, p := range c.params {
+		if len(pos) == 0 {
+			break
+		}
+		if _, given := args[p.Name]; given {
+			continue
+		}
+		if p.Type == "array" {
+			var vals []any
+			for _, v := range pos {
+				vals = append(vals, v)
+			}
+			args[p.Name], pos = vals, nil
+			break
+		}
+		v, err := argValue(p, pos[0])
+		if err != nil {
+			return usagef("browser %s: %v", c.name, err)
+		}
+		args[p.Name], pos = v, pos[1:]
+	}
+	if len(pos) > 0 {
+		return usagef("browser %s takes%s; %q is one argument too many (see 'webagent browser %s --help')", c.name, positionals(c), pos[0], c.name)
+	}
+	return nil
+}
+
+func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	cmds := browserCommands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		writeBrowserUsage(stdout, cmds)
+		if len(args) == 0 {
+			return exitUsage, nil
+		}
+		return exitOK, nil
+	}
+	serve := args[0] == serveCommand
+	if serve {
+		args = args[1:]
+		if len(args) == 0 {
+			return exitUsage, usagef("browser %s needs the command that started it", serveCommand)
+		}
+	}
+	c, o, err := parseBrowserCommand(cmds, args, stdout)
+	if err != nil {
+		return exitUsage, err
+	}
+	switch {
+	case serve:
+		return serveSession(ctx, o, stderr)
+	case c.name == "sessions":
+		names, err := session.Sessions(ctx, "")
+		if err != nil {
+			return exitFailed, err
+		}
+		return printBrowserReply(stdout, stderr, o, session.Reply{Status: session.OK, Text: strings.Join(names, "\n")}, "")
+	}
+	// Checked here too, so that a mistake is exit 2 before a session starts.
+	if err := o.validate(); err != nil {
+		return exitUsage, err
+	}
+	return sendBrowserCommand(ctx, c, o, args, stdout, stderr)
+}
+
+// parseBrowserCommand finds the command args[0] names and reads its
+// arguments and flags.
+func parseBrowserCommand(cmds []browserCommand, args []string, stdout io.Writer) (browserCommand, *browserOpts, error) {
+	i := slices.IndexFunc(cmds, func(c browserCommand) bool { return c.name == args[0] })
+	if i < 0 {
+		names := make([]string, len(cmds))
+		for i, c := range cmds {
+			names[i] = c.name
+		}
+		if near := closest(args[0], names); near != "" {
+			return browserCommand{}, nil, usagef("unknown browser command %q; did you mean %q? (see 'webagent browser --help')", args[0], near)
+		}
+		return browserCommand{}, nil, usagef("unknown browser command %q; the commands are %s", args[0], strings.Join(names, ", "))
+	}
+	c := cmds[i]
+	fs, o := browserFlagSet(c)
+	pos, err := parseFlags(fs, args[1:], stdout)
+	if err != nil {
+		return c, nil, err
+	}
+	if err := fillPositionals(c, pos, o.args); err != nil {
+		return c, nil, err
+	}
+	if _, ok := o.args["op"]; c.tool == contract.ActTabs && !ok {
+		o.args["op"] = contract.TabsList // tabs alone lists them
+	}
+	o.name = cmp.Or(o.name, os.Getenv("WEBAGENT_SESSION"), "default")
+	o.agent = cmp.Or(o.agent, os.Getenv("WEBAGENT_AGENT"), "default")
+	if err := session.CheckName("session", o.name); err != nil {
+		return c, nil, usagef("--session: %v", err)
+	}
+	if err := session.CheckName("agent", o.agent); err != nil {
+		return c, nil, usagef("--agent: %v", err)
+	}
+	return c, o, nil
+}
+
+// sendBrowserCommand sends the command to its session, starting the
+// session with args when none runs, and prints the reply.
+func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, args []string, stdout, stderr io.Writer) (int, error) {
+	shot := ""
+	if c.tool == "screenshot" {
+		shot, _ = o.args["path"].(string)
+		delete(o.args, "path")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return exitFailed, err
+	}
+	cl := &session.Client{Name: o.name, Command: func() *exec.Cmd {
+		return exec.Command(exe, append([]string{"browser", serveCommand}, args...)...)
+	}}
+	bound := o.limits.Effective().OperationTimeout + 15*time.Second
+	cctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	r, err := cl.Do(cctx, session.Request{Agent: o.agent, Command: c.tool, Args: o.args, Confirmed: o.confirmed})
+	switch {
+	case errors.Is(err, session.ErrNoSession):
+		return exitFailed, fmt.Errorf("%w; its first command other than status or close starts it", err)
+	case ctx.Err() != nil:
+		return exitInterrupted, nil
+	case err != nil:
+		return exitFailed, err
+	}
+	if c.tool == "screenshot" && r.Status == session.OK {
+		if shot, err = writeShot(shot, r.PNG); err != nil {
+			return exitFailed, err
+		}
+		r.Text = shot
+	}
+	return printBrowserReply(stdout, stderr, o, r, shot)
+}
+
+// validate checks the flags that shape the session's browser.
+func (o *browserOpts) validate() error {
+	if err := o.common.validate(); err != nil {
+		return err
+	}
+	if err := o.policy.load(); err != nil {
+		return err
+	}
+	if o.idle < 0 {
+		return usagef("--idle-timeout is %s; use a positive duration such as 15m, or 0 for the default", o.idle)
+	}
+	if o.autoConnect && o.cdpURL != "" {
+		return usagef("--auto-connect and --cdp-url cannot go together: give one way to find the browser")
+	}
+	if o.autoConnect {
+		url, err := launcher.FindRunning(o.common.session.userDataDir)
+		if err != nil {
+			return usagef("--auto-connect: %v", err)
+		}
+		o.cdpURL = url
+	}
+	_, err := o.secrets.resolve()
+	return err
+}
+
+// writeShot writes a screenshot to path, or to a new temp file.
+func writeShot(path string, png []byte) (string, error) {
+	if path == "" {
+		f, err := os.CreateTemp("", "webagent-screenshot-*.png")
+		if err != nil {
+			return "", err
+		}
+		path = f.Name()
+		f.Close()
+	}
+	return path, os.WriteFile(path, png, 0o600)
+}
+
+// printBrowserReply prints a reply, as text or JSON, and returns its exit
+// status.
+func printBrowserReply(stdout, stderr io.Writer, o *browserOpts, r session.Reply, file string) (int, error) {
+	code := exitOK
+	switch r.Status {
+	case session.Failed:
+		code = exitFailed
+	case session.TimedOut:
+		code = exitTimedOut
+	case session.Invalid:
+		code = exitUsage
+	}
+	if o.json {
+		out := map[string]any{"ok": r.Status == session.OK, "status": r.Status, "text": r.Text, "session": o.name, "agent": o.agent,
+			"took_ms": r.Took.Milliseconds()}
+		if r.Code != "" {
+			out["code"] = r.Code
+		}
+		if r.Tab != "" {
+			out["tab"] = r.Tab
+		}
+		if file != "" {
+			out["file"] = file
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintln(stdout, string(b))
+		return code, nil
+	}
+	if code == exitOK {
+		if r.Text != "" {
+			fmt.Fprintln(stdout, r.Text)
+		}
+		return code, nil
+	}
+	fmt.Fprintf(stderr, "webagent: %s (%s)\n", r.Text, r.Code)
+	return code, nil
+}
+
+// serveSession is the session's own process: it serves until closed,
+// idle or signalled.
+func serveSession(ctx context.Context, o *browserOpts, stderr io.Writer) (int, error) {
+	ready := session.ServeStarted()
+	fail := func(err error) (int, error) {
+		ready(err)
+		return exitUsage, err
+	}
+	if err := o.validate(); err != nil {
+		return fail(err)
+	}
+	secrets, _ := o.secrets.resolve()
+	for k := range secrets {
+		if _, origin, _ := secret.ParseKey(k); origin == "" {
+			return fail(usagef("--secret %s has no site: bind it to the one site it may be typed on, e.g. --secret %s@https://login.example.com=VALUE", k, k))
+		}
+	}
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets)
+	stderr = secret.NewMasker(hidden).Writer(stderr)
+	log := o.logger(stderr)
+	bopts := o.browserOptions(log)
+	o.common.session.apply(&bopts)
+	if o.autoConnect {
+		bopts.UserDataDir = "" // the running browser's, found by validate
+	}
+	err := session.Serve(ctx, session.Config{
+		Name:             o.name,
+		Browser:          bopts,
+		Policy:           o.nav.policy,
+		Secrets:          secrets,
+		Actions:          o.policy.p,
+		OperationTimeout: o.limits.Effective().OperationTimeout,
+		IdleTimeout:      o.idle,
+		Ready:            ready,
+		Logger:           log,
+	})
+	switch {
+	case errors.Is(err, session.ErrRunning):
+		return exitOK, nil
+	case err != nil:
+		return exitFailed, err
+	}
+	return exitOK, nil
+}
+
+func writeBrowserUsage(w io.Writer, cmds []browserCommand) {
+	fmt.Fprint(w, "Usage: webagent browser COMMAND [ARGS] [flags]\n\n"+
+		"One bounded browser command at a time, for coding agents: the first command starts a session\n"+
+		"(one Chromium, kept between commands); open a page, read its snapshot, act on its refs.\n\n"+
+		"  webagent browser open https://example.com\n  webagent browser snapshot\n  webagent browser click e12\n  webagent browser type e3 alice --submit\n\n"+
+		"Exit status: 0 done, 1 the action failed (the message says why), 2 bad usage, 124 timed out\n"+
+		"(the page was recovered; the next command works). 'webagent browser COMMAND --help' shows a\n"+
+		"command's arguments and flags. 'webagent skill' explains the loop.\n\nCommands:\n")
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, firstSentence(c.desc))
+	}
+}
+
+func firstSentence(s string) string {
+	s = strings.ReplaceAll(s, "e.g. ", "e.g.\u00a0")
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i]
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(s, "."), "e.g.\u00a0", "e.g. ")
+}
