@@ -184,6 +184,13 @@ func TestBrowserSignIn(t *testing.T) {
 			t.Errorf("browser %s: exit %d (want %d), output %q (want %q)", strings.Join(c.args, " "), code, c.code, out+errOut, c.says)
 		}
 	}
+	// The secret is on no process's command line (others may read those)
+	// and in no log.
+	if pid := s.pid(); pid > 0 {
+		if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); bytes.Contains(b, []byte(signin.Password)) || !bytes.Contains(b, []byte("__serve")) {
+			t.Errorf("the session's command line: %q", b)
+		}
+	}
 	// The secret reached no log.
 	logs, _ := filepath.Glob(filepath.Join(strings.TrimPrefix(s.env[1], "XDG_RUNTIME_DIR="), "webagent", "*.log"))
 	for _, l := range logs {

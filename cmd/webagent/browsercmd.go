@@ -27,8 +27,12 @@ import (
 // budget (as timeout(1)'s).
 const exitTimedOut = 124
 
-// serveCommand is the hidden command of a session's own process.
-const serveCommand = "__serve"
+// serveCommand is the hidden command of a session's own process, which
+// finds the arguments of the command that started it in sessionArgsEnv.
+const (
+	serveCommand   = "__serve"
+	sessionArgsEnv = "WEBAGENT_SESSION_ARGS"
+)
 
 // browserCommand is one command of webagent browser: a page tool, or one
 // of the session's own.
@@ -202,10 +206,14 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	serve := args[0] == serveCommand
 	if serve {
-		args = args[1:]
-		if len(args) == 0 {
-			return exitUsage, usagef("browser %s needs the command that started it", serveCommand)
+		// The command that started it comes in the environment, which
+		// only this user can read, not on the command line: it may
+		// carry --secret values.
+		args = nil
+		if err := json.Unmarshal([]byte(os.Getenv(sessionArgsEnv)), &args); err != nil || len(args) == 0 {
+			return exitUsage, usagef("browser %s is started by webagent browser itself", serveCommand)
 		}
+		os.Unsetenv(sessionArgsEnv)
 	}
 	c, o, err := parseBrowserCommand(cmds, args, stdout)
 	if err != nil {
@@ -278,7 +286,10 @@ func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, a
 		return exitFailed, err
 	}
 	cl := &session.Client{Name: o.name, Command: func() *exec.Cmd {
-		return exec.Command(exe, append([]string{"browser", serveCommand}, args...)...)
+		cmd := exec.Command(exe, "browser", serveCommand)
+		raw, _ := json.Marshal(args)
+		cmd.Env = append(os.Environ(), sessionArgsEnv+"="+string(raw))
+		return cmd
 	}}
 	bound := o.limits.Effective().OperationTimeout + 15*time.Second
 	cctx, cancel := context.WithTimeout(ctx, bound)
