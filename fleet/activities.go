@@ -45,6 +45,9 @@ func (w *Worker) runTask(ctx context.Context, t Task) (*Outcome, error) {
 			fmt.Sprintf("worker %s has no model of its own, which a submitted task needs: start workers with --model and --base-url (or $WEBAGENT_MODEL and $OPENAI_BASE_URL)", w.identity),
 			ErrTypeNoModel, nil)
 	}
+	if err := agent.CheckTask(agent.Task{URL: t.URL, Instruction: t.Instruction}, t.SecretNames...); err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadTask, nil)
+	}
 	secrets, err := w.resolveSecrets(t.SecretNames)
 	if err != nil {
 		return nil, err

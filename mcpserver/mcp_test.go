@@ -219,6 +219,12 @@ func TestTools(t *testing.T) {
 			if err := json.Unmarshal(b, &got); err != nil || got.Code != agent.CodeSuccess || got.Answer != "the counter shows 0" || res.IsError {
 				t.Errorf("run_task: %s (%v)", out, err)
 			}
+			// A task naming a secret the server was not given is refused
+			// before it starts, as run and submit refuse it.
+			res, out = call(t, cs, "run_task", map[string]any{"url": url, "task": "sign in with <secret>pw</secret>"})
+			if !res.IsError || !strings.Contains(out, "no secret pw is declared") {
+				t.Errorf("run_task with an undeclared secret: %s", out)
+			}
 			select {
 			case msg := <-progress:
 				if !strings.Contains(msg, "step 1") || !strings.Contains(msg, "done") {

@@ -48,6 +48,9 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return failed(err.Error()), nil
 	}
 	task := agent.Task{URL: texts[1], Instruction: texts[0], Secrets: s.cfg.Secrets}
+	if err := agent.CheckTask(task); err != nil {
+		return failed(err.Error()), nil
+	}
 	if s.cfg.Model == nil {
 		return failed("no model is configured on this server: start it with --model NAME and --base-url URL (or WEBAGENT_MODEL and OPENAI_BASE_URL); the browser_ tools work without one"), nil
 	}

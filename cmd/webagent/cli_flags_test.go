@@ -49,8 +49,14 @@ func TestCommandLineMissteps(t *testing.T) {
 		{"help typo", []string{"help", "evl"}, []string{`did you mean "eval"?`}, ""},
 		{"eval subcommand typo", []string{"eval", "compar", "a.json", "b.json"}, []string{"did you mean 'webagent eval compare OLD NEW'?"}, ""},
 		{"bench subcommand typo", []string{"bench", "snapshots", "dir"}, []string{"did you mean 'webagent bench snapshot DIR'?"}, ""},
-		{"undeclared secret", run("log in with <secret>pw</secret>"), []string{"the task uses <secret>pw</secret> but no --secret pw=… was given"}, ""},
-		{"other secret declared", run("--secret", "user=me", "log in with <secret>pw</secret>"), []string{"no --secret pw=… was given"}, ""},
+		{"undeclared secret", run("log in with <secret>pw</secret>"), []string{"the task uses <secret>pw</secret> but no secret pw is declared; declare it (--secret pw=VALUE"}, ""},
+		{"other secret declared", run("--secret", "user=me", "log in with <secret>pw</secret>"), []string{"no secret pw is declared"}, ""},
+		// submit refuses it the same way, before it dials the fleet (no
+		// server listens on port 1).
+		{"submit with an undeclared secret", []string{"submit", "--temporal", "127.0.0.1:1", "--url", "https://example.org", "log in with <secret>pw</secret>"},
+			[]string{"the task uses <secret>pw</secret> but no secret pw is declared"}, ""},
+		{"browser command typo", []string{"browser", "snapshto"}, []string{`unknown browser command "snapshto"`, `did you mean "snapshot"?`}, ""},
+		{"browser command without its ref", []string{"browser", "click"}, []string{"click needs the argument", "ref"}, ""},
 		{"completion without shell", []string{"completion"}, []string{"webagent completion bash|zsh|fish"}, ""},
 		{"completion typo", []string{"completion", "bsh"}, []string{`unknown shell "bsh"`, "did you mean bash?"}, ""},
 		{"headless is a flag", []string{"run", "--headless", "--url", "https://example.org", "task"}, []string{"no model configured"}, ""},

@@ -294,6 +294,10 @@ func (o *submitOpts) task(text string) (fleet.Task, error) {
 	case o.fleet.HeartbeatTimeout < time.Second:
 		return fleet.Task{}, usagef("--heartbeat-timeout is %s; give at least 1s", o.fleet.HeartbeatTimeout)
 	}
+	// Checked as run checks it, before the workflow starts.
+	if err := agent.CheckTask(agent.Task{URL: o.url, Instruction: text}, o.secrets...); err != nil {
+		return fleet.Task{}, usagef("%v", err)
+	}
 	schema, err := readSchema(o.schemaFile)
 	if err != nil {
 		return fleet.Task{}, err

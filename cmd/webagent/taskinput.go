@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/webagent/webagent/agent"
 )
 
 // maxTaskBytes bounds a task read from a file or stdin.
@@ -51,22 +52,14 @@ func taskText(pos []string, file string, stdin io.Reader) (string, error) {
 	return task, nil
 }
 
-// secretRef is how a task refers to a secret, as package agent reads it
-// (its own secretRef).
-var secretRef = regexp.MustCompile(`<secret>([A-Za-z0-9_.-]+)</secret>`)
-
 // checkSecretRefs refuses a task that refers to a secret no --secret
 // declares, and notes on stderr a declared secret the task does not name
 // (the model is still told it may use it).
 func checkSecretRefs(task string, secrets map[string]string, stderr io.Writer) error {
-	var used []string
-	for _, m := range secretRef.FindAllStringSubmatch(task, -1) {
-		name := m[1]
-		if _, ok := secrets[name]; !ok {
-			return usagef("the task uses <secret>%s</secret> but no --secret %s=… was given; add --secret %s=VALUE (or %s=env:VAR)", name, name, name, name)
-		}
-		used = append(used, name)
+	if err := agent.CheckTask(agent.Task{Instruction: task, Secrets: secrets}); err != nil {
+		return usagef("%v", err)
 	}
+	used := agent.SecretsNamed(task)
 	var unused []string
 	for name := range secrets {
 		if !slices.Contains(used, name) {
