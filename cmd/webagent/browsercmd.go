@@ -233,6 +233,12 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err := o.validate(); err != nil {
 		return exitUsage, err
 	}
+	if c.params != nil && c.tool != "screenshot" {
+		raw, _ := json.Marshal(o.args)
+		if _, _, err := agent.ParseAction(c.tool, string(raw)); err != nil {
+			return exitUsage, usagef("browser %s: %v (see 'webagent browser %s --help')", c.name, err, c.name)
+		}
+	}
 	return sendBrowserCommand(ctx, c, o, args, stdout, stderr)
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,6 +43,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	// A test that started a session (webagent browser) must have ended it.
+	if left := sessionsLeft(bin); len(left) > 0 {
+		fmt.Fprintln(os.Stderr, "webagent browser sessions left running:", left)
+		for _, pid := range left {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		code = 1
+	}
 	os.RemoveAll(dir)
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
@@ -539,4 +548,18 @@ func TestModelFlagsReachServer(t *testing.T) {
 		t.Errorf("request: %s", req.Raw)
 	}
 	p.noChromeLeft(t)
+}
+
+// sessionsLeft lists the session processes of the binary at path.
+func sessionsLeft(path string) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range procs {
+		b, err := os.ReadFile(f)
+		if err == nil && bytes.HasPrefix(b, []byte(path+"\x00browser\x00"+serveCommand)) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
