@@ -25,7 +25,10 @@ import (
 
 func TestMain(m *testing.M) {
 	_ = machinelock.Shared()
-	goleak.VerifyTestMain(m)
+	// A named session's watcher (launcher.SweepOnExit) outlives the tests
+	// by design: it sweeps after the process; the goroutine that collects
+	// its exit goes with it.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/webagent/webagent/browser/launcher.startReaper.func1"))
 }
 
 const backstop = 2 * time.Second

@@ -31,7 +31,7 @@ type browserTool struct {
 	// action is the agent's page tool it runs; "" for snapshot and
 	// screenshot, which run do.
 	action string
-	do     func(ctx context.Context, st *session, b *browser.Browser) (*mcp.CallToolResult, error)
+	do     func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error)
 }
 
 // browserTools are the agent's page tools, named browser_NAME (goto is
@@ -39,9 +39,9 @@ type browserTool struct {
 func browserTools() []browserTool {
 	out := []browserTool{
 		{tool: &mcp.Tool{Name: "browser_snapshot", Description: "The current page as an outline: its text, and every element you can act on with its ref (e12).",
-			InputSchema: emptySchema}, budget: snapshotBudget, do: snapshotOnly},
+			InputSchema: withSessionArgs(emptySchema)}, budget: snapshotBudget, do: snapshotOnly},
 		{tool: &mcp.Tool{Name: "browser_screenshot", Description: "The visible part of the page as a PNG image.",
-			InputSchema: emptySchema}, budget: screenshotBudget, do: screenshot},
+			InputSchema: withSessionArgs(emptySchema)}, budget: screenshotBudget, do: screenshot},
 	}
 	for _, pt := range agent.PageTools() {
 		name := "browser_" + pt.Def.Name
@@ -49,7 +49,7 @@ func browserTools() []browserTool {
 			name = "browser_navigate"
 		}
 		out = append(out, browserTool{
-			tool:   &mcp.Tool{Name: name, Description: pt.Def.Description, InputSchema: pt.Def.Parameters},
+			tool:   &mcp.Tool{Name: name, Description: pt.Def.Description, InputSchema: withSessionArgs(pt.Def.Parameters)},
 			budget: pt.Budget, action: pt.Def.Name,
 		})
 	}
@@ -65,24 +65,33 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{},"additionalP
 // the call at once.
 func (s *Server) handle(t browserTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		name, agentName, args, err := sessionCall(req.Params.Arguments)
+		if err != nil {
+			return failed(err.Error()), nil
+		}
 		var a contract.Action
 		budget := t.budget
 		if t.action != "" {
-			var err error
-			if a, budget, err = agent.ParseAction(t.action, string(req.Params.Arguments)); err != nil {
+			if a, budget, err = agent.ParseAction(t.action, string(args)); err != nil {
 				return failed(err.Error()), nil
+			}
+			if name != "" {
+				return s.inSession(ctx, t, name, agentName, args)
 			}
 			if a, err = s.mask.Fill(a); err != nil {
 				return failed(err.Error()), nil
 			}
 		}
+		if name != "" { // snapshot, screenshot
+			return s.inSession(ctx, t, name, agentName, args)
+		}
 		st, b, refused, err := s.open(ctx, req.Session)
 		if refused != nil || err != nil {
 			return refused, err
 		}
-		name := t.tool.Name
-		res, err := watchdog.Run(ctx, "dispatching "+name, max(s.cfg.Limits.Effective().OperationTimeout, 0), func(ctx context.Context) (*mcp.CallToolResult, error) {
-			return watchdog.Run(ctx, name, budget, func(ctx context.Context) (*mcp.CallToolResult, error) {
+		tname := t.tool.Name
+		res, err := watchdog.Run(ctx, "dispatching "+tname, max(s.cfg.Limits.Effective().OperationTimeout, 0), func(ctx context.Context) (*mcp.CallToolResult, error) {
+			return watchdog.Run(ctx, tname, budget, func(ctx context.Context) (*mcp.CallToolResult, error) {
 				if t.do != nil {
 					return t.do(ctx, st, b)
 				}
@@ -102,7 +111,7 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case errors.As(err, &te):
-			msg := fmt.Sprintf("%s did not finish within %d ms and was abandoned; nothing it does later reaches the page. You may retry it.", name, te.Budget.Milliseconds())
+			msg := fmt.Sprintf("%s did not finish within %d ms and was abandoned; nothing it does later reaches the page. You may retry it.", tname, te.Budget.Milliseconds())
 			if what := s.recover(ctx, b); what != "" {
 				msg += " " + what
 			}
@@ -118,7 +127,7 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 
 // act performs a on the page and answers with its outcome and the new
 // snapshot.
-func act(ctx context.Context, st *session, b *browser.Browser, a contract.Action) (*mcp.CallToolResult, error) {
+func act(ctx context.Context, st *connState, b *browser.Browser, a contract.Action) (*mcp.CallToolResult, error) {
 	if a.Name == contract.ActWaitFor {
 		st.mu.Lock()
 		a.Seen = st.lastTxt
@@ -135,7 +144,7 @@ func act(ctx context.Context, st *session, b *browser.Browser, a contract.Action
 	return text(out.Text + "\n\n" + snap), nil
 }
 
-func snapshotOnly(ctx context.Context, st *session, b *browser.Browser) (*mcp.CallToolResult, error) {
+func snapshotOnly(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
 	snap, err := snapshotText(ctx, st, b)
 	if err != nil {
 		return nil, err
@@ -145,7 +154,7 @@ func snapshotOnly(ctx context.Context, st *session, b *browser.Browser) (*mcp.Ca
 
 // snapshotText is the page as the agent's model sees it: URL, title,
 // notices, and the outline with refs.
-func snapshotText(ctx context.Context, st *session, b *browser.Browser) (string, error) {
+func snapshotText(ctx context.Context, st *connState, b *browser.Browser) (string, error) {
 	s, err := b.Snapshot(ctx)
 	if err != nil {
 		return "", err
@@ -163,7 +172,7 @@ func snapshotText(ctx context.Context, st *session, b *browser.Browser) (string,
 	return sb.String(), nil
 }
 
-func screenshot(ctx context.Context, _ *session, b *browser.Browser) (*mcp.CallToolResult, error) {
+func screenshot(ctx context.Context, _ *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
 	png, err := b.Screenshot(ctx)
 	if err != nil {
 		return nil, err

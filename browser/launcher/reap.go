@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -138,8 +139,15 @@ func waitEnd(pid int) {
 // left (SweepLeftovers): for a long-lived program, a session that keeps a
 // browser for hours, whose end a later run must not have to clean up
 // after. Its browser dies with it (Start). It returns at once.
+// One watcher serves the whole process, however many times it is asked.
 func SweepOnExit() error {
-	return startReaper(reapOrder{Watch: os.Getpid()})
+	sweepOnExit.once.Do(func() { sweepOnExit.err = startReaper(reapOrder{Watch: os.Getpid()}) })
+	return sweepOnExit.err
+}
+
+var sweepOnExit struct {
+	once sync.Once
+	err  error
 }
 
 // startReaper starts a detached reaper for o and returns at once: its own
