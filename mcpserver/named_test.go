@@ -1,10 +1,13 @@
 package mcpserver_test
 
 import (
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
@@ -85,5 +88,47 @@ func waitGone(t *testing.T, path string, within time.Duration) {
 			t.Fatalf("%s still there after %s", path, within)
 		}
 		<-tick.C
+	}
+}
+
+// Over HTTP, a client of the 2026-07-28 protocol (stateless: no MCP
+// session) and one of 2025-11-25 (an MCP session with its browser) both
+// list the tools and keep their page across calls.
+func TestBothProtocolGenerations(t *testing.T) {
+	t.Parallel()
+	url := site(t)
+	allowed, err := contract.ParseDomainPatterns("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcpserver.New(mcpserver.Config{
+		Policy: contract.NavigationPolicy{Allowed: allowed}, SessionDir: t.TempDir(),
+		Limits: agent.Limits{OperationTimeout: backstop},
+	})
+	t.Cleanup(func() { _ = s.Close() })
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) {
+			hs := httptest.NewServer(s.Handler())
+			defer hs.Close()
+			c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+			cs, err := c.Connect(ctx(t), &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got := cs.InitializeResult().ProtocolVersion; got != version {
+				t.Errorf("negotiated %s", got)
+			}
+			tools, err := cs.ListTools(ctx(t), nil)
+			if err != nil || len(tools.Tools) < 10 {
+				t.Fatalf("tools: %v", err)
+			}
+			if res, out := call(t, cs, "browser_navigate", map[string]any{"url": url}); res.IsError {
+				t.Fatalf("navigate: %s", out)
+			}
+			if res, out := call(t, cs, "browser_snapshot", map[string]any{}); res.IsError || !strings.Contains(out, `button "Count"`) {
+				t.Errorf("the next call's snapshot lost the page: %s", out)
+			}
+		})
 	}
 }

@@ -151,11 +151,33 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 
 // Handler serves MCP over streamable HTTP. Each MCP session has its own
 // browser, closed when the session ends; Close closes those still open.
+//
+// Both protocol generations are served on it: a client of 2026-07-28 or
+// later (which says so in every request's Mcp-Protocol-Version) gets the
+// stateless transport, and its browser tools act in a named session
+// ("default" unless a call names one); an older client gets an MCP session
+// with a browser of its own, as over stdio.
 func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Logger:         s.cfg.Logger,
-		SessionTimeout: 30 * time.Minute,
+	get := func(*http.Request) *mcp.Server { return s.mcp }
+	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: s.cfg.Logger, SessionTimeout: 30 * time.Minute})
+	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: s.cfg.Logger, Stateless: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if statelessVersion(r.Header) {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
 	})
+}
+
+// statelessProtocol is the first protocol version without sessions.
+const statelessProtocol = "2026-07-28"
+
+// statelessVersion reports whether a request's headers name a protocol
+// version without sessions.
+func statelessVersion(h http.Header) bool {
+	v := h.Get("Mcp-Protocol-Version")
+	return v != "" && v >= statelessProtocol
 }
 
 // Close ends every session and closes its browser. The server takes no

@@ -69,6 +69,10 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 		if err != nil {
 			return failed(err.Error()), nil
 		}
+		if name == "" && req.Extra != nil && statelessVersion(req.Extra.Header) {
+			// No MCP session to keep a browser in: the default named one.
+			name = "default"
+		}
 		var a contract.Action
 		budget := t.budget
 		if t.action != "" {
