@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkBrowserCommands times webagent browser commands as a coding
@@ -31,7 +32,11 @@ func BenchmarkBrowserCommands(b *testing.B) {
 		return string(out)
 	}
 	run(b, s.env, bin, "browser", "open", base+"/", "--allowed-domains", host)
-	b.Cleanup(func() { run(b, s.env, bin, "browser", "close") })
+	pid := s.pid()
+	b.Cleanup(func() {
+		run(b, s.env, bin, "browser", "close")
+		waitExit(b, pid, 15*time.Second)
+	})
 	snap := run(b, s.env, bin, "browser", "snapshot")
 	user, button := refOfLine(b, snap, `textbox "User"`), refOfLine(b, snap, `button "Sign in"`)
 	for _, c := range []struct {

@@ -91,7 +91,7 @@ func (s *bsess) pid() int {
 
 // waitExit waits for the process to be gone (it is not this process's
 // child: signal 0 says).
-func waitExit(t *testing.T, pid int, within time.Duration) {
+func waitExit(t testing.TB, pid int, within time.Duration) {
 	t.Helper()
 	waitFor(t, fmt.Sprintf("process %d to exit", pid), within, func() bool {
 		return syscall.Kill(pid, 0) != nil

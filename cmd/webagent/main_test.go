@@ -43,8 +43,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
-	// A test that started a session (webagent browser) must have ended it.
-	if left := sessionsLeft(bin); len(left) > 0 {
+	// A test that started a session (webagent browser) must have ended it;
+	// one that is closing has a few seconds to go.
+	if left := sessionsLeftAfter(bin, 15*time.Second); len(left) > 0 {
 		fmt.Fprintln(os.Stderr, "webagent browser sessions left running:", left)
 		for _, pid := range left {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -511,7 +512,7 @@ const (
 )
 
 // waitFor polls cond until it holds or the limit passes.
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+func waitFor(t testing.TB, what string, limit time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -562,4 +563,19 @@ func sessionsLeft(path string) []int {
 		}
 	}
 	return pids
+}
+
+// sessionsLeftAfter waits, up to d, for the session processes of the
+// binary at path to end, and returns those left.
+func sessionsLeftAfter(path string, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		left := sessionsLeft(path)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		<-tick.C
+	}
 }
