@@ -401,6 +401,9 @@ func TestBrowserAutoConnect(t *testing.T) {
 
 	user := exec.Command(chrome, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
 	user.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own temp folder: Chromium's singleton folder goes there, not
+	// into /tmp, where a browser killed at the end would leave it.
+	user.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	if err := user.Start(); err != nil {
 		t.Fatal(err)
 	}
