@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -25,10 +27,24 @@ import (
 
 func TestMain(m *testing.M) {
 	_ = machinelock.Shared()
+	// Named sessions (a stateless client's, a call's "session") have
+	// their sockets in a folder of the tests' own, not in the user's.
+	rt, err := os.MkdirTemp("", "mcpserver-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_RUNTIME_DIR", rt)
+	code := m.Run()
+	os.RemoveAll(rt)
 	// A named session's watcher (launcher.SweepOnExit) outlives the tests
 	// by design: it sweeps after the process; the goroutine that collects
 	// its exit goes with it.
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/webagent/webagent/browser/launcher.startReaper.func1"))
+	if err := goleak.Find(goleak.IgnoreAnyFunction("github.com/webagent/webagent/browser/launcher.startReaper.func1")); code == 0 && err != nil {
+		fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+		code = 1
+	}
+	os.Exit(code)
 }
 
 const backstop = 2 * time.Second
