@@ -110,7 +110,13 @@ func (s *server) run(ctx context.Context, name string, req Request, a contract.A
 		return Reply{Status: Failed, Code: "BROWSER_FAILED", Text: err.Error()}, nil
 	}
 	st, err := s.agentTab(ctx, b, name)
-	if err != nil {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil: // the client went away: the browser is fine
+		return Reply{Status: Failed, Code: "CANCELED", Text: "canceled: the client went away or the session is ending"}, b
+	case errors.Is(err, context.DeadlineExceeded):
+		return Reply{Status: TimedOut, Code: "TIMEOUT", Text: fmt.Sprintf("the agent's tab did not answer within %d ms; the page is recovered before the next command", tabBudget.Milliseconds())}, b
+	default:
 		return s.broken(ctx, b, err), nil
 	}
 	if a.Name == contract.ActTabs && a.Tab != "" {
@@ -174,15 +180,16 @@ func (s *server) run(ctx context.Context, name string, req Request, a contract.A
 // broken answers a command the browser failed under: it is closed, and the
 // next command starts a new one.
 func (s *server) broken(ctx context.Context, b *browser.Browser, err error) Reply {
+	if ctx.Err() != nil {
+		// Not the browser's failure: the command was cancelled.
+		return Reply{Status: Failed, Code: "CANCELED", Text: "canceled"}
+	}
 	s.mu.Lock()
 	if s.b == b {
 		s.b = nil
 	}
 	s.mu.Unlock()
 	_ = b.Close()
-	if ctx.Err() != nil {
-		return Reply{Status: Failed, Code: "CANCELED", Text: "canceled"}
-	}
 	return Reply{Status: Failed, Code: "BROWSER_FAILED", Text: fmt.Sprintf("the browser failed (%v); the next command starts a new one, with this session's cookies gone unless it has a --user-data-dir", err)}
 }
 
