@@ -103,27 +103,41 @@ func (o *op) clickOnce(el element, verb, token string, landed <-chan runtime.Eve
 	if err != nil || nav != "" {
 		return nav, nil, err
 	}
+	if l, ok := reported(landed); ok || token == "" {
+		return "", l, nil
+	}
+	// No click reported yet. The page is asked whether one arrived: that
+	// call runs after every dialog that opened meanwhile was answered (a
+	// page's script waits for its dialog), so that, once it returns, any
+	// such dialog is in the notices, however late its event was handled.
+	var arrived bool
+	if err := o.callEl(el, clickArrivedJS, &arrived); err != nil || arrived {
+		l, _ := reported(landed) // the report, if it came meanwhile
+		return "", l, nil        // gone with a navigation, or done
+	}
+	if b.notices.mark() == mark {
+		// No dialog: the click went elsewhere than this window (a
+		// frame of another site over it), or the window keeps no record
+		// of its clicks (a document loaded before the tab was set up).
+		return "", nil, nil
+	}
+	// A dialog opened and no click arrived: the dialog swallowed it.
+	return "", &landing{}, nil
+}
+
+// reported returns the landing the page reported on landed, if it did.
+func reported(landed <-chan runtime.EventBindingCalled) (*landing, bool) {
 	select {
 	case ev := <-landed:
 		var l landing
 		_, report, _ := strings.Cut(strings.TrimPrefix(ev.Payload, "click:"), ":")
 		if json.Unmarshal([]byte(report), &l) != nil {
-			return "", nil, nil
+			return nil, true
 		}
-		return "", &l, nil
+		return &l, true
 	default:
+		return nil, false
 	}
-	if token == "" || b.notices.mark() == mark {
-		return "", nil, nil
-	}
-	// A dialog opened and no click was reported: it may have swallowed
-	// the click, unless the window keeps no record of its clicks (a
-	// document loaded before the tab was set up).
-	var arrived bool
-	if err := o.callEl(el, clickArrivedJS, &arrived); err != nil || arrived {
-		return "", nil, nil // gone with a navigation, or done
-	}
-	return "", &landing{}, nil
 }
 
 // clickArrivedJS reports whether a trusted click arrived in the element's
