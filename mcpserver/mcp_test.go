@@ -66,6 +66,12 @@ func site(t *testing.T) string {
 // 127.0.0.1.
 func newServer(t *testing.T, r modelserver.Responder) (*mcpserver.Server, *modelserver.Server) {
 	t.Helper()
+	return newServerWith(t, r, agent.Limits{OperationTimeout: backstop, IterationTimeout: 20 * time.Second})
+}
+
+// newServerWith is newServer with run_task's limits.
+func newServerWith(t *testing.T, r modelserver.Responder, lim agent.Limits) (*mcpserver.Server, *modelserver.Server) {
+	t.Helper()
 	model, err := modelserver.Start(r)
 	if err != nil {
 		t.Fatal(err)
@@ -80,11 +86,18 @@ func newServer(t *testing.T, r modelserver.Responder) (*mcpserver.Server, *model
 		t.Fatal(err)
 	}
 	s := mcpserver.New(mcpserver.Config{
-		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client,
-		Limits: agent.Limits{OperationTimeout: backstop, IterationTimeout: 20 * time.Second},
+		Policy: contract.NavigationPolicy{Allowed: allowed}, Model: client, Limits: lim,
 	})
 	t.Cleanup(func() { _ = s.Close() })
 	return s, model
+}
+
+// pipes are a client's and a server's ends of stdio: the server reads
+// inR and writes outW.
+func pipes() (inR *io.PipeReader, inW *io.PipeWriter, outR *io.PipeReader, outW *io.PipeWriter) {
+	inR, inW = io.Pipe()
+	outR, outW = io.Pipe()
+	return inR, inW, outR, outW
 }
 
 // stdio connects a client to the server over a pair of pipes, as an MCP

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
 )
 
@@ -32,48 +33,91 @@ type taskArgs struct {
 	Vars          map[string]string `json:"vars"`
 }
 
-// runTask runs the agent loop on the session's browser with the server's
-// model. The client's cancellation ends it (CANCELED); each step is a
-// progress notification when the client asked for progress.
-func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// prepared is a run_task call whose arguments passed their checks.
+type prepared struct {
+	in   taskArgs
+	task agent.Task
+}
+
+// prepare checks a run_task call; refused is the tool error when its
+// arguments, its task or the server's configuration do not allow it.
+func (s *Server) prepare(req *mcp.CallToolRequest) (p *prepared, refused *mcp.CallToolResult) {
 	var in taskArgs
 	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
-		return failed("the arguments are not valid: " + err.Error() + `; send e.g. {"url":"https://example.org","task":"find the price of the blue mug"}`), nil
+		return nil, failed("the arguments are not valid: " + err.Error() + `; send e.g. {"url":"https://example.org","task":"find the price of the blue mug"}`)
 	}
 	if strings.TrimSpace(in.URL) == "" || strings.TrimSpace(in.Task) == "" {
-		return failed(`run_task needs a url and a task, e.g. {"url":"https://example.org","task":"find the price of the blue mug"}`), nil
+		return nil, failed(`run_task needs a url and a task, e.g. {"url":"https://example.org","task":"find the price of the blue mug"}`)
 	}
 	texts, err := cache.Expand(in.Vars, in.Task, in.URL)
 	if err != nil {
-		return failed(err.Error()), nil
+		return nil, failed(err.Error())
 	}
 	task := agent.Task{URL: texts[1], Instruction: texts[0], Secrets: s.cfg.Secrets}
 	if err := agent.CheckTask(task); err != nil {
-		return failed(err.Error()), nil
+		return nil, failed(err.Error())
 	}
 	if s.cfg.Model == nil {
-		return failed("no model is configured on this server: start it with --model NAME and --base-url URL (or WEBAGENT_MODEL and OPENAI_BASE_URL); the browser_ tools work without one"), nil
+		return nil, failed("no model is configured on this server: start it with --model NAME and --base-url URL (or WEBAGENT_MODEL and OPENAI_BASE_URL); the browser_ tools work without one")
+	}
+	return &prepared{in: in, task: task}, nil
+}
+
+// runTask runs the agent loop on the session's browser with the server's
+// model, within the call (for a client that does not take tasks). The
+// client's cancellation ends it (CANCELED); each step is a progress
+// notification when the client asked for progress.
+func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	p, refused := s.prepare(req)
+	if refused != nil {
+		return refused, nil
 	}
 	st, b, refused, err := s.open(ctx, req.Session)
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	opts := append([]agent.Option{agent.WithLimits(s.cfg.Limits)}, s.cfg.AgentOptions...)
-	opts = append(opts, agent.WithNavigation(s.cfg.Policy), agent.WithLogger(s.cfg.Logger))
-	if s.cfg.Actions != nil {
-		opts = append(opts, agent.WithPolicy(s.cfg.Actions), agent.WithConfirmer(elicitor{req.Session}))
-	}
-	if in.MaxIterations > 0 {
-		opts = append(opts, agent.WithMaxIterations(in.MaxIterations))
-	}
+	h := hooks{confirm: elicitor{req.Session}}
 	if token := req.Params.GetProgressToken(); token != nil {
-		opts = append(opts, agent.WithObserver(agent.ObserverFunc(func(step agent.Step) {
+		h.observe = func(step agent.Step) {
 			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 				ProgressToken: token, Progress: float64(step.Iteration), Message: describe(step),
 			})
-		})))
+		}
 	}
-	cr, err := s.beginCache(in, task)
+	out, _ := s.execute(ctx, p, b, h)
+	// The task trusted its start URL's host; the browser tools do not.
+	if err := b.Confine(s.cfg.Policy); err != nil {
+		st.drop(b)
+	}
+	return out, nil
+}
+
+// hooks are how a run reaches its client.
+type hooks struct {
+	human   agent.Human     // ask_human, and CAPTCHA hand-over; nil: none
+	confirm agent.Confirmer // the action policy's questions
+	observe func(agent.Step)
+}
+
+// execute runs the prepared task on b and returns the tool's result.
+func (s *Server) execute(ctx context.Context, p *prepared, b *browser.Browser, h hooks) (*mcp.CallToolResult, *agent.Result) {
+	opts := append([]agent.Option{agent.WithLimits(s.cfg.Limits)}, s.cfg.AgentOptions...)
+	opts = append(opts, agent.WithNavigation(s.cfg.Policy), agent.WithLogger(s.cfg.Logger))
+	if s.cfg.Actions != nil {
+		opts = append(opts, agent.WithPolicy(s.cfg.Actions), agent.WithConfirmer(h.confirm))
+	}
+	if lim := s.cfg.Limits.Effective(); h.human != nil && lim.HumanTimeout < lim.OperationTimeout && lim.HumanTimeout < lim.IterationTimeout {
+		// ask_human is a tool: its wait must fit under the backstop and
+		// the iteration; limits that leave it no room leave it out.
+		opts = append(opts, agent.WithHuman(h.human, lim.HumanTimeout))
+	}
+	if p.in.MaxIterations > 0 {
+		opts = append(opts, agent.WithMaxIterations(p.in.MaxIterations))
+	}
+	if h.observe != nil {
+		opts = append(opts, agent.WithObserver(agent.ObserverFunc(h.observe)))
+	}
+	cr, err := s.beginCache(p.in, p.task)
 	if err != nil {
 		return failed(err.Error()), nil
 	}
@@ -83,22 +127,17 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		cr.finish(ctx, nil, s.log)
 		return failed(err.Error()), nil
 	}
-	res := a.Run(ctx, task)
+	res := a.Run(ctx, p.task)
 	cr.finish(ctx, res, s.log)
-	// The task trusted its start URL's host; the browser tools do not.
-	if err := b.Confine(s.cfg.Policy); err != nil {
-		st.drop(b)
-	}
 	body, err := json.Marshal(res)
 	if err != nil {
-		return nil, err
+		return failed("the result could not be encoded: " + err.Error()), res
 	}
-	out := &mcp.CallToolResult{
+	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: summary(res) + "\n" + string(body)}},
 		StructuredContent: json.RawMessage(body),
 		IsError:           res.Code != agent.CodeSuccess,
-	}
-	return out, nil
+	}, res
 }
 
 // describe is a step as one progress line.

@@ -1,0 +1,111 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/mcptask"
+)
+
+// run_task as a task (the MCP Tasks extension, package mcptask). A client
+// that declares the extension gets a task at once; the run goes on in the
+// server, in a browser of its own, whatever becomes of the call's
+// connection or MCP session, until it ends or is cancelled. Its client
+// follows it with tasks/get: the phase, the iteration and the last step
+// while it runs (the status message, and _meta "webagent/progress"), the
+// tool's result at the end. The questions of ask_human (a CAPTCHA hand-over
+// among them) and of the action policy wait as input requests
+// (elicitations) until the client answers them with tasks/update, each
+// within the human timeout as a person's answer is anywhere else.
+
+// progressKey is the _meta key of a task's progress.
+const progressKey = "webagent/progress"
+
+// startTask is run_task's mcptask.Starter.
+func (s *Server) startTask(_ context.Context, req *mcp.CallToolRequest) (mcptask.Work, *mcp.CallToolResult, error) {
+	p, refused := s.prepare(req)
+	if refused != nil {
+		return nil, refused, nil
+	}
+	return func(ctx context.Context, r *mcptask.Run) (*mcp.CallToolResult, error) {
+		return s.runAsTask(ctx, p, r), nil
+	}, nil, nil
+}
+
+// runAsTask runs p in a browser of the task's own, closed before it
+// returns (before the task shows as ended).
+func (s *Server) runAsTask(ctx context.Context, p *prepared, r *mcptask.Run) *mcp.CallToolResult {
+	report := func(phase string, iteration int, msg string) {
+		r.Report(msg, map[string]any{progressKey: map[string]any{"phase": phase, "iteration": iteration, "last_step": msg}})
+	}
+	report("starting", 0, "starting the browser")
+	st := &connState{srv: s}
+	defer func() { _ = st.close(s.abandoning.Load()) }()
+	b, err := st.browser(ctx)
+	if err != nil {
+		report("ended", 0, "the browser could not start")
+		return failed("the browser could not start: " + err.Error())
+	}
+	h := hooks{
+		human:   taskHuman{r},
+		confirm: taskConfirmer{r},
+		observe: func(step agent.Step) { report("running", step.Iteration, describe(step)) },
+	}
+	out, res := s.execute(ctx, p, b, h)
+	if res != nil {
+		report("ended", res.Iterations, summary(res))
+	}
+	return out
+}
+
+// answerSchema is the form of an ask_human question: one text field.
+var answerSchema = map[string]any{
+	"type":       "object",
+	"properties": map[string]any{"answer": map[string]any{"type": "string", "title": "Your answer"}},
+	"required":   []any{"answer"},
+}
+
+// taskHuman puts the agent's ask_human questions to the task's client.
+type taskHuman struct{ r *mcptask.Run }
+
+// Ask waits for the client's answer; a decline is an answer that says so.
+func (h taskHuman) Ask(ctx context.Context, question string) (string, error) {
+	resp, err := h.r.Ask(ctx, &mcp.ElicitParams{Message: "webagent's agent asks: " + question, RequestedSchema: answerSchema})
+	if err != nil {
+		return "", err
+	}
+	res, ok := resp.(*mcp.ElicitResult)
+	switch {
+	case !ok:
+		return "", fmt.Errorf("the client answered with a %T, not an elicitation result", resp)
+	case res.Action != "accept":
+		return "", fmt.Errorf("the person did not answer (%s)", res.Action)
+	}
+	answer, ok := res.Content["answer"].(string)
+	if !ok {
+		return "", errors.New("the answer had no text")
+	}
+	return answer, nil
+}
+
+// taskConfirmer puts the action policy's questions to the task's client.
+type taskConfirmer struct{ r *mcptask.Run }
+
+// Confirm is as elicitor's: an accept is a yes unless the form says
+// allow: false; anything else is a no.
+func (c taskConfirmer) Confirm(ctx context.Context, q agent.Confirmation) (bool, error) {
+	resp, err := c.r.Ask(ctx, &mcp.ElicitParams{Message: "webagent's action policy asks: " + q.Question, RequestedSchema: confirmSchema})
+	if err != nil {
+		return false, fmt.Errorf("asking the client's user: %w", err)
+	}
+	res, ok := resp.(*mcp.ElicitResult)
+	if !ok || res.Action != "accept" {
+		return false, nil
+	}
+	allow, ok := res.Content["allow"].(bool)
+	return !ok || allow, nil
+}
