@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -148,6 +149,10 @@ type Status struct {
 	Outcome *Outcome `json:"outcome,omitempty"`
 	// Error is why the workflow failed (a worker refused the task).
 	Error string `json:"error,omitempty"`
+	// Started is when the task was submitted; Closed when its workflow
+	// ended (zero while it runs).
+	Started time.Time `json:"started,omitzero"`
+	Closed  time.Time `json:"closed,omitzero"`
 }
 
 // Status describes a task: its workflow's status, its state and, once it
@@ -159,6 +164,12 @@ func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
 	}
 	info := desc.GetWorkflowExecutionInfo()
 	st := &Status{ID: id, Workflow: strings.TrimPrefix(info.GetStatus().String(), "WorkflowExecutionStatus")}
+	if t := info.GetStartTime(); t != nil {
+		st.Started = t.AsTime()
+	}
+	if t := info.GetCloseTime(); t != nil {
+		st.Closed = t.AsTime()
+	}
 	st.Workflow = strings.ToUpper(st.Workflow)
 	if v, err := c.C.QueryWorkflow(ctx, id, "", queryState); err == nil {
 		_ = v.Get(&st.State)

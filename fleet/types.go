@@ -174,8 +174,10 @@ type State struct {
 	Worker  string `json:"worker,omitempty"`
 	// Iteration is the last iteration the run reported.
 	Iteration int `json:"iteration,omitempty"`
-	// Question is the model's pending ask_human question, if any.
+	// Question is the model's pending ask_human question, if any, and
+	// AskedAt the iteration that asked it.
 	Question string `json:"question,omitempty"`
+	AskedAt  int    `json:"asked_at,omitempty"`
 	// CancelRequested is set once the task was asked to end.
 	CancelRequested bool `json:"cancel_requested,omitempty"`
 

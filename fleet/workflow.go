@@ -94,7 +94,7 @@ func TaskWorkflow(ctx workflow.Context, t Task) (*Outcome, error) {
 		c.Receive(ctx, &q)
 		if q.Attempt == st.Attempt {
 			st.Iteration = max(st.Iteration, q.Iteration)
-			st.Question = q.Question
+			st.Question, st.AskedAt = q.Question, q.Iteration
 		}
 	})
 	sel.AddReceive(workflow.GetSignalChannel(ctx, signalAnswer), func(c workflow.ReceiveChannel, _ bool) {

@@ -49,6 +49,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/fleet"
 	"github.com/webagent/webagent/mcptask"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/secret"
@@ -81,6 +82,12 @@ type Config struct {
 	// every action. The browser_ tools, which the client's own model
 	// drives, are not checked.
 	Actions *policy.Policy
+	// Fleet, when set, runs run_task's runs as tasks of the fleet (package
+	// fleet, on its workers, with their model and secret values) instead
+	// of in this server: a run_task task is then a workflow, found again
+	// by its id by a server started again. The task's secrets are the
+	// names of Secrets.
+	Fleet *fleet.Client
 	// Cache, when set, keeps the first successful run_task of each task
 	// and replays it on the next calls of the same task, asking the model
 	// only where the page differs (package cache); run_task's "vars" fill
@@ -136,7 +143,15 @@ func New(cfg Config) *Server {
 		s.mcp.AddTool(t.tool, s.handle(t))
 	}
 	s.mcp.AddTool(runTaskTool, s.runTask)
-	if err := mcptask.Register(s.mcp, &s.tasks, map[string]mcptask.Starter{runTaskTool.Name: mcptask.Starts(&s.tasks, s.startTask)}); err != nil {
+	var (
+		tasks mcptask.Tasks   = &s.tasks
+		start mcptask.Starter = mcptask.Starts(&s.tasks, s.startTask)
+	)
+	if cfg.Fleet != nil {
+		ft := fleetTasks{s}
+		tasks, start = ft, ft.start
+	}
+	if err := mcptask.Register(s.mcp, tasks, map[string]mcptask.Starter{runTaskTool.Name: start}); err != nil {
 		panic(err) // only a method that shadows a standard one fails, and none does
 	}
 	return s

@@ -57,7 +57,7 @@ func (s *Server) prepare(req *mcp.CallToolRequest) (p *prepared, refused *mcp.Ca
 	if err := agent.CheckTask(task); err != nil {
 		return nil, failed(err.Error())
 	}
-	if s.cfg.Model == nil {
+	if s.cfg.Model == nil && s.cfg.Fleet == nil {
 		return nil, failed("no model is configured on this server: start it with --model NAME and --base-url URL (or WEBAGENT_MODEL and OPENAI_BASE_URL); the browser_ tools work without one")
 	}
 	return &prepared{in: in, task: task}, nil
@@ -71,6 +71,9 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	p, refused := s.prepare(req)
 	if refused != nil {
 		return refused, nil
+	}
+	if s.cfg.Fleet != nil {
+		return s.runOnFleet(ctx, req, p), nil
 	}
 	st, b, refused, err := s.open(ctx, req.Session)
 	if refused != nil || err != nil {
@@ -129,15 +132,21 @@ func (s *Server) execute(ctx context.Context, p *prepared, b *browser.Browser, h
 	}
 	res := a.Run(ctx, p.task)
 	cr.finish(ctx, res, s.log)
+	return toolResult(res), res
+}
+
+// toolResult is run_task's result for a run's: its summary and JSON, and
+// the JSON as structured content.
+func toolResult(res *agent.Result) *mcp.CallToolResult {
 	body, err := json.Marshal(res)
 	if err != nil {
-		return failed("the result could not be encoded: " + err.Error()), res
+		return failed("the result could not be encoded: " + err.Error())
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: summary(res) + "\n" + string(body)}},
 		StructuredContent: json.RawMessage(body),
 		IsError:           res.Code != agent.CodeSuccess,
-	}, res
+	}
 }
 
 // describe is a step as one progress line.

@@ -155,6 +155,7 @@ func TestFleet(t *testing.T) {
 	t.Run("unreachable", func(t *testing.T) { t.Parallel(); testFleetUnreachable(t) })
 	t.Run("eval", func(t *testing.T) { t.Parallel(); testFleetEval(t, srv.Addr) })
 	t.Run("tasks", func(t *testing.T) { t.Parallel(); testFleetTasks(t, srv.Addr) })
+	t.Run("mcp", func(t *testing.T) { t.Parallel(); testFleetMCP(t, srv.Addr) })
 }
 
 // A server that does not answer is a usage error, at once, for every
@@ -165,6 +166,7 @@ func testFleetUnreachable(t *testing.T) {
 		{"worker", "--temporal", closed},
 		{"submit", "--temporal", closed, "--url", "http://example.org", "task"},
 		{"status", "--temporal", closed, "some-id"},
+		{"mcp", "--temporal", closed},
 		{"eval", "--temporal", closed, "--suite", "widgets", "--out", filepath.Join(t.TempDir(), "report")},
 	} {
 		start := time.Now()

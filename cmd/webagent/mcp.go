@@ -15,6 +15,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/fleet"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/secret"
 )
@@ -22,9 +23,10 @@ import (
 type mcpOpts struct {
 	common
 	modelFlags
-	secrets secretFlag
-	port    int
-	host    string
+	secrets  secretFlag
+	port     int
+	host     string
+	temporal temporalFlags
 }
 
 func mcpFlags() (*flag.FlagSet, *mcpOpts) {
@@ -35,6 +37,8 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	o.modelFlags.register(fs, "model run_task uses (default $WEBAGENT_MODEL; without one, run_task is refused and the browser tools work)",
 		"OpenAI-compatible endpoint of that model (default $OPENAI_BASE_URL)")
 	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code; repeatable)")
+	fs.StringVar(&o.temporal.addr, "temporal", "", "run run_task's runs on the fleet's workers (webagent worker) through this Temporal frontend, HOST:PORT: each is a workflow, which a client finds again by its task id after the server restarts")
+	o.temporal.registerRest(fs)
 	o.common.register(fs)
 	o.policy.register(fs)
 	o.cache.register(fs, false)
@@ -67,6 +71,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := o.policy.load(); err != nil {
 		return exitUsage, err
 	}
+	if o.temporal.addr != "" && o.policy.p != nil {
+		return exitUsage, usagef("--confirm and --policy do not reach run_task's runs on the fleet (its workers take no action policy yet); drop them, or serve without --temporal")
+	}
 	if o.port < 0 || o.port > 65535 {
 		return exitUsage, usagef("--port is %d; use a port from 1 to 65535, or 0 for stdio", o.port)
 	}
@@ -93,9 +100,19 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exitUsage, err
 		}
 	}
+	var fc *fleet.Client
+	if o.temporal.addr != "" {
+		c, err := o.temporal.dial(ctx, log)
+		if err != nil {
+			return startExit(ctx), err
+		}
+		defer c.Close()
+		fc = &fleet.Client{C: c, TaskQueue: o.temporal.queue}
+	}
 	bopts := o.browserOptions(log) // common.browserOptions
 	bopts.Isolated = o.cdpURL != ""
 	srv := mcpserver.New(mcpserver.Config{
+		Fleet:        fc,
 		Browser:      bopts,
 		Policy:       o.nav.policy,
 		Secrets:      secrets,

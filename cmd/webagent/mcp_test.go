@@ -74,6 +74,7 @@ func TestMCPUsage(t *testing.T) {
 		{[]string{"mcp", "--port", "70000"}, "--port is 70000"},
 		{[]string{"mcp", "extra"}, "mcp takes no arguments"},
 		{[]string{"mcp", "--allowed-domains", "exa mple.com"}, "--allowed-domains"},
+		{[]string{"mcp", "--temporal", "127.0.0.1:1", "--confirm", "purchases"}, "do not reach run_task's runs on the fleet"},
 	} {
 		code, p := run(t, c.args...)
 		if code != exitUsage || !strings.Contains(p.stderr.String(), c.want) {
