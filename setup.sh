@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian/Ubuntu machine for webagent: Chromium and Xvfb (apt-get, only
-# when missing), the Go modules, and the binary in ./bin/webagent.
+# when missing), the MCP Inspector CLI for the tests (npm, where npm is), the Go modules,
+# and the binary in ./bin/webagent.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -30,6 +31,15 @@ if [ ${#packages[@]} -gt 0 ]; then
   fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
+fi
+
+# The official MCP Inspector's CLI (npm), which a test drives webagent mcp
+# with; only where npm is, and only once.
+inspector=.tools/mcp-inspector/node_modules/.bin/mcp-inspector
+if command -v npm >/dev/null 2>&1 && [ ! -x "$inspector" ]; then
+  echo "setup: installing the MCP Inspector CLI into .tools (npm)" >&2
+  npm install --prefix .tools/mcp-inspector --ignore-scripts --no-audit --no-fund --loglevel=error \
+    @modelcontextprotocol/inspector@2.12.0 >/dev/null
 fi
 
 echo "setup: downloading Go modules" >&2
