@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -181,8 +182,23 @@ func TestTaskCancel(t *testing.T) {
 				hs = httptest.NewServer(s.Handler())
 				t.Cleanup(hs.Close)
 			}
+			// The page holds a request open for as long as its browser
+			// lives: the request's end tells the browser went.
+			released := make(chan struct{})
+			var once sync.Once
+			page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/hold" {
+					w.(http.Flusher).Flush()
+					<-r.Context().Done()
+					once.Do(func() { close(released) })
+					return
+				}
+				w.Header().Set("Content-Type", "text/html")
+				fmt.Fprint(w, `<title>Counter</title><button onclick="n.textContent++">Count</button> <span id=n>0</span><script>fetch('/hold')</script>`)
+			}))
+			t.Cleanup(page.Close)
 			cs := taskClient(t, s, hs, tr.version)
-			id := startTask(t, cs, map[string]any{"url": site(t), "task": "count"})
+			id := startTask(t, cs, map[string]any{"url": page.URL + "/", "task": "count"})
 			var running *mcptask.Task
 			for running == nil {
 				task, err := mcptask.Get(ctx(t), cs, id)
@@ -219,6 +235,13 @@ func TestTaskCancel(t *testing.T) {
 			}
 			if task.Status != mcptask.Cancelled || !strings.Contains(task.StatusMessage, string(agent.CodeCanceled)) {
 				t.Errorf("cancelled task: %s %q", task.Status, task.StatusMessage)
+			}
+			// The browser was closed before the task showed as cancelled:
+			// its held request ends at once (the kernel closes its socket).
+			select {
+			case <-released:
+			case <-time.After(5 * time.Second):
+				t.Error("the cancelled task's browser still holds the page's request")
 			}
 		})
 	}
