@@ -278,3 +278,47 @@ func TestTaskAsksHuman(t *testing.T) {
 		t.Errorf("task %s %q; the model got %s", task.Status, task.StatusMessage, lastToolResults(model))
 	}
 }
+
+// TestTaskLateAnswer: a question still unanswered when the human timeout
+// passes is not lost: the model is told no answer came yet and goes on,
+// the question stays among the task's input requests, and the client's
+// later answer reaches the model.
+func TestTaskLateAnswer(t *testing.T) {
+	t.Parallel()
+	s, model := newServerWith(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		call := func(name string, args any) modelserver.Turn {
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall(name, args)}}
+		}
+		for _, m := range req.Messages {
+			if _, after, ok := strings.Cut(m.Content, "has now answered your earlier question"); ok {
+				return call("done", map[string]string{"answer": after})
+			}
+		}
+		if req.LastTool() == "" {
+			return call("ask_human", map[string]string{"question": "Which colour of mug?"})
+		}
+		return call("wait", map[string]any{"ms": 200})
+	}), agent.Limits{OperationTimeout: 10 * time.Second, IterationTimeout: 30 * time.Second, HumanTimeout: time.Second})
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(hs.Close)
+	cs := taskClient(t, s, hs, "2026-07-28")
+	id := startTask(t, cs, map[string]any{"url": site(t), "task": "buy a mug"})
+	task, err := mcptask.Follow(ctx(t), cs, id, func(string, mcp.InputRequest) (mcp.InputResponse, bool) {
+		// Only once the model was told no answer came in time.
+		if !strings.Contains(lastToolResults(model), `"status":"pending"`) {
+			return nil, false
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "blue"}}, true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res agent.Result
+	if task.Result != nil {
+		b, _ := json.Marshal(task.Result.StructuredContent)
+		_ = json.Unmarshal(b, &res)
+	}
+	if task.Status != mcptask.Completed || res.Code != agent.CodeSuccess || !strings.Contains(res.Answer, "blue") {
+		t.Errorf("task %s %q: code %s, answer %q", task.Status, task.StatusMessage, res.Code, res.Answer)
+	}
+}
