@@ -25,13 +25,14 @@ type iterOut struct {
 	step        Step
 	done        *string
 	fail        *string
-	over        *TaskOver // the environment ended the task
-	seen        string    // the snapshot's text, for wait_for
-	url         string    // the snapshot's URL
-	check       string    // the human check the page shows (Snapshot.HumanCheck)
-	checkBlocks bool      // it stands in front of the page (Snapshot.HumanCheckBlocks)
-	blocked     string    // why the task ends blocked by a human check
-	overCost    string    // why the task ends over its cost limit
+	over        *TaskOver           // the environment ended the task
+	seen        string              // the snapshot's text, for wait_for
+	url         string              // the snapshot's URL
+	tools       []contract.PageTool // the page tools the snapshot lists
+	check       string              // the human check the page shows (Snapshot.HumanCheck)
+	checkBlocks bool                // it stands in front of the page (Snapshot.HumanCheckBlocks)
+	blocked     string              // why the task ends blocked by a human check
+	overCost    string              // why the task ends over its cost limit
 	noTool      bool
 	rec         replayed // what came from the recording (WithRecording)
 }
@@ -123,6 +124,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
+	out.tools = snap.PageTools
 	p.set(func(s *Step) { s.URL = r.sec.Mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
 	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
 		out.blocked = msg

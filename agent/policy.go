@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,7 +104,14 @@ type PolicyDecision struct {
 func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDecision, *outcome, error) {
 	p := r.a.cfg.policy
 	act := policy.Action{Tool: c.action.Name, URL: out.url}
-	if d, ok := r.a.browser.(contract.TargetDescriber); ok && p.Needs(act.Tool) {
+	if c.action.Name == contract.ActPageTool {
+		// A page tool is judged as its page offers it: its name, the
+		// site of the document that offers it, its read-only hint.
+		act.Role, act.Name = "page tool", c.action.Tool
+		if i := slices.IndexFunc(out.tools, func(t contract.PageTool) bool { return t.Name == c.action.Tool }); i >= 0 {
+			act.URL, act.ReadOnly = out.tools[i].Origin+"/", out.tools[i].ReadOnly
+		}
+	} else if d, ok := r.a.browser.(contract.TargetDescriber); ok && p.Needs(act.Tool) {
 		t, refused, err := r.describeTarget(ctx, d, c)
 		if refused != nil || err != nil {
 			return nil, refused, err
@@ -123,6 +131,9 @@ func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDec
 	pd := &PolicyDecision{Tool: act.Tool, Site: r.sec.Mask(policy.Host(act.URL)), Rule: v.Rule, Decision: string(v.Decision), Reason: v.Reason}
 	if act.Role != "" {
 		pd.Target = r.sec.Mask(strings.TrimSpace(act.Role + " " + quoteName(act.Name)))
+	}
+	if c.action.Name == contract.ActPageTool && len(c.action.Arguments) > 0 {
+		pd.Target = r.sec.Mask(pd.Target + " with " + string(c.action.Arguments))
 	}
 	if act.Form != nil {
 		pd.Form = &contract.Form{Method: act.Form.Method, Action: r.sec.Mask(act.Form.Action)}

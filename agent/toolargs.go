@@ -30,6 +30,10 @@ type args struct {
 	Answer    string   `json:"answer"`
 	Reason    string   `json:"reason"`
 	Question  string   `json:"question"`
+	// PageTool and Arguments are page_tool's name and arguments (its
+	// name is the page tool's, not the action's).
+	PageTool  string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
 // flexBool is a boolean that also takes "true" and "false", as some models
@@ -107,6 +111,9 @@ func (ts *toolset) parse(tc contract.ToolCall) (call, error) {
 	}
 	c.action = c.args.Action
 	c.action.Name, c.action.Submit, c.action.Options = t.name, bool(c.args.Submit), c.args.Add
+	if t.name == contract.ActPageTool {
+		c.action.Tool, c.action.Arguments = c.args.PageTool, objectArg(c.args.Arguments)
+	}
 	if err := c.setPoints(); err != nil {
 		return call{}, err
 	}
@@ -125,7 +132,17 @@ func (ts *toolset) parse(tc contract.ToolCall) (call, error) {
 	return c, nil
 }
 
-var typeWords = map[string]string{"string": "a string", "boolean": "true or false", "integer": "a whole number", "array": "a list of strings"}
+var typeWords = map[string]string{"string": "a string", "boolean": "true or false", "integer": "a whole number", "array": "a list of strings", "object": "a JSON object"}
+
+// objectArg is an object argument as the model sent it, or the object a
+// string holds (some models send objects as JSON text).
+func objectArg(raw json.RawMessage) json.RawMessage {
+	var s string
+	if json.Unmarshal(raw, &s) == nil && strings.HasPrefix(strings.TrimSpace(s), "{") {
+		return json.RawMessage(s)
+	}
+	return raw
+}
 
 // setPoints reads the pointer arguments into the action: x and y, to_x and
 // to_y. The rules of the points (a ref or a point, not both) are the

@@ -153,4 +153,5 @@ var actions = map[string]func(o *op, a contract.Action) (string, error){
 	contract.ActMultiSelect: (*op).doMultiSelect,
 	contract.ActSelectText:  (*op).doSelectText,
 	contract.ActWait:        (*op).doWait,
+	contract.ActPageTool:    (*op).doPageTool,
 }

@@ -93,6 +93,11 @@ type Options struct {
 	// request refused by the browser. GET, HEAD and OPTIONS go on.
 	// WebSocket messages are not requests and are not stopped.
 	ReadOnly bool
+	// NoPageTools leaves WebMCP off: a page's documents cannot offer
+	// tools (document.modelContext is not there), and snapshots list
+	// none. With it on (the default), Chromium runs with its WebMCPTesting
+	// feature, and a page can see that document.modelContext exists.
+	NoPageTools bool
 
 	// UserAgent replaces the browser's user agent (navigator.userAgent and
 	// the User-Agent header) when set.

@@ -11,6 +11,8 @@ import (
 	"time"
 	_ "time/tzdata" // --timezone is checked also where the system has no zoneinfo (a slim container)
 
+	"github.com/webagent/webagent/browser/launcher"
+
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -294,6 +296,9 @@ func (b *Browser) readDefaultUA(ctx context.Context, s *session) error {
 // settingFlags are Chromium's command-line flags for the settings.
 func settingFlags(o Options) map[string]any {
 	f := map[string]any{}
+	if o.NoPageTools {
+		f["enable-features"] = launcher.BaseFeatures
+	}
 	if o.UserAgent != "" {
 		f["user-agent"] = o.UserAgent
 	}

@@ -168,7 +168,15 @@ func (o *op) snapshot() (contract.Snapshot, error) {
 		check = *res.Check
 		text = check.line() + "\n" + text
 	}
+	tools, err := o.listPageTools()
+	if err != nil {
+		return contract.Snapshot{}, err
+	}
+	if list := pageToolsText(tools, origin(res.URL)); list != "" {
+		text += "\n" + list
+	}
 	return contract.Snapshot{
+		PageTools:        tools,
 		URL:              res.URL,
 		Title:            res.Title,
 		Text:             text,

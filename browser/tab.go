@@ -45,6 +45,8 @@ type tab struct {
 	// bound: the binding of watchChanges is added; guarded by the Browser's
 	// sem.
 	bound bool
+	// tools are the page tools its documents offer (pagetools.go).
+	tools *pageTools
 }
 
 // newTab opens a new tab in the session's browser context. ctx bounds only
@@ -115,6 +117,16 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	}
 	if err := b.worlds.follow(t.ctx, t.target); err != nil {
 		return err
+	}
+	t.tools = &pageTools{}
+	if !b.opts.NoPageTools {
+		if err := t.tools.follow(t.ctx, t.target); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			// A browser without WebMCP (one attached to) offers none.
+			b.log.Debug("page tools are off in this browser", "error", err)
+		}
 	}
 	if err := chromedp.ListenBrowser(t.ctx, t.nav.handleBrowser); err != nil {
 		return err

@@ -1,6 +1,9 @@
 package contract
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Action names. Each tool offered to the model for the page maps to one.
 const (
@@ -31,6 +34,8 @@ const (
 	ActBox        = "box"         // an element's box in the viewport
 	ActReadRegion = "read_region" // the whole text of a region the snapshot left out
 	ActOptions    = "options"     // every option of a select, listbox or combobox
+
+	ActPageTool = "page_tool" // call a tool the page offers (WebMCP)
 )
 
 // Mouse operations of ActMouse.
@@ -104,6 +109,11 @@ type Action struct {
 	MS       int      `json:"ms,omitempty"`        // wait: milliseconds
 	Value    string   `json:"value,omitempty"`     // set_slider: the value
 
+	// Tool and Arguments are page_tool's: the page tool's name, as the
+	// snapshot lists it, and its arguments, a JSON object.
+	Tool      string          `json:"tool,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+
 	// Seen is, for wait_for, the text of the latest snapshot the model saw;
 	// the loop fills it in. A text it shows counts as appearing only when
 	// the page shows it once more. Empty: the page at the call is the
@@ -111,8 +121,9 @@ type Action struct {
 	Seen string `json:"-"`
 
 	// Origins is set by the loop on a type action whose text carries a
-	// secret: the origins (scheme://host:port) the field's document must
-	// be on, or the browser refuses to type. SecretNames names the secrets,
+	// secret (or a page_tool whose arguments do): the origins
+	// (scheme://host:port) the field's document (the tool's frame) must
+	// be on, or the browser refuses to type (to call). SecretNames names the secrets,
 	// for the refusal.
 	Origins     []string `json:"-"`
 	SecretNames []string `json:"-"`

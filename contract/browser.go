@@ -1,6 +1,9 @@
 package contract
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Browser is what the loop needs from a web browser: a description of the
 // page for the model, and a way to act on it. Package browser implements it
@@ -56,6 +59,26 @@ type Snapshot struct {
 	// (a challenge page, a page with little else on it): nothing else can
 	// be done before a person passes it.
 	HumanCheckBlocks bool
+	// PageTools are the tools the page's documents offer (WebMCP), which
+	// page_tool calls; Text lists them too.
+	PageTools []PageTool
+}
+
+// PageTool is a tool a page offers (WebMCP): registered by a script, or
+// declared by a form.
+type PageTool struct {
+	Name        string
+	Description string
+	// InputSchema is the JSON Schema its arguments must match; empty when
+	// it takes none.
+	InputSchema json.RawMessage
+	// ReadOnly is the page's hint that the tool changes nothing.
+	ReadOnly bool
+	// Origin is the origin (scheme://host:port) of the document that
+	// offers it: the top page's, or a frame's.
+	Origin string
+	// Form is set for a tool a form declares.
+	Form bool
 }
 
 // PageStater is implemented by browsers that can fingerprint the page

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -46,6 +47,7 @@ var rules = map[string]func(Action) error{
 	ActBox:         nil,
 	ActReadRegion:  nil,
 	ActOptions:     nil,
+	ActPageTool:    checkPageTool,
 	ActMouse:       checkMouse,
 	ActMousePath:   checkMousePath,
 	ActSetSlider:   nil,
@@ -197,3 +199,18 @@ func checkWait(a Action) error {
 
 // ActionNames returns the names of the actions Validate knows, sorted.
 func ActionNames() []string { return slices.Sorted(maps.Keys(rules)) }
+
+// checkPageTool: a page tool's name, and arguments that are a JSON object
+// (or none).
+func checkPageTool(a Action) error {
+	if strings.TrimSpace(a.Tool) == "" {
+		return ActionErrorf(`page_tool needs the name of a tool the snapshot lists under "page tools", e.g. {"name":"add_to_cart","arguments":{"sku":"B-12"}}`)
+	}
+	if len(a.Arguments) > 0 && string(a.Arguments) != "null" {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(a.Arguments, &m); err != nil {
+			return ActionErrorf("the arguments of page tool %q must be a JSON object, as its input schema says: %v", a.Tool, err)
+		}
+	}
+	return nil
+}

@@ -39,5 +39,5 @@ rules:
 	// click "Place order": confirm (--confirm purchases)
 	// click "Delete my account": deny (policy.yaml:3)
 	// click "Contact": allow ()
-	// policy.yaml:3: unknown field "tol"; did you mean "tool"? fields: tool, site, role, name, form_method, form_action
+	// policy.yaml:3: unknown field "tol"; did you mean "tool"? fields: tool, site, role, name, form_method, form_action, read_only
 }

@@ -24,7 +24,7 @@ type Error = yamlfile.Error
 // Field names of a rule and of its condition.
 var (
 	ruleFields = []string{"when", "then", "reason"}
-	whenFields = []string{"tool", "site", "role", "name", "form_method", "form_action"}
+	whenFields = []string{"tool", "site", "role", "name", "form_method", "form_action", "read_only"}
 	topFields  = []string{"version", "rules"}
 	decisions  = []string{string(Allow), string(Deny), string(Confirm)}
 	methods    = []string{"get", "post", "dialog"}
@@ -130,6 +130,14 @@ func (p *parser) rule(n *yaml.Node) (Rule, error) {
 
 func (p *parser) when(n *yaml.Node, c *Condition) error {
 	return p.fields(n, "when", whenFields, func(key string, k, v *yaml.Node) error {
+		if key == "read_only" {
+			b, ok := map[string]bool{"true": true, "false": false}[strings.ToLower(v.Value)]
+			if v.Kind != yaml.ScalarNode || !ok {
+				return p.errf(v, "read_only must be true or false: whether the page marks its tool read-only (page_tool)")
+			}
+			c.ReadOnly = &b
+			return nil
+		}
 		if v.Kind != yaml.ScalarNode {
 			return p.errf(v, "%s must be a pattern such as %s", key, example(key))
 		}
@@ -210,6 +218,9 @@ func example(key string) string {
 //     subscription, close account ..., or a form whose action deletes;
 //   - all: every action that changes the page (not reading, scrolling,
 //     hovering, waiting, or navigating, which --allowed-domains governs).
+//
+// A page tool (page_tool) the page does not mark read-only counts as a
+// submission; one named like a purchase or a deletion as those.
 //
 // An unknown name is an *Error that names the presets.
 func Presets(names ...string) (*Policy, error) {

@@ -31,6 +31,9 @@ type Action struct {
 	Role, Name string
 	// Form is the form the action would submit; nil when it submits none.
 	Form *Form
+	// ReadOnly is, for page_tool, the page's hint that its tool changes
+	// nothing; false for every other tool.
+	ReadOnly bool
 }
 
 // Form is a form an action would submit.
@@ -55,6 +58,9 @@ type Rule struct {
 // zero Condition matches every action.
 type Condition struct {
 	Tool, Site, Role, Name, FormMethod, FormAction Pattern
+	// ReadOnly, when set, must equal the action's ReadOnly (read_only:
+	// true|false in a file).
+	ReadOnly *bool
 }
 
 // Policy is an ordered list of rules; the first that matches an action
@@ -122,6 +128,9 @@ func (p *Policy) Needs(tool string) bool {
 // Match reports whether the condition holds for a.
 func (c Condition) Match(a Action) bool {
 	if !c.Tool.Match(a.Tool) || !c.Role.Match(a.Role) || !c.Name.Match(a.Name) {
+		return false
+	}
+	if c.ReadOnly != nil && *c.ReadOnly != a.ReadOnly {
 		return false
 	}
 	if !c.Site.any() && !matchSite(c.Site, a.URL) {

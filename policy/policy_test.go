@@ -127,7 +127,7 @@ func TestPolicyPresets(t *testing.T) {
 		}
 	}
 	p, err := Presets("purchases, deletes", "all")
-	if err != nil || len(p.Rules) != 5 {
+	if err != nil || len(p.Rules) != 8 {
 		t.Fatalf("three presets: %v, %d rules", err, len(p.Rules))
 	}
 	_, err = Presets("purchase")
@@ -140,7 +140,7 @@ func TestPolicyPresets(t *testing.T) {
 func TestPolicyErrors(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
 		{"unknown field", "version: 1\nrules:\n  - when: {tol: click}\n    then: confirm\n",
-			`p.yaml:3: unknown field "tol"; did you mean "tool"? fields: tool, site, role, name, form_method, form_action`},
+			`p.yaml:3: unknown field "tol"; did you mean "tool"? fields: tool, site, role, name, form_method, form_action, read_only`},
 		{"unknown rule field", "rules:\n  - when: {tool: click}\n    than: confirm\n", `p.yaml:3: unknown field "than"; did you mean "then"?`},
 		{"unknown tool", "rules:\n  - when: {tool: clik}\n    then: deny\n", `p.yaml:2: unknown tool "clik"; did you mean "click"? tools: `},
 		{"unknown then", "rules:\n  - when: {tool: click}\n    then: confrim\n", `p.yaml:3: then "confrim" is not a decision; did you mean "confirm"? write: allow, deny, confirm`},
@@ -167,5 +167,46 @@ func TestPolicyErrors(t *testing.T) {
 	var pe *Error
 	if !errors.As(err, &pe) || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.yaml: cannot read the policy file") {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// Page tools: the presets ask before one the page does not mark
+// read-only (submits, all), or one named like a purchase or a deletion;
+// a file's rule can tell them apart by read_only.
+func TestPolicyPageTools(t *testing.T) {
+	for _, c := range []struct {
+		preset   string
+		name     string
+		readOnly bool
+		want     Decision
+	}{
+		{"submits", "add_to_cart", false, Confirm},
+		{"submits", "search", true, Allow},
+		{"purchases", "place_order", false, Confirm},
+		{"purchases", "add_to_cart", false, Allow},
+		{"deletes", "delete_account", false, Confirm},
+		{"all", "add_to_cart", false, Confirm},
+		{"all", "list_orders", true, Allow},
+	} {
+		p, err := Presets(c.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := p.Decide(Action{Tool: "page_tool", URL: "https://shop.example/", Name: c.name, ReadOnly: c.readOnly}); v.Decision != c.want {
+			t.Errorf("--confirm %s, page tool %s (read-only %v): %s, want %s", c.preset, c.name, c.readOnly, v.Decision, c.want)
+		}
+	}
+	p, err := Parse("p.yaml", []byte("version: 1\nrules:\n  - when: {tool: page_tool, read_only: false}\n    then: deny\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := p.Decide(Action{Tool: "page_tool", Name: "add_to_cart"}); v.Decision != Deny {
+		t.Errorf("read_only: false on a writing tool: %s", v.Decision)
+	}
+	if v := p.Decide(Action{Tool: "page_tool", Name: "search", ReadOnly: true}); v.Decision != Allow {
+		t.Errorf("read_only: false on a read-only tool: %s", v.Decision)
+	}
+	if _, err := Parse("p.yaml", []byte("version: 1\nrules:\n  - when: {read_only: maybe}\n    then: deny\n")); err == nil || !strings.Contains(err.Error(), "read_only must be true or false") {
+		t.Errorf("read_only: maybe: %v", err)
 	}
 }

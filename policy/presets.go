@@ -6,6 +6,7 @@ package policy
 var presets = map[string]*Policy{
 	"submits": {Rules: []Rule{
 		confirm("--confirm submits", "it submits a form (POST)", Condition{Tool: MustPattern(submitting), FormMethod: MustPattern("post")}),
+		confirm("--confirm submits", "it calls a page tool the page does not mark read-only", Condition{Tool: MustPattern("page_tool"), ReadOnly: &writes}),
 	}},
 	"purchases": {Rules: []Rule{
 		confirm("--confirm purchases", "it looks like a purchase", Condition{
@@ -15,6 +16,10 @@ var presets = map[string]*Policy{
 		confirm("--confirm purchases", "it submits a checkout, order or payment form", Condition{
 			Tool:       MustPattern(submitting),
 			FormAction: MustPattern("*checkout*|*order*|*pay*|*purchase*|*billing*|*subscribe*"),
+		}),
+		confirm("--confirm purchases", "it calls a page tool that looks like a purchase", Condition{
+			Tool: MustPattern("page_tool"), ReadOnly: &writes,
+			Name: MustPattern("*buy*|*pay*|*order*|*checkout*|*check_out*|*purchase*|*subscribe*|*donate*|*book*|*reserve*"),
 		}),
 	}},
 	"deletes": {Rules: []Rule{
@@ -26,13 +31,21 @@ var presets = map[string]*Policy{
 			Tool:       MustPattern(submitting),
 			FormAction: MustPattern("*delete*|*remove*|*destroy*|*erase*|*deactivate*|*unsubscribe*|*close*account*|*cancel*"),
 		}),
+		confirm("--confirm deletes", "it calls a page tool that looks like deleting something", Condition{
+			Tool: MustPattern("page_tool"), ReadOnly: &writes,
+			Name: MustPattern("*delete*|*remove*|*erase*|*destroy*|*discard*|*trash*|*wipe*|*cancel*|*close*account*|*deactivate*|*unsubscribe*"),
+		}),
 	}},
 	"all": {Rules: []Rule{
 		confirm("--confirm all", "it changes the page", Condition{
 			Tool: MustPattern("click|type|select|check|uncheck|press|drag|upload|mouse|mouse_path|set_slider|multi_select"),
 		}),
+		confirm("--confirm all", "it calls a page tool the page does not mark read-only", Condition{Tool: MustPattern("page_tool"), ReadOnly: &writes}),
 	}},
 }
+
+// writes is the ReadOnly of a page tool the page does not mark read-only.
+var writes = false
 
 // activating are the tools that activate the element they aim at (press
 // aims at the focused element, and only with Enter or Space).

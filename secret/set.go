@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -228,6 +229,9 @@ func (s *Set) Fill(a contract.Action) (contract.Action, error) {
 	if len(s.values) == 0 {
 		return a, nil
 	}
+	if a.Name == contract.ActPageTool {
+		return s.fillArguments(a)
+	}
 	if a.Name != contract.ActType {
 		for _, f := range actionTexts(a) {
 			if names := s.used(f); len(names) > 0 {
@@ -240,14 +244,81 @@ func (s *Set) Fill(a contract.Action) (contract.Action, error) {
 	if len(names) == 0 {
 		return a, nil
 	}
+	origins, err := s.originsOf(names)
+	if err != nil {
+		return a, err
+	}
+	a.Text = s.fillText(a.Text)
+	a.SecretNames, a.Origins = names, origins
+	return a, nil
+}
+
+// fillArguments fills the placeholders in the string values of a page
+// tool's arguments, as a type action's text, and sets the origins the
+// tool's document must be on.
+func (s *Set) fillArguments(a contract.Action) (contract.Action, error) {
+	for _, f := range append(actionTexts(a), a.Tool) {
+		if names := s.used(f); len(names) > 0 {
+			return a, contract.ActionErrorf("the secret %s can only be given in a page tool's arguments, never in its name", names[0])
+		}
+	}
+	var v any
+	if len(a.Arguments) == 0 || json.Unmarshal(a.Arguments, &v) != nil {
+		return a, nil // the browser says what is wrong with them
+	}
+	// The decoded strings: in the JSON text, < and > may be escaped.
+	text, _ := json.Marshal(v)
+	var sb strings.Builder
+	enc := json.NewEncoder(&sb)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) == nil {
+		text = []byte(sb.String())
+	}
+	names := s.used(string(text))
+	if len(names) == 0 {
+		return a, nil
+	}
+	origins, err := s.originsOf(names)
+	if err != nil {
+		return a, err
+	}
+	filled, err := json.Marshal(s.fillValue(v))
+	if err != nil {
+		return a, err
+	}
+	a.Arguments = filled
+	a.SecretNames, a.Origins = names, origins
+	return a, nil
+}
+
+// fillValue fills the placeholders of every string in v.
+func (s *Set) fillValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return s.fillText(x)
+	case []any:
+		for i := range x {
+			x[i] = s.fillValue(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = s.fillValue(x[k])
+		}
+	}
+	return v
+}
+
+// originsOf returns the origins every one of the named secrets is bound
+// to, or why they cannot be used together.
+func (s *Set) originsOf(names []string) ([]string, error) {
 	var origins []string
 	for i, n := range names {
 		if why, bad := s.bad[n]; bad {
-			return a, contract.ActionErrorf("the secret %s cannot be used: %s", n, why)
+			return nil, contract.ActionErrorf("the secret %s cannot be used: %s", n, why)
 		}
 		o := s.origins[n]
 		if len(o) == 0 {
-			return a, contract.ActionErrorf("the secret %s is bound to no site (the task has no start URL); the user must bind it as %s@https://site", n, n)
+			return nil, contract.ActionErrorf("the secret %s is bound to no site (the task has no start URL); the user must bind it as %s@https://site", n, n)
 		}
 		if i == 0 {
 			origins = append([]string(nil), o...)
@@ -256,11 +327,9 @@ func (s *Set) Fill(a contract.Action) (contract.Action, error) {
 		origins = slices.DeleteFunc(origins, func(x string) bool { return !slices.Contains(o, x) })
 	}
 	if len(origins) == 0 {
-		return a, contract.ActionErrorf("the secrets %s are bound to different sites and cannot be typed together", strings.Join(names, ", "))
+		return nil, contract.ActionErrorf("the secrets %s are bound to different sites and cannot be typed together", strings.Join(names, ", "))
 	}
-	a.Text = s.fillText(a.Text)
-	a.SecretNames, a.Origins = names, origins
-	return a, nil
+	return origins, nil
 }
 
 // actionTexts lists the text fields of an action the model wrote.

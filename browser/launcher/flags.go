@@ -60,6 +60,11 @@ var offline = Flags{
 	"gaia-url": "https://" + QuietHost,
 }
 
+// BaseFeatures are the features a browser launched for one Browser turns
+// on, besides WebMCPTesting, which lets pages offer tools (WebMCP) and
+// which browser.Options.NoPageTools leaves off.
+const BaseFeatures = "NetworkService,NetworkServiceInProcess"
+
 // QuietHost is where Chromium's own account calls go (gaia-url): a name
 // under .invalid, which never resolves.
 const QuietHost = "gaia.webagent.invalid"
@@ -74,7 +79,7 @@ const QuietHost = "gaia.webagent.invalid"
 func BrowserFlags(headless bool) Flags {
 	f := Flags{
 		"no-default-browser-check":               true,
-		"enable-features":                        "NetworkService,NetworkServiceInProcess",
+		"enable-features":                        BaseFeatures + ",WebMCPTesting",
 		"disable-background-timer-throttling":    true,
 		"disable-backgrounding-occluded-windows": true,
 		"disable-breakpad":                       true,
@@ -129,6 +134,7 @@ func ServerFlags(headless bool) Flags {
 		"disable-backgrounding-occluded-windows": true,
 		"disable-renderer-backgrounding":         true,
 		"disable-features":                       DisabledFeatures,
+		"enable-features":                        "WebMCPTesting",
 		"deny-permission-prompts":                true,
 		"mute-audio":                             true,
 		"hide-scrollbars":                        true,

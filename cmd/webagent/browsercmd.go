@@ -158,6 +158,12 @@ func argValue(p agent.Param, v string) (any, error) {
 			return nil, fmt.Errorf("%s wants true or false, got %q", p.Name, v)
 		}
 		return b, nil
+	case "object":
+		var m map[string]any
+		if err := json.Unmarshal([]byte(v), &m); err != nil {
+			return nil, fmt.Errorf(`%s wants a JSON object, e.g. '{"sku":"B-12"}', got %q`, p.Name, v)
+		}
+		return m, nil
 	}
 	if p.Name == "ref" || strings.HasSuffix(p.Name, "_ref") {
 		v = strings.TrimPrefix(v, "@") // @e12, as other tools write refs

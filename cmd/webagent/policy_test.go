@@ -44,7 +44,7 @@ func TestPolicyFileErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"unknown field", []string{"--policy", typo}, []string{typo + `:5: unknown field "tol"; did you mean "tool"?`, "fields: tool, site, role, name, form_method, form_action"}},
+		{"unknown field", []string{"--policy", typo}, []string{typo + `:5: unknown field "tol"; did you mean "tool"?`, "fields: tool, site, role, name, form_method, form_action, read_only"}},
 		{"unknown then", []string{"--policy", badThen}, []string{badThen + `:3: then "ask" is not a decision`, "allow, deny, confirm"}},
 		{"missing file", []string{"--policy", filepath.Join(dir, "nope.yaml")}, []string{"nope.yaml: cannot read the policy file"}},
 		{"unknown preset", []string{"--confirm", "purchase"}, []string{`unknown preset "purchase"; did you mean "purchases"?`}},
