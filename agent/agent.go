@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/watchdog"
 )
@@ -104,6 +105,7 @@ var errTaskTimeout = errors.New("task timeout")
 type run struct {
 	a       *Agent
 	task    Task
+	policy  *policy.Policy // the user's, with the one drawn from the task
 	sec     *secret.Set
 	fence   fence // marks page text as data
 	tools   *toolset
@@ -164,6 +166,7 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 		started: time.Now(),
 		repeats: map[string]repeat{},
 		ctx:     ctx,
+		policy:  a.cfg.policy,
 	}
 	r.tools.addCustom(a.cfg.customTools)
 	if a.cfg.recording != nil {
@@ -204,6 +207,12 @@ func (r *run) start(taskCtx context.Context) (Code, error) {
 		}
 		r.tools.useAnswerSchema(r.answer)
 		r.msgs[0].Content += "\n- The answer of done is JSON matching the schema of done's answer parameter."
+	}
+	if err := r.derivePolicy(taskCtx); err != nil {
+		if taskCtx.Err() != nil {
+			return "", err
+		}
+		return CodeAgentFailed, err
 	}
 	if err := r.confine(); err != nil {
 		return CodeBrowserError, err

@@ -16,6 +16,14 @@ import (
 func (r *run) confine() error {
 	p := r.a.cfg.nav
 	p.Trusted = nil
+	if len(p.Allowed) == 0 {
+		// The policy's sites, where the user allowed every site.
+		sites, err := sitesOf(r.policy)
+		if err != nil {
+			return err
+		}
+		p.Allowed = sites
+	}
 	if r.task.URL != "" {
 		u, err := url.Parse(r.task.URL)
 		if err != nil {

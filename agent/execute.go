@@ -45,7 +45,7 @@ func (r *run) execute(ctx context.Context, tc contract.ToolCall, out *iterOut, e
 			return *o, nil
 		}
 	}
-	if c.tool.do != nil || r.a.cfg.policy == nil {
+	if c.tool.do != nil || r.policy == nil {
 		return r.perform(ctx, tc, c, out)
 	}
 	pd, refused, err := r.checkPolicy(ctx, c, out)

@@ -61,6 +61,7 @@ type config struct {
 	customTools    []*tool                   // custom, checked by validate
 	extraPrompt    string                    // WithSystemPrompt
 	policy         *policy.Policy            // WithPolicy
+	deriver        PolicyDeriver             // WithPolicyDeriver
 	confirmer      Confirmer                 // WithConfirmer
 	recording      Recording                 // WithRecording
 	maxCost        float64                   // WithMaxCost

@@ -102,7 +102,7 @@ type PolicyDecision struct {
 // not run, the outcome the model gets instead. Its error, like execute's,
 // ends the iteration.
 func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDecision, *outcome, error) {
-	p := r.a.cfg.policy
+	p := r.policy
 	act := policy.Action{Tool: c.action.Name, URL: out.url}
 	if c.action.Name == contract.ActPageTool {
 		// A page tool is judged as its page offers it: its name, the

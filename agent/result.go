@@ -88,6 +88,9 @@ type Result struct {
 	// Policy lists the actions a rule of the user's policy decided
 	// (WithPolicy), allowed or not, in order.
 	Policy []PolicyDecision `json:"policy,omitempty"`
+	// DerivedPolicy is the policy drawn from the task
+	// (WithPolicyDeriver), in the policy file's format.
+	DerivedPolicy string `json:"derived_policy,omitempty"`
 	// Replay says how much of the run came from a recording
 	// (WithRecording); nil without one.
 	Replay *ReplaySummary `json:"replay,omitempty"`

@@ -82,6 +82,11 @@ type Config struct {
 	// every action. The browser_ tools, which the client's own model
 	// drives, are not checked.
 	Actions *policy.Policy
+	// DerivePolicy draws each run_task's policy from its task before its
+	// first action (--policy auto; package autopolicy), after Actions'
+	// rules, applied as proposed (no one reviews it here); the result
+	// keeps it.
+	DerivePolicy bool
 	// Fleet, when set, runs run_task's runs as tasks of the fleet (package
 	// fleet, on its workers, with their model and secret values) instead
 	// of in this server: a run_task task is then a workflow, found again

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/autopolicy"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
 )
@@ -106,8 +107,11 @@ type hooks struct {
 func (s *Server) execute(ctx context.Context, p *prepared, b *browser.Browser, h hooks) (*mcp.CallToolResult, *agent.Result) {
 	opts := append([]agent.Option{agent.WithLimits(s.cfg.Limits)}, s.cfg.AgentOptions...)
 	opts = append(opts, agent.WithNavigation(s.cfg.Policy), agent.WithLogger(s.cfg.Logger))
-	if s.cfg.Actions != nil {
+	if s.cfg.Actions != nil || s.cfg.DerivePolicy {
 		opts = append(opts, agent.WithPolicy(s.cfg.Actions), agent.WithConfirmer(h.confirm))
+	}
+	if s.cfg.DerivePolicy {
+		opts = append(opts, agent.WithPolicyDeriver(autopolicy.Deriver{Model: s.cfg.Model}))
 	}
 	if lim := s.cfg.Limits.Effective(); h.human != nil && lim.HumanTimeout < lim.OperationTimeout && lim.HumanTimeout < lim.IterationTimeout {
 		// ask_human is a tool: its wait must fit under the backstop and

@@ -25,7 +25,7 @@ type Error = yamlfile.Error
 var (
 	ruleFields = []string{"when", "then", "reason"}
 	whenFields = []string{"tool", "site", "role", "name", "form_method", "form_action", "read_only"}
-	topFields  = []string{"version", "rules"}
+	topFields  = []string{"version", "sites", "rules"}
 	decisions  = []string{string(Allow), string(Deny), string(Confirm)}
 	methods    = []string{"get", "post", "dialog"}
 )
@@ -77,6 +77,16 @@ func (p *parser) top(root *yaml.Node) (*Policy, error) {
 		case "version":
 			if v.Value != "1" {
 				return p.errf(v, "version %q is not known; write version: 1", v.Value)
+			}
+		case "sites":
+			if v.Kind != yaml.SequenceNode {
+				return p.errf(v, "sites must be a list of hosts, e.g. [shop.example, *.shop.example]")
+			}
+			for _, sn := range v.Content {
+				if _, err := contract.ParseDomainPatterns(sn.Value); err != nil || sn.Kind != yaml.ScalarNode || strings.TrimSpace(sn.Value) == "" {
+					return p.errf(sn, "site %q is not a host pattern: write shop.example, *.shop.example or http://localhost:3000", sn.Value)
+				}
+				pol.Sites = append(pol.Sites, strings.TrimSpace(sn.Value))
 			}
 		case "rules":
 			if v.Kind != yaml.SequenceNode {

@@ -67,6 +67,10 @@ type Condition struct {
 // decides. The nil *Policy allows everything.
 type Policy struct {
 	Rules []Rule
+	// Sites, when set, are the only sites the task may open (host
+	// patterns, as --allowed-domains takes them): the run's domain guard
+	// holds them where the user gave no allowed domains.
+	Sites []string
 }
 
 // Verdict is a policy's decision on one action.
@@ -81,16 +85,22 @@ type Verdict struct {
 // Join returns a policy with the rules of ps in order; nil policies are
 // skipped. It returns nil when no rule is left.
 func Join(ps ...*Policy) *Policy {
-	var rules []Rule
+	var (
+		rules []Rule
+		sites []string
+	)
 	for _, p := range ps {
 		if p != nil {
 			rules = append(rules, p.Rules...)
+			if sites == nil {
+				sites = p.Sites // the first policy that names sites decides them
+			}
 		}
 	}
-	if len(rules) == 0 {
+	if len(rules) == 0 && sites == nil {
 		return nil
 	}
-	return &Policy{Rules: rules}
+	return &Policy{Rules: rules, Sites: sites}
 }
 
 // Decide returns the decision of the first rule that matches a; Allow when

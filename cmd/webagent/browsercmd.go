@@ -332,6 +332,9 @@ func (o *browserOpts) validate() error {
 	if err := o.policy.load(); err != nil {
 		return err
 	}
+	if o.policy.auto {
+		return usagef("--policy auto draws a policy from a task with a model; the browser commands have neither: write the rules in a file and pass --policy FILE")
+	}
 	if o.idle < 0 {
 		return usagef("--idle-timeout is %s; use a positive duration such as 15m, or 0 for the default", o.idle)
 	}

@@ -71,7 +71,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := o.policy.load(); err != nil {
 		return exitUsage, err
 	}
-	if o.temporal.addr != "" && o.policy.p != nil {
+	if o.temporal.addr != "" && (o.policy.p != nil || o.policy.auto) {
 		return exitUsage, usagef("--confirm and --policy do not reach run_task's runs on the fleet (its workers take no action policy yet); drop them, or serve without --temporal")
 	}
 	if o.port < 0 || o.port > 65535 {
@@ -120,6 +120,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Limits:       o.limits,
 		AgentOptions: []agent.Option{agent.WithVision(o.vision)},
 		Actions:      o.policy.p,
+		DerivePolicy: o.policy.auto,
 		Cache:        o.cache.opened,
 		Version:      mcpVersion(),
 		Logger:       log,

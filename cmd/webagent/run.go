@@ -215,7 +215,7 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 	if c.human != nil {
 		opts = append(opts, agent.WithHuman(c.human, c.limits.Effective().HumanTimeout))
 	}
-	opts = append(opts, c.policy.options(c.human)...)
+	opts = append(opts, c.policy.options(c.human, model, stderr)...)
 	tw, err := c.trace.start(b, task)
 	if err != nil {
 		return exitUsage, usagef("--trace: %v", err)
