@@ -255,7 +255,7 @@ func (s *session) judge(ctx context.Context) (Verdict, error) {
 	}
 	outcome, reasons, ok := parseVerdict(text)
 	if !ok {
-		return Verdict{}, fmt.Errorf("the judge's answer has no Status line: %q", clip(oneLine(text), 200))
+		return Verdict{}, fmt.Errorf("the judge's answer has no verdict (success or failure after \"Status:\"): %q", clip(oneLine(text), 200))
 	}
 	return Verdict{Outcome: outcome, Reasons: reasons, KeyPoints: points, Steps: steps}, nil
 }

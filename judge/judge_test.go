@@ -200,7 +200,7 @@ func TestFailingJudgeIsUnscored(t *testing.T) {
 		want string
 	}{
 		{"server error", modelserver.Script(modelserver.Turn{Fault: modelserver.ServerError, Status: 400, Text: "model not found"}), "model not found"},
-		{"no status", judgeServer("I think it went well."), "no Status line"},
+		{"no status", judgeServer("I think it went well."), "has no verdict"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := client(t, tc.r)

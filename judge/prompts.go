@@ -164,9 +164,10 @@ func (s *session) history() string {
 var (
 	keyPointsHead = regexp.MustCompile(`(?i)key\s*points\**\s*:?\**`)
 	listMark      = regexp.MustCompile(`^\s*(?:[-*•]+|\d+[.)]|\*\*)\s*`)
-	scoreRE       = regexp.MustCompile(`(?i)score\W{0,8}([1-5])`)
+	scoreRE       = regexp.MustCompile(`(?i)score\W{0,8}(?:(?:of|is|=)\W{0,3})?([1-5])\b`)
 	reasoningRE   = regexp.MustCompile(`(?is)reasoning\W{0,8}(.*?)(?:\n[^\n]{0,12}?score|\z)`)
-	statusRE      = regexp.MustCompile(`(?im)^\W*status\W{0,8}(success|failure)\b`)
+	statusRE      = regexp.MustCompile(`(?i)\bstatus\b\W{0,8}`)
+	verdictRE     = regexp.MustCompile(`(?i)\b(success|failure|fail)`)
 	thoughtsRE    = regexp.MustCompile(`(?is)thoughts\W{0,8}(.*)`)
 )
 
@@ -201,20 +202,30 @@ func parseScore(text string) (int, string) {
 	return score, clip(oneLine(strings.Trim(oneLine(reason), "*: ")), maxReason)
 }
 
-// parseVerdict reads the last "Status: success|failure" line and the
-// thoughts before it.
+// parseVerdict reads the verdict as the reference judges read it: the
+// first "success" or "failure" after the last "Status:" (any case,
+// markdown emphasis, on its own line or at the end of a paragraph), and
+// the thoughts before it. ok is false when no "Status:" is followed by a
+// verdict.
 func parseVerdict(text string) (outcome, reasons string, ok bool) {
-	all := statusRE.FindAllStringSubmatchIndex(text, -1)
-	if len(all) == 0 {
-		return "", "", false
+	all := statusRE.FindAllStringIndex(text, -1)
+	for i := len(all) - 1; i >= 0; i-- {
+		at := all[i]
+		m := verdictRE.FindStringSubmatch(text[at[1]:])
+		if m == nil {
+			continue
+		}
+		outcome = "success"
+		if strings.HasPrefix(strings.ToLower(m[1]), "fail") {
+			outcome = "failure"
+		}
+		before := text[:at[0]]
+		if t := thoughtsRE.FindStringSubmatch(before); t != nil {
+			before = t[1]
+		}
+		return outcome, strings.Trim(before, "*# \t\n"), true
 	}
-	last := all[len(all)-1]
-	outcome = strings.ToLower(text[last[2]:last[3]])
-	before := text[:last[0]]
-	if m := thoughtsRE.FindStringSubmatch(before); m != nil {
-		before = m[1]
-	}
-	return outcome, strings.TrimSpace(strings.Trim(strings.TrimSpace(before), "*")), true
+	return "", "", false
 }
 
 func numbered(items []string) string {
