@@ -42,19 +42,6 @@ type evalOpts struct {
 	open          openWebFlags
 }
 
-// listFlag is a repeatable flag whose values may also be comma lists.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			*l = append(*l, s)
-		}
-	}
-	return nil
-}
-
 func evalFlags() (*flag.FlagSet, *evalOpts) {
 	o := &evalOpts{}
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
@@ -118,6 +105,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	if len(args) > 0 && args[0] == "judge" {
 		return cmdEvalJudge(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "export" {
+		return cmdEvalExport(args[1:], stdout, stderr)
 	}
 	if err := checkCompareTypo(args); err != nil {
 		return exitUsage, err
@@ -433,6 +423,7 @@ func (o *evalOpts) writeReport(ctx context.Context, rep *eval.Report, out string
 	if err := rep.WriteAll(out); err != nil {
 		return exitFailed, fmt.Errorf("writing the report: %w", err)
 	}
+	exportDatasets(rep, out, stderr)
 	if o.json {
 		data, _ := os.ReadFile(filepath.Join(out, "report.json"))
 		_, _ = stdout.Write(data)

@@ -115,6 +115,7 @@ func TestEvalDatasetJudged(t *testing.T) {
 		t.Errorf("stderr lacks the rate:\n%s", p.stderr.String())
 	}
 	p.noEvalChromeLeft(t)
+	checkExports(t, out)
 
 	// eval judge: a judge that never gives its verdict. Both runs are
 	// judged at once; each is unscored at the 2 s bound.

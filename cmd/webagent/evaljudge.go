@@ -69,6 +69,7 @@ Flags:
 	fmt.Fprintf(stderr, "eval judge: %d runs to judge with %s, writing %s\n", judgeable(rep), o.judge.model, dir)
 	rep = eval.JudgeReport(ctx, dir, rep, jd, o.judge.model, o.workers, bar)
 	bar.Finish()
+	exportDatasets(rep, dir, stderr)
 	if err := rep.WriteAll(dir); err != nil {
 		return exitFailed, fmt.Errorf("writing the report: %w", err)
 	}
