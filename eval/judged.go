@@ -1,9 +1,12 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,6 +73,9 @@ func runJudged(ctx context.Context, env *Env, t DatasetTask) (report.Run, error)
 	cfg := env.Config
 	run := report.Run{ID: t.ID, Suite: t.Dataset, Kind: report.KindDataset, URL: t.URL, Site: t.Site, Level: t.Level,
 		HumanLabel: t.HumanLabel, Checks: []CheckResult{}, Steps: []report.Step{}}
+	if t.Rubric != nil {
+		run.Rubric = &report.Rubric{Text: t.Rubric.Text, Weights: t.Rubric.Weights, Canary: t.Rubric.Canary}
+	}
 	if cfg.Model == nil {
 		run.Code, run.Message = report.CodeHarnessError, "a dataset's task needs a model to measure: the reference model plays only tasks with a reference solution"
 		return run, nil
@@ -119,9 +125,54 @@ func judgeRun(ctx context.Context, j Judge, outDir string, run *report.Run) {
 		for _, s := range tr.Steps {
 			run.Blocked += len(s.Blocked)
 		}
+		if run.Rubric != nil {
+			tr.Rubric = &judge.Rubric{Text: run.Rubric.Text, Items: rubricItems(run.Rubric)}
+		}
 		v = j.Judge(ctx, tr)
+		scoreRubric(run, &v, tr)
 	}
 	applyVerdict(run, v)
+}
+
+// rubricItems are a rubric's item ids, in the order its text names them.
+func rubricItems(r *report.Rubric) []string {
+	ids := make([]string, 0, len(r.Weights))
+	for id := range r.Weights {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		if c := cmp.Compare(strings.Index(r.Text, a), strings.Index(r.Text, b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return ids
+}
+
+// scoreRubric scores a rubric run from its findings with the weights the
+// judge never saw; a canary in the agent's output or suspected reward
+// hacking scores zero (and fails the run). An unscored verdict leaves no
+// score.
+func scoreRubric(run *report.Run, v *judge.Verdict, tr judge.Trajectory) {
+	run.Score, run.Zeroed = nil, ""
+	if run.Rubric == nil || !v.Scored() {
+		return
+	}
+	score := judge.Score(v.Findings, run.Rubric.Weights)
+	output := tr.Answer + "\n" + run.Answer
+	for _, s := range tr.Steps {
+		output += "\n" + strings.Join(s.Actions, "\n")
+	}
+	switch {
+	case run.Rubric.Canary != "" && strings.Contains(output, run.Rubric.Canary):
+		score, run.Zeroed = 0, "the task's canary string shows in the agent's output"
+	case v.Flags != nil && v.Flags.RewardHacking:
+		score, run.Zeroed = 0, "the judge suspects reward hacking"
+	}
+	if run.Zeroed != "" {
+		v.Outcome = judge.Failure
+	}
+	run.Score = &score
 }
 
 // applyVerdict sets a run's outcome from its verdict: success as the

@@ -80,6 +80,11 @@ type Verdict struct {
 	MS      int64          `json:"ms"`
 	Usage   contract.Usage `json:"usage"`
 	CostUSD *float64       `json:"cost_usd,omitempty"`
+	// Findings and Flags are a rubric judging's (Trajectory.Rubric): one
+	// finding per item, and the flags. Its Outcome is Success when every
+	// item is met, else Failure; code scores the findings (Score).
+	Findings []Finding `json:"findings,omitempty"`
+	Flags    *Flags    `json:"flags,omitempty"`
 }
 
 // Scored reports whether the judge reached a verdict.
@@ -107,6 +112,9 @@ type Trajectory struct {
 	// Ending is how the run ended, e.g. "MAX_ITERATIONS: ...".
 	Ending string
 	Steps  []Step
+	// Rubric, when set, makes the judging a rubric's: findings per item
+	// instead of WebJudge's verdict.
+	Rubric *Rubric
 }
 
 // Step is one step of a trajectory.
@@ -166,6 +174,9 @@ func (j *Judge) Judge(ctx context.Context, t Trajectory) Verdict {
 	start := time.Now()
 	s := &session{j: j, t: t}
 	v, err := watchdog.Run(ctx, "judging", j.cfg.Timeout, func(ctx context.Context) (Verdict, error) {
+		if t.Rubric != nil {
+			return s.judgeRubric(ctx)
+		}
 		return s.judge(ctx)
 	})
 	if err != nil {

@@ -80,7 +80,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
   webagent eval [flags] [TASK_FILES_OR_DIRS...]
-  webagent eval --dataset webvoyager|online-mind2web [flags] FILE
+  webagent eval --dataset webvoyager|online-mind2web|bu-v2 [flags] FILE
   webagent eval compare OLD/report.json NEW/report.json
   webagent eval judge [flags] DIR
 

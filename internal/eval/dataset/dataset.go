@@ -21,10 +21,12 @@ import (
 const (
 	WebVoyager     = "webvoyager"
 	OnlineMind2Web = "online-mind2web"
+	// BUv2 is browser-use's BU Bench V2: tasks scored by a rubric.
+	BUv2 = "bu-v2"
 )
 
 // Names lists the datasets Load reads.
-func Names() []string { return []string{WebVoyager, OnlineMind2Web} }
+func Names() []string { return []string{WebVoyager, OnlineMind2Web, BUv2} }
 
 // Levels are Online-Mind2Web's difficulty levels.
 var Levels = []string{"easy", "medium", "hard"}
@@ -50,6 +52,10 @@ type Task struct {
 	// HumanLabel is a person's verdict on a run of the task, when the
 	// file carries one (human_label).
 	HumanLabel *bool
+	// Rubric is a BU Bench V2 task's: the text that defines the items,
+	// each item's weight (summing to 100), and the canary string that must
+	// never show in the agent's output.
+	Rubric *Rubric
 	// File and Line locate the task.
 	File string
 	Line int
@@ -169,6 +175,8 @@ func (r *reader) add(raw []byte, line int) error {
 	switch r.kind {
 	case WebVoyager:
 		err = webVoyagerTask(obj, &t)
+	case BUv2:
+		err = buV2Task(obj, &t)
 	default:
 		err = mind2WebTask(obj, &t)
 	}

@@ -16,6 +16,12 @@ func headline(s *Summary) string {
 	if s.Unscored > 0 {
 		line += fmt.Sprintf(" **%d unscored** (no verdict): counted apart, not in any rate.", s.Unscored)
 	}
+	switch {
+	case s.MeanScore != nil:
+		line += fmt.Sprintf(" Mean rubric score **%.1f** of 100.", *s.MeanScore)
+	case s.ScoreWithheld != "":
+		line += " Mean rubric score withheld: " + s.ScoreWithheld + "."
+	}
 	total := s.CostUSD + s.JudgeCostUSD
 	switch {
 	case total == 0 && s.UnpricedRuns > 0:
@@ -94,6 +100,7 @@ func writeVerdicts(b *strings.Builder, runs []Run) {
 		if run.HumanLabel != nil {
 			fmt.Fprintf(b, "  - a person's verdict: %s\n", map[bool]string{true: "success", false: "failure"}[*run.HumanLabel])
 		}
+		writeFindings(b, run)
 		if len(v.KeyPoints) > 0 {
 			fmt.Fprintf(b, "  - key points: %s\n", mdEscape(strings.Join(v.KeyPoints, "; ")))
 		}
@@ -148,3 +155,21 @@ func fmtUSD(v float64, noPrice bool) string {
 // Headline is the summary's one line in plain text: the rate over the
 // scored runs with its 95% interval, the runs left unscored, the cost.
 func Headline(s *Summary) string { return strings.ReplaceAll(headline(s), "**", "") }
+
+// writeFindings lists a rubric run's score and each item's finding with
+// its weight and evidence.
+func writeFindings(b *strings.Builder, run Run) {
+	if run.Rubric == nil || run.Judge == nil {
+		return
+	}
+	if run.Score != nil {
+		fmt.Fprintf(b, "  - score **%.0f** of 100", *run.Score)
+		if run.Zeroed != "" {
+			fmt.Fprintf(b, " (zeroed: %s)", mdEscape(run.Zeroed))
+		}
+		b.WriteString("\n")
+	}
+	for _, f := range run.Judge.Findings {
+		fmt.Fprintf(b, "  - %s (weight %d): **%s**: %s\n", mdEscape(f.Item), run.Rubric.Weights[f.Item], f.Finding, mdEscape(oneLine(f.Evidence)))
+	}
+}

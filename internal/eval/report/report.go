@@ -137,6 +137,21 @@ type Run struct {
 	// CostUSD is what the agent's model calls cost, in US dollars; nil
 	// when the model has no price (the tokens say what it used).
 	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// Rubric is a rubric task's (BU Bench V2); Score its score, 0 to
+	// 100, from the judge's findings (nil when unscored), and Zeroed why
+	// it was set to 0 (a canary leaked, reward hacking suspected).
+	Rubric *Rubric  `json:"rubric,omitempty"`
+	Score  *float64 `json:"score,omitempty"`
+	Zeroed string   `json:"zeroed,omitempty"`
+}
+
+// Rubric is what a rubric task is scored by: the text the judge reads,
+// the weights code applies (the judge never sees them), and the canary
+// that must not show in the agent's output.
+type Rubric struct {
+	Text    string         `json:"text"`
+	Weights map[string]int `json:"weights"`
+	Canary  string         `json:"canary,omitempty"`
 }
 
 // Scored reports whether the run counts in rates: a run with checks

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"sort"
 )
 
@@ -36,6 +37,11 @@ type Summary struct {
 	// MedianSteps and MedianMS are per run.
 	MedianSteps float64 `json:"median_steps"`
 	MedianMS    float64 `json:"median_ms"`
+	// MeanScore is the mean of the rubric tasks' scores (0 to 100), when
+	// there are some and every one was scored; ScoreWithheld says why it
+	// is not given when one was not.
+	MeanScore     *float64 `json:"mean_score,omitempty"`
+	ScoreWithheld string   `json:"score_withheld,omitempty"`
 }
 
 // Group is the runs of one suite, site or level.
@@ -90,6 +96,7 @@ func (r *Report) Summarize() *Summary {
 	}
 	s.PassK = passK(r.Runs)
 	s.Agreement = agreement(r.Runs)
+	s.MeanScore, s.ScoreWithheld = meanScore(r.Runs)
 	for _, run := range r.Runs {
 		s.Tokens += run.Tokens.TotalTokens
 		if run.CostUSD != nil {
@@ -248,4 +255,30 @@ func ratio(a, b int) *float64 {
 	}
 	v := float64(a) / float64(b)
 	return &v
+}
+
+// meanScore is the mean score of the rubric runs, withheld (with why)
+// when any of them is unscored.
+func meanScore(runs []Run) (*float64, string) {
+	var sum float64
+	n, unscored := 0, 0
+	for _, run := range runs {
+		if run.Rubric == nil {
+			continue
+		}
+		if run.Score == nil {
+			unscored++
+			continue
+		}
+		sum += *run.Score
+		n++
+	}
+	switch {
+	case unscored > 0:
+		return nil, fmt.Sprintf("%d of %d rubric tasks are unscored (a judge failure or an infrastructure error): no mean is given", unscored, n+unscored)
+	case n == 0:
+		return nil, ""
+	}
+	m := sum / float64(n)
+	return &m, ""
 }
