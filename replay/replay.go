@@ -368,6 +368,9 @@ func secretValues(m map[string]string, start string) (map[string]string, map[str
 // fillSecrets puts the secrets' values in place of their placeholders in a
 // type action, bound to their origins as the loop binds them.
 func fillSecrets(a *contract.Action, vals map[string]string, origins map[string][]string) error {
+	if a.Name == contract.ActPageTool {
+		return fillArguments(a, vals, origins)
+	}
 	refs := secretRef.FindAllStringSubmatch(a.Text, -1)
 	if len(refs) == 0 {
 		return nil
@@ -392,4 +395,48 @@ func fillSecrets(a *contract.Action, vals map[string]string, origins map[string]
 		a.Origins = append(a.Origins, origins[r[1]]...)
 	}
 	return nil
+}
+
+// fillArguments fills the placeholders in a page tool call's string
+// arguments, as fillSecrets does a type action's text; the browser gives
+// them only to a tool of the secrets' origins.
+func fillArguments(a *contract.Action, vals map[string]string, origins map[string][]string) error {
+	var v any
+	if len(a.Arguments) == 0 || json.Unmarshal(a.Arguments, &v) != nil {
+		return nil
+	}
+	var fill func(v any) (any, error)
+	fill = func(v any) (any, error) {
+		switch x := v.(type) {
+		case string:
+			t := contract.Action{Name: contract.ActType, Text: x}
+			if err := fillSecrets(&t, vals, origins); err != nil {
+				return nil, err
+			}
+			a.SecretNames = append(a.SecretNames, t.SecretNames...)
+			a.Origins = append(a.Origins, t.Origins...)
+			return t.Text, nil
+		case []any:
+			for i := range x {
+				var err error
+				if x[i], err = fill(x[i]); err != nil {
+					return nil, err
+				}
+			}
+		case map[string]any:
+			for k := range x {
+				var err error
+				if x[k], err = fill(x[k]); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return v, nil
+	}
+	filled, err := fill(v)
+	if err != nil || len(a.SecretNames) == 0 {
+		return err
+	}
+	a.Arguments, err = json.Marshal(filled)
+	return err
 }
