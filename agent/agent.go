@@ -38,6 +38,10 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/secret"
@@ -132,6 +136,14 @@ type run struct {
 // Run performs the task and returns how it ended. It never returns nil and
 // never blocks past its bounds.
 func (a *Agent) Run(ctx context.Context, task Task) *Result {
+	ctx, span := startTask(ctx, task)
+	res := a.runTask(ctx, task)
+	endTask(span, res, secret.New(task.Secrets, task.URL))
+	return res
+}
+
+// runTask is Run under the task's span.
+func (a *Agent) runTask(ctx context.Context, task Task) *Result {
 	r := a.newRun(ctx, task)
 	a.cfg.logger.Debug("task started", "url", task.URL, "max_iterations", a.cfg.lim.MaxIterations, "iteration_timeout", a.cfg.lim.IterationTimeout)
 
@@ -240,10 +252,13 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}}}
 	msgs := append([]contract.Message(nil), r.msgs...)
 	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn()}
-	out, err := watchdog.Run(taskCtx, fmt.Sprintf("iteration %d", i), r.a.cfg.lim.IterationTimeout,
+	sctx, span := tracer.Start(taskCtx, "iteration", trace.WithAttributes(attribute.Int("webagent.iteration", i)))
+	defer span.End()
+	out, err := watchdog.Run(sctx, fmt.Sprintf("iteration %d", i), r.a.cfg.lim.IterationTimeout,
 		func(ictx context.Context) (*iterOut, error) { return r.iterate(ictx, i, msgs, in, prog) })
 	if err != nil {
 		code, end = r.iterationFailed(ctx, taskCtx, prog, err)
+		span.SetStatus(codes.Error, string(code)+": "+r.sec.Mask(err.Error()))
 		return code, end, err
 	}
 	code, err = r.apply(out)

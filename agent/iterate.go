@@ -62,7 +62,9 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 		msgs = append(msgs, *out.rec.note)
 	}
 	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
-	reply, err := r.a.model.Complete(ctx, req)
+	mctx, span := r.startModel(ctx, iter)
+	reply, err := r.a.model.Complete(mctx, req)
+	r.endModel(span, obs, reply, err)
 	r.traceModel(iter, obs, req, reply, err, t0)
 	if err != nil {
 		return contract.Reply{}, fmt.Errorf("model: %w", err)
@@ -173,7 +175,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		if stop != "" {
 			rec.Outcome, rec.Skipped = stop, true
 		} else {
-			res, err := r.execute(ctx, tc, out, out.rec.expect[tc.ID])
+			res, err := r.executeTraced(ctx, tc, out)
 			if err != nil {
 				return nil, err
 			}

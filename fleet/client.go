@@ -14,11 +14,14 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
 )
 
 // ConnectOptions say how to reach a Temporal server or Temporal Cloud.
@@ -47,7 +50,8 @@ func Dial(ctx context.Context, o ConnectOptions) (client.Client, error) {
 	if o.HostPort == "" {
 		return nil, errors.New("fleet: no Temporal address: pass --temporal HOST:PORT or set TEMPORAL_ADDRESS")
 	}
-	opts := client.Options{HostPort: o.HostPort, Namespace: o.Namespace, Identity: o.Identity}
+	opts := client.Options{HostPort: o.HostPort, Namespace: o.Namespace, Identity: o.Identity,
+		ContextPropagators: []workflow.ContextPropagator{tracePropagator{}}}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -120,6 +124,9 @@ func (c *Client) Submit(ctx context.Context, id string, t Task) (string, error) 
 		_, _ = rand.Read(b[:])
 		id = "webagent-task-" + hex.EncodeToString(b[:])
 	}
+	ctx, span := tracer.Start(ctx, "submit webagent task", trace.WithSpanKind(trace.SpanKindProducer),
+		trace.WithAttributes(attribute.String("webagent.workflow_id", id)))
+	defer span.End()
 	run, err := c.C.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: c.queue(),
 		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,

@@ -11,6 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
@@ -37,7 +42,20 @@ const (
 )
 
 // exec runs one request and says how it went.
-func (s *server) exec(ctx context.Context, req Request) Reply {
+// tracer makes a span per command (package telemetry exports them).
+var tracer = otel.Tracer("github.com/webagent/webagent/session")
+
+func (s *server) exec(ctx context.Context, req Request) (rep Reply) {
+	ctx, span := tracer.Start(ctx, "execute_tool "+req.Command, trace.WithAttributes(
+		attribute.String("gen_ai.operation.name", "execute_tool"), attribute.String("gen_ai.tool.name", req.Command),
+		attribute.String("webagent.session", s.cfg.Name), attribute.String("webagent.agent", req.Agent)))
+	defer func() {
+		span.SetAttributes(attribute.String("webagent.status", string(rep.Status)), attribute.String("webagent.code", rep.Code))
+		if rep.Status != OK {
+			span.SetStatus(codes.Error, rep.Code)
+		}
+		span.End()
+	}()
 	name := cmp.Or(req.Agent, "default")
 	if err := CheckName("agent", name); err != nil {
 		return invalid(err.Error())

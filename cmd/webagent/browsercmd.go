@@ -424,6 +424,9 @@ func serveSession(ctx context.Context, o *browserOpts, stderr io.Writer) (int, e
 	maps.Copy(hidden, secrets)
 	stderr = secret.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
+	if stop, err := o.otel.start(ctx, "webagent-browser", log); err == nil {
+		defer stop()
+	}
 	bopts := o.browserOptions(log)
 	o.common.session.apply(&bopts)
 	if o.autoConnect {

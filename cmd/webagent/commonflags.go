@@ -38,12 +38,14 @@ type common struct {
 	session sessionFlags // registered by run and browser only
 	cache   cacheFlags   // registered by run only
 	policy  policyFlags  // registered by run and mcp
+	otel    otelFlags
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	c.nav.register(fs)
 	c.trace.register(fs)
 	c.browser.register(fs)
+	c.otel.register(fs)
 	fs.String(configFlag, "", "read flags from this YAML file, keys named as the flags (model: llama3.1); flags given on the command line override it, and it overrides the WEBAGENT_… variables")
 	registerLimits(fs, &c.limits)
 	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
@@ -71,6 +73,7 @@ func (c *common) validate() error {
 		c.nav.validate,
 		c.trace.validate,
 		c.browser.validate,
+		c.otel.validate,
 		func() error { return c.session.validate(c.cdpURL) },
 		c.validateFolders,
 		c.validatePageBounds,

@@ -124,6 +124,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		return exitUsage, err
 	}
 	log := o.logger(stderr)
+	stopOTel, err := o.otel.start(ctx, "webagent-eval", log)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer stopOTel()
 	if o.fleet.temporal.addr != "" {
 		return o.fleetEval(ctx, fs, pos, log, stdout, stderr)
 	}

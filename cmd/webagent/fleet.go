@@ -93,6 +93,7 @@ type workerOpts struct {
 	headful     bool
 	logLevel    string
 	bot         botFlags
+	otel        otelFlags
 }
 
 func workerFlags() (*flag.FlagSet, *workerOpts) {
@@ -108,6 +109,7 @@ func workerFlags() (*flag.FlagSet, *workerOpts) {
 	fs.BoolVar(&o.headful, "headful", false, "show the browsers' windows")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error or disabled")
 	o.bot.register(fs)
+	o.otel.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent worker --temporal HOST:PORT [flags]\n\nRuns submitted tasks and eval episodes from the task queue until SIGINT or SIGTERM.\n\nFlags:\n")
 		printFlags(fs)
@@ -152,6 +154,14 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	stderr = secret.NewMasker(hidden).Writer(stderr)
 	log := (&common{logLevel: o.logLevel}).logger(stderr)
 	cfg.Logger = log
+	if err := o.otel.validate(); err != nil {
+		return exitUsage, err
+	}
+	stopOTel, err := o.otel.start(ctx, "webagent-worker", log)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer stopOTel()
 
 	wcfg := fleet.WorkerConfig{
 		TaskQueue: o.temporal.queue, Concurrency: o.concurrency, Secrets: secrets, Identity: o.identity,
@@ -202,6 +212,7 @@ type submitOpts struct {
 	id         string
 	detach     bool
 	json       bool
+	otel       otelFlags
 }
 
 func submitFlags() (*flag.FlagSet, *submitOpts) {
@@ -209,6 +220,7 @@ func submitFlags() (*flag.FlagSet, *submitOpts) {
 	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
 	o.temporal.register(fs)
 	o.nav.register(fs)
+	o.otel.register(fs)
 	fs.StringVar(&o.url, "url", "", "the page to start on (an http or https URL)")
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin)")
 	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file the answer must match")
@@ -241,6 +253,14 @@ func cmdSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitUsage, err
 	}
 	log := (&common{logLevel: "warn"}).logger(stderr)
+	if err := o.otel.validate(); err != nil {
+		return exitUsage, err
+	}
+	stopOTel, err := o.otel.start(ctx, "webagent-submit", log)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer stopOTel()
 	c, err := o.temporal.dial(ctx, log)
 	if err != nil {
 		return startExit(ctx), err

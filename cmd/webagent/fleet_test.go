@@ -156,6 +156,7 @@ func TestFleet(t *testing.T) {
 	t.Run("eval", func(t *testing.T) { t.Parallel(); testFleetEval(t, srv.Addr) })
 	t.Run("tasks", func(t *testing.T) { t.Parallel(); testFleetTasks(t, srv.Addr) })
 	t.Run("mcp", func(t *testing.T) { t.Parallel(); testFleetMCP(t, srv.Addr) })
+	t.Run("otel", func(t *testing.T) { t.Parallel(); testFleetOTel(t, srv.Addr) })
 }
 
 // A server that does not answer is a usage error, at once, for every

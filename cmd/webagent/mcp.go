@@ -91,6 +91,11 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	maps.Copy(hidden, secrets)
 	stderr = secret.NewMasker(hidden).Writer(stderr)
 	log := o.logger(stderr)
+	stopOTel, err := o.otel.start(ctx, "webagent-mcp", log)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer stopOTel()
 	if err := o.cache.open(log); err != nil {
 		return exitUsage, err
 	}

@@ -167,6 +167,11 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 // closes the browser. Chrome is gone by the time it returns.
 func execute(ctx context.Context, c common, model contract.Model, task agent.Task, stdout, stderr io.Writer) (int, error) {
 	log := c.logger(stderr)
+	stopOTel, err := c.otel.start(ctx, "webagent-run", log)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer stopOTel()
 	started := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	bopts := c.browserOptions(log)
