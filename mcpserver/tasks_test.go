@@ -285,6 +285,7 @@ func TestTaskAsksHuman(t *testing.T) {
 // later answer reaches the model.
 func TestTaskLateAnswer(t *testing.T) {
 	t.Parallel()
+	var waits int
 	s, model := newServerWith(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		call := func(name string, args any) modelserver.Turn {
 			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall(name, args)}}
@@ -297,7 +298,10 @@ func TestTaskLateAnswer(t *testing.T) {
 		if req.LastTool() == "" {
 			return call("ask_human", map[string]string{"question": "Which colour of mug?"})
 		}
-		return call("wait", map[string]any{"ms": 200})
+		// Waits of different lengths: the same wait three times on an
+		// unchanged page is a stuck agent, which the loop stops.
+		waits++
+		return call("wait", map[string]any{"ms": 200 + 100*waits})
 	}), agent.Limits{OperationTimeout: 10 * time.Second, IterationTimeout: 30 * time.Second, HumanTimeout: time.Second})
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)

@@ -65,6 +65,7 @@
       it.r = [e.rx * sx, e.ry * sy];
     }
     if (e.p) it.p = [x0 + e.p[0] * sx, y0 + e.p[1] * sy, x0 + e.p[2] * sx, y0 + e.p[3] * sy];
+    if (e.n) it.n = e.n;
     const key = [it.k, it.t, f, s].concat(it.b.map(Math.round)).join('|');
     if (at.has(key)) all[at.get(key)] = null;
     at.set(key, all.length);

@@ -233,7 +233,13 @@
           e.k = 'line';
           e.p = [m[0] * s.x0 + m[2] * s.y0 + m[4], m[1] * s.x0 + m[3] * s.y0 + m[5],
             m[0] * s.x1 + m[2] * s.y1 + m[4], m[1] * s.x1 + m[3] * s.y1 + m[5]];
-        } else e.k = fill || s.closed ? 'polygon' : 'polyline';
+        } else {
+          e.k = fill || s.closed ? 'polygon' : 'polyline';
+          // Its sides (a closed shape's last point back to its first) or
+          // segments: "how many sides" is answered by the count.
+          const back = Math.abs(s.x1 - s.x0) < 0.5 && Math.abs(s.y1 - s.y0) < 0.5;
+          e.n = e.k === 'polygon' ? s.n - (back ? 1 : 0) : s.n - 1;
+        }
       } else if (s.k === 'curve') e.k = 'path';
       s.e = e;
       add(log, e);

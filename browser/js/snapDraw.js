@@ -11,6 +11,7 @@
 
   const SHAPES_MAX = 60; // shapes listed for an SVG scene
   const DRAWN_MAX = 40; // items listed of what a canvas shows
+  const POINTS_MAX = 8; // vertices listed of a polygon or polyline
   const SVG_SCAN = 200; // elements of an SVG looked at for listeners
 
   // canvas gives a rendered canvas a line with its box, and under it what
@@ -38,6 +39,7 @@
     else s += q(paintName(it.f, it.s));
     if (it.c) s += ' center=' + point(it.c[0], it.c[1]) + ' r=' + radius(it.r[0], it.r[1]);
     if (it.p) return s + ' from=' + point(it.p[0], it.p[1]) + ' to=' + point(it.p[2], it.p[3]);
+    if (it.n) s += (it.k === 'polygon' ? ' sides=' : ' segments=') + it.n;
     return s + ' box=' + point(it.b[0], it.b[1]) + ',' + Math.round(it.b[2]) + ',' + Math.round(it.b[3]);
   }
   // radius is a circle's radius, or an ellipse's two.
@@ -145,6 +147,17 @@
       const sx = Math.hypot(m.a, m.b), sy = Math.hypot(m.c, m.d);
       const rx = kind === 'circle' ? v('r') : v('rx'), ry = kind === 'circle' ? v('r') : v('ry');
       return s + ' center=' + at(v('cx'), v('cy')) + ' r=' + radius(rx * sx, ry * sy) + boxOf(sh);
+    }
+    if (kind === 'polygon' || kind === 'polyline') {
+      const pts = sh.points;
+      const list = [];
+      for (let i = 0; i < pts.numberOfItems && i < POINTS_MAX; i++) list.push(at(pts.getItem(i).x, pts.getItem(i).y));
+      return s + ' points=' + pts.numberOfItems + ' ' + list.join(' ') + (pts.numberOfItems > POINTS_MAX ? ' …' : '') + boxOf(sh);
+    }
+    if (kind === 'path') {
+      const segs = (attr(sh, 'd') || '').match(/[MLHVCSQTAZ]/gi);
+      // Its drawing commands but the moves: a closing Z draws a side.
+      if (segs) return s + ' segments=' + segs.filter((c) => !/m/i.test(c)).length + boxOf(sh);
     }
     return s + boxOf(sh);
   }

@@ -67,6 +67,14 @@
     for (let c = n.firstChild; c; c = c.nextSibling) walk(c, depth, cx);
   }
 
+  // shownDialog reports whether el is a dialog (role dialog or
+  // alertdialog, a <dialog>, a modal by its class) that has a box.
+  function shownDialog(el, r) {
+    const role = attr(el, 'role');
+    const dialog = role === 'dialog' || role === 'alertdialog' || el.localName === 'dialog' || /(^|\s)modal(\s|$)/.test(el.className || '');
+    return dialog && r.width > 0 && r.height > 0;
+  }
+
   function element(el, depth, cx) {
     const tag = el.localName;
     if (tag === 'canvas') { canvas(el, depth, cx); return; }
@@ -79,8 +87,10 @@
       // work, its text is decoration (an icon's glyph, a duplicate for the
       // eye), unless it is a whole region of the page (the page behind a
       // modal), which a person still reads.
+      // A dialog that shows keeps its words whatever its ARIA says (a
+      // consent modal marked hidden while it is on screen).
       const r = el.getBoundingClientRect();
-      if (r.width < 300 || r.height < 300) cx = { ...cx, text: false };
+      if ((r.width < 300 || r.height < 300) && !shownDialog(el, r)) cx = { ...cx, text: false };
     }
     const hidden = style.visibility !== 'visible';
     if (style.display === 'contents') {

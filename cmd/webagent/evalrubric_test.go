@@ -74,7 +74,7 @@ func TestEvalRubric(t *testing.T) {
 	}
 	for _, req := range judgeSrv.Requests() {
 		for _, m := range req.Req.Messages {
-			if strings.Contains(m.Content, "60") || strings.Contains(m.Content, "weights") {
+			if strings.Contains(strings.ToLower(m.Content), "weight") {
 				t.Errorf("the judge saw the weights: %s", m.Content)
 			}
 		}

@@ -94,7 +94,7 @@ func testFleetMCP(t *testing.T, addr string) {
 	}
 	first.exit(t, 10*time.Second)
 
-	serve()
+	second := serve()
 	cs = connect()
 	var asked []string
 	task, err := mcptask.Follow(ctx, cs, id, func(_ string, req mcp.InputRequest) (mcp.InputResponse, bool) {
@@ -120,4 +120,8 @@ func testFleetMCP(t *testing.T, addr string) {
 	if _, err := mcptask.Get(ctx, cs, "webagent-task-not-ours"); err == nil {
 		t.Error("tasks/get reached a workflow this server did not start")
 	}
+	_ = cs.Close()
+	_ = second.cmd.Process.Signal(syscall.SIGTERM)
+	second.exit(t, 30*time.Second)
+	stopWorker(t, w)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -51,5 +52,19 @@ func testFleetOTel(t *testing.T, addr string) {
 	})
 	if task.TraceID != submit.TraceID || task.ParentID != submit.SpanID || task.Attrs["webagent.code"] != "SUCCESS" {
 		t.Errorf("the worker's task span %+v does not continue the submit span %+v", task, submit)
+	}
+	stopWorker(t, w)
+}
+
+// stopWorker ends a worker as an operator does (SIGTERM) and waits for it,
+// its browsers and their folders gone.
+func stopWorker(t *testing.T, w *logged) {
+	t.Helper()
+	_ = w.cmd.Process.Signal(syscall.SIGTERM)
+	if code := w.exit(t, 30*time.Second); code != exitOK {
+		t.Errorf("worker exit %d", code)
+	}
+	if left := w.left(); len(left) > 0 {
+		t.Errorf("a worker left behind %v", left)
 	}
 }
