@@ -1,6 +1,7 @@
 // pageState.js fingerprints what a person would see change on the page: its
 // URL, title and text, the values and states of its form controls, the
-// focused element and the scroll position, hashed (53-bit cyrb53).
+// focused element, the scroll position and the places of SVG shapes,
+// hashed (53-bit cyrb53).
 (function () {
   const parts = [location.href, document.title, document.body ? document.body.innerText : ''];
   for (const e of document.querySelectorAll('input,select,textarea')) {
@@ -10,6 +11,13 @@
   const a = document.activeElement;
   parts.push(a ? a.localName + '#' + a.id + '@' + Array.prototype.indexOf.call(document.getElementsByTagName(a.localName), a) : '');
   parts.push(Math.round(scrollX) + ',' + Math.round(scrollY));
+  // What an SVG scene shows moves without text changing (an animation, a
+  // game): the shapes' boxes, the first 300.
+  const shapes = document.querySelectorAll('svg circle,svg ellipse,svg rect,svg polygon,svg polyline,svg line,svg path,svg text,svg image,svg use');
+  for (let i = 0; i < shapes.length && i < 300; i++) {
+    const r = shapes[i].getBoundingClientRect();
+    parts.push(Math.round(r.x) + ',' + Math.round(r.y) + ',' + Math.round(r.width) + ',' + Math.round(r.height));
+  }
   const str = parts.join('\u0000');
   let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
   for (let i = 0; i < str.length; i++) {
