@@ -164,7 +164,7 @@ func TestPerceptionSVGScene(t *testing.T) {
 `+logScript))
 	wantClick(t, shared, s, `circle "red #ff0000" center=`, "red-circle")
 	wantClick(t, shared, s, `circle "royalblue #3366ff" center=`, "blue-circle")
-	wantClick(t, shared, s, `polygon "yellow #ffff00" box=`, "tri2")
+	wantClick(t, shared, s, `polygon "yellow #ffff00" points=3 `, "tri2")
 	// An outline without fill is named, but the click lands on its
 	// centre, which is not part of it: the model has to aim at its edge.
 	refOf(t, s, `rect "black #000000 outline" box=`)
