@@ -1,11 +1,9 @@
 package eval
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -126,27 +124,12 @@ func judgeRun(ctx context.Context, j Judge, outDir string, run *report.Run) {
 			run.Blocked += len(s.Blocked)
 		}
 		if run.Rubric != nil {
-			tr.Rubric = &judge.Rubric{Text: run.Rubric.Text, Items: rubricItems(run.Rubric)}
+			tr.Rubric = &judge.Rubric{Text: run.Rubric.Text, Items: run.Rubric.Items()}
 		}
 		v = j.Judge(ctx, tr)
 		scoreRubric(run, &v, tr)
 	}
 	applyVerdict(run, v)
-}
-
-// rubricItems are a rubric's item ids, in the order its text names them.
-func rubricItems(r *report.Rubric) []string {
-	ids := make([]string, 0, len(r.Weights))
-	for id := range r.Weights {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		if c := cmp.Compare(strings.Index(r.Text, a), strings.Index(r.Text, b)); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
-	return ids
 }
 
 // scoreRubric scores a rubric run from its findings with the weights the

@@ -99,13 +99,9 @@ func (s *session) judgeRubric(ctx context.Context) (Verdict, error) {
 		Messages: []contract.Message{{Role: contract.RoleSystem, Content: findingsSystem}, {Role: contract.RoleUser, Content: b.String()}},
 		Tools:    []contract.ToolDef{findingsTool(r.Items)},
 	}
-	reply, err := s.j.cfg.Model.Complete(ctx, req)
-	s.mu.Lock()
-	s.calls++
-	s.usage = s.usage.Add(reply.Usage)
-	s.mu.Unlock()
+	reply, err := s.complete(ctx, "giving its findings", req)
 	if err != nil {
-		return Verdict{}, fmt.Errorf("the judge model failed while giving its findings: %w", err)
+		return Verdict{}, err
 	}
 	raw := reply.Content
 	for _, tc := range reply.ToolCalls {

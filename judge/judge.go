@@ -232,15 +232,21 @@ func (s *session) partial() Verdict {
 
 // ask sends one request and counts it.
 func (s *session) ask(ctx context.Context, what string, msgs []contract.Message) (string, error) {
-	reply, err := s.j.cfg.Model.Complete(ctx, contract.Request{Messages: msgs})
+	reply, err := s.complete(ctx, what, contract.Request{Messages: msgs})
+	return reply.Content, err
+}
+
+// complete sends one request and counts it.
+func (s *session) complete(ctx context.Context, what string, req contract.Request) (contract.Reply, error) {
+	reply, err := s.j.cfg.Model.Complete(ctx, req)
 	s.mu.Lock()
 	s.calls++
 	s.usage = s.usage.Add(reply.Usage)
 	s.mu.Unlock()
 	if err != nil {
-		return "", fmt.Errorf("the judge model failed while %s: %w", what, err)
+		return contract.Reply{}, fmt.Errorf("the judge model failed while %s: %w", what, err)
 	}
-	return reply.Content, nil
+	return reply, nil
 }
 
 // judge runs the three steps of WebJudge.

@@ -38,9 +38,15 @@ func (e elicitor) Confirm(ctx context.Context, c agent.Confirmation) (bool, erro
 	if err != nil {
 		return false, fmt.Errorf("asking the client's user: %w", err)
 	}
-	if res.Action != "accept" {
-		return false, nil
+	return allowed(res), nil
+}
+
+// allowed reads a person's answer to confirmSchema's form: an accept is a
+// yes unless the form says allow: false; a decline or a cancel is a no.
+func allowed(res *mcp.ElicitResult) bool {
+	if res == nil || res.Action != "accept" {
+		return false
 	}
 	allow, ok := res.Content["allow"].(bool)
-	return !ok || allow, nil
+	return !ok || allow
 }

@@ -42,17 +42,7 @@ func TestPolicyConfirmElicitation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			var orders atomic.Int32
-			shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/html")
-				if r.Method == http.MethodPost && r.URL.Path == "/order" {
-					orders.Add(1)
-					fmt.Fprint(w, `<title>Thanks</title><h1>Order placed</h1>`)
-					return
-				}
-				fmt.Fprint(w, `<title>Checkout</title><form method="post" action="/order"><button>Place order</button></form>`)
-			}))
-			t.Cleanup(shop.Close)
+			shop, orders := checkout(t)
 			model := orderingServer(t)
 			client, err := llm.New(llm.Config{BaseURL: model.BaseURL(), Model: "scripted"})
 			if err != nil {
@@ -76,7 +66,7 @@ func TestPolicyConfirmElicitation(t *testing.T) {
 				}
 			}
 			cs, served := stdioVersion(t, s, opts, c.protocol)
-			res, out := call(t, cs, "run_task", map[string]any{"url": shop.URL + "/", "task": "order the mug"})
+			res, out := call(t, cs, "run_task", map[string]any{"url": shop, "task": "order the mug"})
 			_ = cs.Close()
 			<-served
 			if res.IsError {
@@ -97,6 +87,24 @@ func TestPolicyConfirmElicitation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkout serves a checkout page whose "Place order" posts an order;
+// orders counts the orders placed.
+func checkout(t *testing.T) (url string, orders *atomic.Int32) {
+	t.Helper()
+	orders = new(atomic.Int32)
+	shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.Method == http.MethodPost && r.URL.Path == "/order" {
+			orders.Add(1)
+			fmt.Fprint(w, `<title>Thanks</title><h1>Order placed</h1>`)
+			return
+		}
+		fmt.Fprint(w, `<title>Checkout</title><form method="post" action="/order"><button>Place order</button></form>`)
+	}))
+	t.Cleanup(shop.Close)
+	return shop.URL + "/", orders
 }
 
 // orderingServer is a scripted model that clicks "Place order", then

@@ -102,10 +102,6 @@ func (c taskConfirmer) Confirm(ctx context.Context, q agent.Confirmation) (bool,
 	if err != nil {
 		return false, fmt.Errorf("asking the client's user: %w", err)
 	}
-	res, ok := resp.(*mcp.ElicitResult)
-	if !ok || res.Action != "accept" {
-		return false, nil
-	}
-	allow, ok := res.Content["allow"].(bool)
-	return !ok || allow, nil
+	res, _ := resp.(*mcp.ElicitResult)
+	return allowed(res), nil
 }

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,17 +84,7 @@ func TestTaskConfirmInputRequired(t *testing.T) {
 		for _, yes := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s yes=%v", tr.name, yes), func(t *testing.T) {
 				t.Parallel()
-				var orders atomic.Int32
-				shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					w.Header().Set("Content-Type", "text/html")
-					if r.Method == http.MethodPost && r.URL.Path == "/order" {
-						orders.Add(1)
-						fmt.Fprint(w, `<title>Thanks</title><h1>Order placed</h1>`)
-						return
-					}
-					fmt.Fprint(w, `<title>Checkout</title><form method="post" action="/order"><button>Place order</button></form>`)
-				}))
-				t.Cleanup(shop.Close)
+				shop, orders := checkout(t)
 				model := orderingServer(t)
 				client, err := llm.New(llm.Config{BaseURL: model.BaseURL(), Model: "scripted"})
 				if err != nil {
@@ -115,7 +104,7 @@ func TestTaskConfirmInputRequired(t *testing.T) {
 					t.Cleanup(hs.Close)
 				}
 				cs := taskClient(t, s, hs, tr.version)
-				id := startTask(t, cs, map[string]any{"url": shop.URL + "/", "task": "order the mug"})
+				id := startTask(t, cs, map[string]any{"url": shop, "task": "order the mug"})
 				if tr.http {
 					_ = cs.Close()
 					cs = taskClient(t, s, hs, tr.version)

@@ -267,14 +267,11 @@ func (s *Set) fillArguments(a contract.Action) (contract.Action, error) {
 		return a, nil // the browser says what is wrong with them
 	}
 	// The decoded strings: in the JSON text, < and > may be escaped.
-	text, _ := json.Marshal(v)
 	var sb strings.Builder
 	enc := json.NewEncoder(&sb)
 	enc.SetEscapeHTML(false)
-	if enc.Encode(v) == nil {
-		text = []byte(sb.String())
-	}
-	names := s.used(string(text))
+	_ = enc.Encode(v) // v was decoded from JSON: it encodes
+	names := s.used(sb.String())
 	if len(names) == 0 {
 		return a, nil
 	}

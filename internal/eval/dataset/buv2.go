@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sort"
 	"strings"
 )
 
@@ -17,22 +16,6 @@ type Rubric struct {
 	// never sees them.
 	Weights map[string]int `json:"weights"`
 	Canary  string         `json:"canary,omitempty"`
-}
-
-// Items are the rubric's item ids, in the order the text names them.
-func (r *Rubric) Items() []string {
-	ids := make([]string, 0, len(r.Weights))
-	for id := range r.Weights {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		a, b := strings.Index(r.Text, ids[i]), strings.Index(r.Text, ids[j])
-		if a != b {
-			return a < b
-		}
-		return ids[i] < ids[j]
-	})
-	return ids
 }
 
 // buV2Task reads a BU Bench V2 task: id, task, an optional website, the

@@ -5,12 +5,14 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/webagent/webagent/agent"
@@ -152,6 +154,21 @@ type Rubric struct {
 	Text    string         `json:"text"`
 	Weights map[string]int `json:"weights"`
 	Canary  string         `json:"canary,omitempty"`
+}
+
+// Items are the rubric's item ids, in the order its text names them.
+func (r *Rubric) Items() []string {
+	ids := make([]string, 0, len(r.Weights))
+	for id := range r.Weights {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		if c := cmp.Compare(strings.Index(r.Text, a), strings.Index(r.Text, b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return ids
 }
 
 // Scored reports whether the run counts in rates: a run with checks
