@@ -23,7 +23,11 @@ const x = document.getElementById('c').getContext('2d');
 x.fillStyle = 'green';
 x.beginPath(); x.moveTo(100, 20); x.lineTo(180, 80); x.lineTo(150, 170); x.lineTo(50, 170); x.lineTo(20, 80); x.closePath(); x.fill();
 </script>`))
-	for _, want := range []string{`polygon "green #008000" sides=5`, `polygon "orange #ffa500" points=5 222,18 272,18 292,58 252,98 217,58 box=`, `path "blue #0000ff outline" segments=3`} {
+	for _, want := range []string{
+		`polygon "green #008000" sides=5 108,28 188,88 158,178 58,178 28,88 box=`,
+		`polygon "orange #ffa500" points=5 222,18 272,18 292,58 252,98 217,58 box=`,
+		`path "blue #0000ff outline" segments=3 312,108 362,108 362,158 box=`,
+	} {
 		if !strings.Contains(s.Text, want) {
 			t.Errorf("the snapshot lacks %q:\n%s", want, s.Text)
 		}
@@ -44,6 +48,107 @@ func TestShownHiddenDialogKeepsText(t *testing.T) {
 	for _, want := range []string{"By clicking Accept and Continue below", "We value your privacy", `button "Accept and Continue"`} {
 		if !strings.Contains(s.Text, want) {
 			t.Errorf("the snapshot lacks %q:\n%s", want, s.Text)
+		}
+	}
+}
+
+// A small figure drawn by a script (no listener, 50x50: "name the shape")
+// is listed with its shapes, as a larger scene or a target is.
+func TestSmallStaticSVGFigure(t *testing.T) {
+	t.Parallel()
+	b := newTab(t)
+	s := open(t, b, servePage(t, `<title>Identify</title><div id=area></div>
+<button>Rectangle</button><button>Circle</button><button>Triangle</button><button>Number</button>
+<script>
+const ns = 'http://www.w3.org/2000/svg';
+const svg = document.createElementNS(ns, 'svg');
+svg.setAttribute('width', 50); svg.setAttribute('height', 50);
+const p = document.createElementNS(ns, 'polygon');
+p.setAttribute('points', '25,5 45,45 5,45'); p.setAttribute('fill', 'blue');
+svg.appendChild(p);
+document.getElementById('area').appendChild(svg);
+</script>`))
+	if !strings.Contains(s.Text, `polygon "blue #0000ff" points=3 `) || !strings.Contains(s.Text, `button "Number"`) {
+		t.Errorf("the snapshot lacks the figure or the answers:\n%s", s.Text)
+	}
+	// An icon (16x16) standing alone is still left out.
+	s = open(t, b, servePage(t, `<title>Icon</title><p>Hello <svg width=16 height=16><circle cx=8 cy=8 r=6 fill=red /></svg> world</p>`))
+	if strings.Contains(s.Text, "circle") {
+		t.Errorf("an icon was listed as a figure:\n%s", s.Text)
+	}
+}
+
+// A digit drawn with coloured divs beside a grid of checkboxes: the digit
+// is a figure, written row by row, and the checkboxes stay controls.
+func TestBoxFigure(t *testing.T) {
+	t.Parallel()
+	b := newTab(t)
+	s := open(t, b, servePage(t, `<title>Digits</title>
+<style>.row{display:flex}.c{width:10px;height:10px;margin:1px}.on{background:black}.off{background:white}#boxes input{margin:1px}</style>
+<p>Draw the number in the checkboxes using the example on the right.</p>
+<div id=boxes></div>
+<div id=digit style="position:absolute;left:200px;top:60px"></div>
+<script>
+const seven = ['####', '#..#', '...#', '..#.', '..#.', '.#..', '.#..'];
+const d = document.getElementById('digit'), bx = document.getElementById('boxes');
+for (const r of seven) {
+  const row = document.createElement('div'); row.className = 'row';
+  for (const ch of r) { const c = document.createElement('div'); c.className = 'c ' + (ch === '#' ? 'on' : 'off'); row.appendChild(c); }
+  d.appendChild(row);
+  const p = document.createElement('p');
+  for (let i = 0; i < 4; i++) { const cb = document.createElement('input'); cb.type = 'checkbox'; p.appendChild(cb); }
+  bx.appendChild(p);
+}
+</script>`))
+	want := "figure 4x7 \". white, # black\" box="
+	if !strings.Contains(s.Text, want) {
+		t.Fatalf("the snapshot lacks %q:\n%s", want, s.Text)
+	}
+	rows := strings.Join([]string{"####", "#..#", "...#", "..#.", "..#.", ".#..", ".#.."}, "\n")
+	if !strings.Contains(lines(s.Text), rows) {
+		t.Errorf("the figure's rows are not the digit:\n%s", s.Text)
+	}
+	if n := strings.Count(s.Text, `checkbox "`); n != 28 {
+		t.Errorf("%d checkboxes listed, want 28:\n%s", n, s.Text)
+	}
+}
+
+// lines is text with each line's indentation left out.
+func lines(text string) string {
+	var out []string
+	for l := range strings.SplitSeq(text, "\n") {
+		out = append(out, strings.TrimSpace(l))
+	}
+	return strings.Join(out, "\n")
+}
+
+// A CSS cube: the faces turned towards the viewer are listed with their
+// text and boxes; faces turned away with hidden backs are not.
+func TestCSSCubeFaces(t *testing.T) {
+	t.Parallel()
+	b := newTab(t)
+	s := open(t, b, servePage(t, `<title>Cube</title>
+<style>
+.scene{width:120px;height:120px;perspective:400px;margin:60px}
+.cube{width:120px;height:120px;position:relative;transform-style:preserve-3d;transform:rotateX(-20deg) rotateY(-30deg)}
+.f{position:absolute;width:120px;height:120px;line-height:120px;text-align:center;font-size:40px;backface-visibility:hidden;border:1px solid #333;background:#eef}
+.front{transform:rotateY(0deg) translateZ(60px)}.right{transform:rotateY(90deg) translateZ(60px)}
+.back{transform:rotateY(180deg) translateZ(60px)}.left{transform:rotateY(-90deg) translateZ(60px)}
+.top{transform:rotateX(90deg) translateZ(60px)}.bottom{transform:rotateX(-90deg) translateZ(60px)}
+</style>
+<p>Which numbers can you see?</p>
+<div class=scene><div class=cube>
+<div class="f front">1</div><div class="f right">2</div><div class="f back">3</div>
+<div class="f left">4</div><div class="f top">5</div><div class="f bottom">6</div>
+</div></div>`))
+	for _, want := range []string{`face "1" box=`, `face "2" box=`, `face "5" box=`} {
+		if !strings.Contains(s.Text, want) {
+			t.Errorf("the snapshot lacks %q:\n%s", want, s.Text)
+		}
+	}
+	for _, unseen := range []string{`face "3"`, `face "4"`, `face "6"`} {
+		if strings.Contains(s.Text, unseen) {
+			t.Errorf("the snapshot lists a face turned away, %q:\n%s", unseen, s.Text)
 		}
 	}
 }

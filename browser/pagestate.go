@@ -7,7 +7,8 @@ import (
 
 // pageStateJS fingerprints what a person would see change on the page: its
 // URL, title and text, the values and states of its form controls, the
-// focused element and the scroll position, hashed (53-bit cyrb53).
+// focused element, the scroll position, the places and paints of SVG
+// shapes and what canvases show, hashed (53-bit cyrb53).
 var pageStateJS = program("pageState")
 
 // PageState returns a fingerprint of the current page: equal pages give

@@ -94,24 +94,44 @@ const untimedMS = 1000000
 
 // hideDisplayJS takes out of the page what only a human player needs and
 // a model must not see, as BrowserGym does: the reward display and episode
-// counters, the click canvas, the start cover and the instruction (the
-// model gets it as the task). The instruction area (#query) keeps its
-// place in the layout, empty and hidden: its coloured box would show as a
-// tile. endEpisode and getUtterance still find them: they are put back for
-// the call and taken out again. core.webagentEnded settles when the
-// episode ends, by an action or by the episode's own timer.
+// counters, the click canvas, the start cover and the instruction's text
+// (the model gets it as the task). The instruction area (#query) keeps its
+// place in the layout, hidden: its coloured box would show as a tile. What
+// the instruction shows but does not say (a colour swatch, an image, a
+// drawing: "Select the following color") stays in sight in its place,
+// after the words "Picture in the instruction:", so the snapshot gives it
+// as it gives the page's own pictures. endEpisode and getUtterance still
+// find everything: it is put back for the call and taken out again.
+// core.webagentEnded settles when the episode ends, by an action or by the
+// episode's own timer.
 const hideDisplayJS = `(function () {
   const ids = ['reward-display', 'click-canvas', 'sync-task-cover'];
   const away = {};
   const query = document.getElementById('query');
   const queryHTML = query ? query.innerHTML : '';
   const queryVisibility = query ? query.style.visibility : '';
+  // A picture: an image, a drawing, or a box without text that shows a
+  // colour or a background image.
+  const picture = (el) => {
+    if (/^(img|svg|canvas|picture|video)$/.test(el.localName)) return true;
+    if (el.textContent.trim()) return false;
+    const st = getComputedStyle(el), r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && (st.backgroundImage !== 'none' || !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(st.backgroundColor));
+  };
   const takeOut = () => {
     for (const id of ids) {
       const el = document.getElementById(id);
       if (el) { away[id] = el; el.remove(); }
     }
-    if (query) { query.innerHTML = ''; query.style.visibility = 'hidden'; }
+    if (!query) return;
+    const pics = [];
+    for (const el of query.querySelectorAll('*')) if (!pics.some((p) => p.contains(el)) && picture(el)) pics.push(el);
+    query.innerHTML = '';
+    query.style.visibility = 'hidden';
+    if (!pics.length) return;
+    const say = document.createElement('span');
+    say.textContent = 'Picture in the instruction: ';
+    for (const el of [say, ...pics]) { el.style.visibility = 'visible'; query.appendChild(el); }
   };
   const putBack = () => {
     for (const id of ids) if (away[id] && !away[id].isConnected) document.body.appendChild(away[id]);

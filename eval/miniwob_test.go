@@ -63,7 +63,15 @@ func miniwobPlayer(wrong bool, calls *atomic.Int64) modelserver.Responder {
 func runMiniWoB(t *testing.T, wrong bool, tasks []string, seeds []int64) (*MiniWoB, []Job, *atomic.Int64, Config) {
 	t.Helper()
 	calls := &atomic.Int64{}
-	srv, err := modelserver.Start(miniwobPlayer(wrong, calls))
+	mw, jobs, cfg := runMiniWoBWith(t, miniwobPlayer(wrong, calls), tasks, seeds)
+	return mw, jobs, calls, cfg
+}
+
+// runMiniWoBWith sets up the stand-in MiniWoB++ tasks' jobs for the model
+// player.
+func runMiniWoBWith(t *testing.T, player modelserver.Responder, tasks []string, seeds []int64) (*MiniWoB, []Job, Config) {
+	t.Helper()
+	srv, err := modelserver.Start(player)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +92,43 @@ func runMiniWoB(t *testing.T, wrong bool, tasks []string, seeds []int64) (*MiniW
 	}
 	cfg := testConfig(t)
 	cfg.Model, cfg.ModelName = client, "player"
-	return mw, jobs, calls, cfg
+	return mw, jobs, cfg
+}
+
+var swatchRe = regexp.MustCompile(`Picture in the instruction:\s*\n\s*tile "[a-z ]*#([0-9a-f]{6})"`)
+
+// A task whose instruction is a picture (a colour swatch: "Select the
+// following color"): the instruction's words are the task and out of the
+// page, its picture stays in sight, and a player that reads only the
+// snapshot wins every episode.
+func TestMiniWoBPictureInstruction(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	player := modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		obs := req.LastUser()
+		if strings.Contains(obs, "with the color picker") {
+			return failTurn("the instruction's words are on the page")
+		}
+		m := swatchRe.FindStringSubmatch(obs)
+		if m == nil {
+			return failTurn("no swatch in the snapshot")
+		}
+		box, ok := modelserver.FindRef(obs, "textbox", "Color")
+		submit, ok2 := modelserver.FindRef(obs, "button", "Submit")
+		if !ok || !ok2 {
+			return failTurn("no color box or Submit")
+		}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{
+			modelserver.ToolCall("type", map[string]any{"ref": box, "text": m[1]}),
+			modelserver.ToolCall("click", map[string]any{"ref": submit}),
+		}}
+	})
+	_, jobs, cfg := runMiniWoBWith(t, player, []string{"use-colorwheel-2"}, []int64{1, 2, 3})
+	for _, r := range NewRunner(cfg).Run(context.Background(), jobs).Runs {
+		if !r.Success || r.Reward == nil || *r.Reward != 1 || !strings.HasPrefix(r.Instruction, "Select the following color") {
+			t.Errorf("%s: %s %s reward %v %q (instruction %q)", r.Key(), r.Code, r.Message, r.Reward, r.RewardReason, r.Instruction)
+		}
+	}
 }
 
 func TestMiniWoBEpisodes(t *testing.T) {

@@ -6,13 +6,15 @@
 // largest shapes. Items drawn outside the canvas, fully transparent or
 // drawn again at the same place (a redrawn frame) are left out.
 //
-// An item is {k, t, f, s, b, c, r, p}: its kind (text, rect, circle,
-// ellipse, arc, line, polygon, polyline, path, image), its text (an
-// image's URL), its fill and stroke colours (rgb() or rgba() strings, or
-// "gradient" or "pattern"), its box b = [x, y, w, h], a circle's or
+// An item is {k, t, f, s, b, c, r, p, n, q}: its kind (text, rect,
+// circle, ellipse, arc, line, polygon, polyline, path, image), its text
+// (an image's URL), its fill and stroke colours (rgb() or rgba() strings,
+// or "gradient" or "pattern"), its box b = [x, y, w, h], a circle's or
 // ellipse's centre c = [x, y] and radii r = [rx, ry], a line's ends p =
-// [x1, y1, x2, y2]. Positions are in CSS pixels of el's frame's viewport:
-// the canvas's pixels scaled to its content box.
+// [x1, y1, x2, y2], a polygon's or polyline's count n of sides or
+// segments and its first points q = [[x, y], ...]. Positions are in CSS
+// pixels of el's frame's viewport: the canvas's pixels scaled to its
+// content box.
 (function (el, max) {
   const win = el.ownerDocument.defaultView;
   const logs = win && win[Symbol.for('webagent.canvas')];
@@ -66,6 +68,10 @@
     }
     if (e.p) it.p = [x0 + e.p[0] * sx, y0 + e.p[1] * sy, x0 + e.p[2] * sx, y0 + e.p[3] * sy];
     if (e.n) it.n = e.n;
+    if (e.q) {
+      it.q = [];
+      for (let i = 0; i + 1 < e.q.length; i += 2) it.q.push([x0 + e.q[i] * sx, y0 + e.q[i + 1] * sy]);
+    }
     const key = [it.k, it.t, f, s].concat(it.b.map(Math.round)).join('|');
     if (at.has(key)) all[at.get(key)] = null;
     at.set(key, all.length);

@@ -10,8 +10,9 @@
 // stroke as the subpaths built since beginPath (moveTo, lineTo, arc,
 // ellipse, rect, curves): a whole arc is a circle, two points stroked a
 // line, a closed run of lines a polygon. An entry has its kind, its fill
-// or stroke colour (a gradient or pattern by that word), its text, and its
-// box in the canvas's pixels, under the transform of the moment (a path
+// or stroke colour (a gradient or pattern by that word), its text, a
+// polygon's or polyline's count of sides and first points, and its box in
+// the canvas's pixels, under the transform of the moment (a path
 // built under another transform than the one it is filled under is placed
 // by the latter).
 //
@@ -43,6 +44,7 @@
   Object.defineProperty(window, KEY, { value: logs });
   const MAX = 200; // entries kept of a canvas (up to twice as many between trims)
   const SUBPATHS = 32; // subpaths of one path told apart; the rest join the last
+  const POINTS = 8; // points kept of a run of lines (a polygon's first vertices)
   const P = CanvasRenderingContext2D.prototype, CP = HTMLCanvasElement.prototype;
   const apply = Reflect.apply;
   const desc = Object.getOwnPropertyDescriptor;
@@ -166,7 +168,7 @@
       grow(last, x, y);
       return last;
     }
-    const s = { k, n: 1, b: [x, y, x, y], x0: x, y0: y, x1: x, y1: y, closed: false, e: null };
+    const s = { k, n: 1, b: [x, y, x, y], x0: x, y0: y, x1: x, y1: y, closed: false, e: null, q: [x, y] };
     log.path.push(s);
     log.cur = s;
     return s;
@@ -186,6 +188,7 @@
       grow(s, x, y);
       s.n++;
       if (curve || s.k !== 'poly') s.k = 'curve';
+      else if (s.q.length < 2 * POINTS) s.q.push(x, y);
     }
     s.x1 = x;
     s.y1 = y;
@@ -239,6 +242,10 @@
           // segments: "how many sides" is answered by the count.
           const back = Math.abs(s.x1 - s.x0) < 0.5 && Math.abs(s.y1 - s.y0) < 0.5;
           e.n = e.k === 'polygon' ? s.n - (back ? 1 : 0) : s.n - 1;
+          // Its first points, where the transform puts them.
+          const q = e.k === 'polygon' && back && s.n <= POINTS ? s.q.slice(0, -2) : s.q;
+          e.q = [];
+          for (let i = 0; i < q.length; i += 2) e.q.push(m[0] * q[i] + m[2] * q[i + 1] + m[4], m[1] * q[i] + m[3] * q[i + 1] + m[5]);
         }
       } else if (s.k === 'curve') e.k = 'path';
       s.e = e;

@@ -13,6 +13,8 @@
   const DRAWN_MAX = 40; // items listed of what a canvas shows
   const POINTS_MAX = 8; // vertices listed of a polygon or polyline
   const SVG_SCAN = 200; // elements of an SVG looked at for listeners
+  const SCENE_MIN = 60; // the least width and height of a scene that is a target
+  const FIGURE_MIN = 32; // of a figure standing alone (not a target, not in one)
 
   // canvas gives a rendered canvas a line with its box, and under it what
   // the page drew on it (see canvasDrawn.js): texts, shapes and images with
@@ -39,7 +41,7 @@
     else s += q(paintName(it.f, it.s));
     if (it.c) s += ' center=' + point(it.c[0], it.c[1]) + ' r=' + radius(it.r[0], it.r[1]);
     if (it.p) return s + ' from=' + point(it.p[0], it.p[1]) + ' to=' + point(it.p[2], it.p[3]);
-    if (it.n) s += (it.k === 'polygon' ? ' sides=' : ' segments=') + it.n;
+    if (it.n) s += (it.k === 'polygon' ? ' sides=' : ' segments=') + it.n + (it.q ? ' ' + it.q.map((xy) => point(xy[0], xy[1])).join(' ') + (it.q.length < it.n + (it.k === 'polygon' ? 0 : 1) ? ' …' : '') : '');
     return s + ' box=' + point(it.b[0], it.b[1]) + ',' + Math.round(it.b[2]) + ',' + Math.round(it.b[3]);
   }
   // radius is a circle's radius, or an ellipse's two.
@@ -76,24 +78,22 @@
   // on the svg: "click the circle's centre", "draw a line"): it gets an
   // actionable line with its box, over its shapes. Small icons, drawings
   // of paths alone (logos) and, unless a target, named images are left to
-  // the img or actionable line.
+  // the img or actionable line. A figure standing alone in the text (no
+  // listener, not inside a target: "name the shape") is listed from a
+  // smaller size than a target's drawing, whose icons the actionable line
+  // names.
   function svgScene(el, depth, cx, role) {
     const r = el.getBoundingClientRect();
-    if (r.width < 60 || r.height < 60) return false;
+    const least = role || cx.inAction ? SCENE_MIN : FIGURE_MIN;
+    if (r.width < least || r.height < least) return false;
     if (!role && (attr(el, 'aria-label') || attr(el, 'role') === 'img' || el.querySelector(':scope > title'))) return false;
     const shapes = el.querySelectorAll('circle,ellipse,rect,polygon,polyline,path,line,text,image');
     if (!shapes.length) return false;
     let kinds = 0;
     for (const sh of shapes) if (sh.localName !== 'path') { kinds = 1; break; }
     if (!kinds) return false; // a drawing of paths alone: a logo
-    flush();
-    if (role) {
-      const t = el.querySelector(':scope > title');
-      const name = cut(clean(attr(el, 'aria-label') || (t && t.textContent) || attr(el, 'id')), NAME_MAX) || 'svg';
-      push(depth, role + ' ' + q(name) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
-    } else {
-      push(depth, 'svg' + boxOf(el), 's');
-    }
+    // The shapes shown (not those of definitions, clip paths or masks).
+    const lines = [];
     let n = 0;
     for (const sh of shapes) {
       if (sh.closest('defs,clipPath,mask,pattern,symbol,marker')) continue;
@@ -102,12 +102,22 @@
       const b = sh.getBoundingClientRect();
       if (Math.max(b.width, b.height) < 4) continue;
       if (n++ === SHAPES_MAX) {
-        push(depth + 1, '… ' + (shapes.length - SHAPES_MAX) + ' more shapes (screenshot to see them)', 's');
+        lines.push(['… ' + (shapes.length - SHAPES_MAX) + ' more shapes (screenshot to see them)', 's']);
         break;
       }
       const line = shapeLine(sh, st);
-      if (line) push(depth + 1, line + ' [ref=' + refFor(sh) + ']', 'a', sh);
+      if (line) lines.push([line + ' [ref=' + refFor(sh) + ']', 'a', sh]);
     }
+    if (!lines.length && !role) return false; // nothing drawn to see
+    flush();
+    if (role) {
+      const t = el.querySelector(':scope > title');
+      const name = cut(clean(attr(el, 'aria-label') || (t && t.textContent) || attr(el, 'id')), NAME_MAX) || 'svg';
+      push(depth, role + ' ' + q(name) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
+    } else {
+      push(depth, 'svg' + boxOf(el), 's');
+    }
+    for (const [s, kind, sh] of lines) push(depth + 1, s, kind, sh);
     // Links and controls drawn in the scene, but not the shapes again.
     if (svgTargets(el)) k.walkKids(el, depth + 1, { ...cx, text: false, inAction: role || cx.inAction, scene: new Set(shapes) });
     return true;
@@ -155,11 +165,43 @@
       return s + ' points=' + pts.numberOfItems + ' ' + list.join(' ') + (pts.numberOfItems > POINTS_MAX ? ' …' : '') + boxOf(sh);
     }
     if (kind === 'path') {
-      const segs = (attr(sh, 'd') || '').match(/[MLHVCSQTAZ]/gi);
-      // Its drawing commands but the moves: a closing Z draws a side.
-      if (segs) return s + ' segments=' + segs.filter((c) => !/m/i.test(c)).length + boxOf(sh);
+      const p = pathPoints(attr(sh, 'd') || '');
+      if (p.segs) return s + ' segments=' + p.segs + ' ' + p.pts.map((xy) => at(xy[0], xy[1])).join(' ') + (p.more ? ' …' : '') + boxOf(sh);
     }
     return s + boxOf(sh);
+  }
+
+  // pathPoints reads an SVG path's d: segs, its drawing commands but the
+  // moves (a closing Z draws a side), and pts, the first POINTS_MAX points
+  // it passes through (where each command starts and ends, not a curve's
+  // control points), in the path's own units; more when there are others.
+  function pathPoints(d) {
+    const ARGS = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, a: 7, z: 0 };
+    const tok = d.match(/[MLHVCSQTAZ]|[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi) || [];
+    const pts = [];
+    let segs = 0, more = false, x = 0, y = 0, x0 = 0, y0 = 0, cmd = '', i = 0;
+    const mark = () => {
+      const last = pts[pts.length - 1];
+      if (last && last[0] === x && last[1] === y) return;
+      if (pts.length < POINTS_MAX) pts.push([x, y]);
+      else more = true;
+    };
+    while (i < tok.length) {
+      if (/[a-z]/i.test(tok[i])) cmd = tok[i++];
+      else if (!cmd) return { segs: 0, pts: [] };
+      const c = cmd.toLowerCase(), rel = cmd !== cmd.toUpperCase(), n = ARGS[c];
+      if (c === 'z') { segs++; x = x0; y = y0; cmd = ''; continue; }
+      if (i + n > tok.length) break;
+      const a = tok.slice(i, i + n).map(Number);
+      i += n;
+      const dx = rel ? x : 0, dy = rel ? y : 0;
+      if (c === 'h') x = a[0] + dx;
+      else if (c === 'v') y = a[0] + dy;
+      else { x = a[n - 2] + dx; y = a[n - 1] + dy; }
+      if (c === 'm') { x0 = x; y0 = y; cmd = rel ? 'l' : 'L'; } else segs++;
+      mark();
+    }
+    return { segs, pts, more };
   }
 
   return {canvas, tile, svgScene, svgTargets};

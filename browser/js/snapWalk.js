@@ -10,7 +10,7 @@
 
   const {NAME_MAX, NAME_LONG, SHORT_NAME, NAME_FROM_CONTENT, SKIP, q, clean, cut, cs, isInline, attr, kids, eachKid, hasArea, textOf, said} = k;
   const {classify, dragSource, accName, nameless, states, deepActive, refFor} = k;
-  const {out, push, addText, flush, boxOf, canvas, tile, svgScene, svgTargets} = k;
+  const {out, push, addText, flush, boxOf, canvas, tile, svgScene, svgTargets, boxFigure, face} = k;
 
   const VALUE_MAX = 150; // characters of a value on a page over its budget
   const VALUE_LONG = 4000; // characters of a value on a page within its budget
@@ -142,6 +142,7 @@
       actionable(el, role, tag, depth, kcx);
       return;
     }
+    if (style.transform !== 'none' && !hidden && cx.text && face(el, style, depth, kcx, walkKids)) return;
 
     const explicit = attr(el, 'role');
     if (HEADINGS.has(tag) || explicit === 'heading') {
@@ -197,6 +198,7 @@
       return;
     }
     if (!hidden && !cx.inAction && cx.text && el.childElementCount === 0 && style.backgroundColor !== 'rgba(0, 0, 0, 0)' && tile(el, style, depth)) return;
+    if (!hidden && !cx.inAction && cx.text && el.childElementCount > 1 && boxFigure(el, depth)) return;
     // A box fixed over the page (a consent banner, a chat prompt) is seen
     // first, as a dialog is.
     const over = style.position === 'fixed';

@@ -26,12 +26,13 @@
 // page text, snapRole tells what the model can act on, snapName names it,
 // snapStates gives its states, snapRefs keeps the registry of refs,
 // snapOut holds the outline being written, snapDraw writes drawings
-// (canvases, SVG scenes, coloured tiles), snapWalk walks the page and
+// (canvases, SVG scenes, coloured tiles), snapFigure figures drawn with
+// boxes (grids of cells, 3-D faces), snapWalk walks the page and
 // snapFit fits the outline to the budget. The programs that work on
 // elements share a kit, an object of one snapshot's functions and limits:
 // each is given the kit as the programs before it left it and adds what
 // it returns.
-/* global colourName, canvasDrawn, humanCheck, snapText, snapRole, snapName, snapStates, snapRefs, snapOut, snapDraw, snapWalk, snapFit */
+/* global colourName, canvasDrawn, humanCheck, snapText, snapRole, snapName, snapStates, snapRefs, snapOut, snapDraw, snapFigure, snapWalk, snapFit */
 (function (floor, budget) {
   'use strict';
 
@@ -42,7 +43,7 @@
   reg.slider = k.slider;
   reg.trackOf = k.trackOf;
   k.refFor = reg.refFor;
-  for (const part of [snapOut, snapDraw, snapWalk]) Object.assign(k, part(k));
+  for (const part of [snapOut, snapDraw, snapFigure, snapWalk]) Object.assign(k, part(k));
   const {L, groups, xframes} = k.out;
 
   // A document being replaced has no element yet: Go waits for the new one.
