@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
@@ -40,22 +38,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	shared = b
-	code := m.Run()
-	if err := b.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "closing the examples' tab:", err)
-		code = 1
-	}
-	if err := chrome.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		code = 1
-	}
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
-			code = 1
+	os.Exit(chrome.Run(m, func() error {
+		if err := b.Close(); err != nil {
+			return fmt.Errorf("closing the examples' tab: %w", err)
 		}
-	}
-	os.Exit(code)
+		return nil
+	}))
 }
 
 // Tests run in parallel, each with its own tab (tab), model server and

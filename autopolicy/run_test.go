@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/autopolicy"
 	"github.com/webagent/webagent/contract"
@@ -23,20 +21,7 @@ import (
 
 var chrome chrometest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := chrome.Close(); err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		code = 1
-	}
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			os.Stderr.WriteString("goroutine leak: " + err.Error() + "\n")
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(chrome.Run(m)) }
 
 // hits counts the requests a server received, by path.
 type hits struct {

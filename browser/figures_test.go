@@ -79,7 +79,8 @@ document.getElementById('area').appendChild(svg);
 }
 
 // A digit drawn with coloured divs beside a grid of checkboxes: the digit
-// is a figure, written row by row, and the checkboxes stay controls.
+// is a figure, written row by row, and the checkboxes stay controls; a
+// board of tiles to click beside them stays tiles with refs.
 func TestBoxFigure(t *testing.T) {
 	t.Parallel()
 	b := newTab(t)
@@ -88,7 +89,12 @@ func TestBoxFigure(t *testing.T) {
 <p>Draw the number in the checkboxes using the example on the right.</p>
 <div id=boxes></div>
 <div id=digit style="position:absolute;left:200px;top:60px"></div>
+<div id=board style="position:absolute;left:300px;top:60px;display:grid;grid-template-columns:repeat(3,30px);gap:2px"></div>
 <script>
+// A board of tiles to click, its listener on the document: tiles, not a figure.
+const board = document.getElementById('board');
+for (let i = 0; i < 9; i++) { const c = document.createElement('div'); c.style.cssText = 'width:30px;height:30px;cursor:pointer;background:' + (i % 2 ? 'red' : 'blue'); board.appendChild(c); }
+document.addEventListener('click', (e) => { if (e.target.parentElement === board) window.picked = e.target; });
 const seven = ['####', '#..#', '...#', '..#.', '..#.', '.#..', '.#..'];
 const d = document.getElementById('digit'), bx = document.getElementById('boxes');
 for (const r of seven) {
@@ -108,6 +114,12 @@ for (const r of seven) {
 	if !strings.Contains(lines(s.Text), rows) {
 		t.Errorf("the figure's rows are not the digit:\n%s", s.Text)
 	}
+	if n := strings.Count(s.Text, "figure "); n != 1 {
+		t.Errorf("%d figures, want the digit alone:\n%s", n, s.Text)
+	}
+	if n := strings.Count(s.Text, ` tile #`); n != 9 {
+		t.Errorf("%d tiles listed, want the board's 9:\n%s", n, s.Text)
+	}
 	if n := strings.Count(s.Text, `checkbox "`); n != 28 {
 		t.Errorf("%d checkboxes listed, want 28:\n%s", n, s.Text)
 	}
@@ -123,7 +135,8 @@ func lines(text string) string {
 }
 
 // A CSS cube: the faces turned towards the viewer are listed with their
-// text and boxes; faces turned away with hidden backs are not.
+// text and boxes; faces turned away with hidden backs are not, a card
+// turned over with its back shown is said to be mirrored.
 func TestCSSCubeFaces(t *testing.T) {
 	t.Parallel()
 	b := newTab(t)
@@ -140,11 +153,16 @@ func TestCSSCubeFaces(t *testing.T) {
 <div class=scene><div class=cube>
 <div class="f front">1</div><div class="f right">2</div><div class="f back">3</div>
 <div class="f left">4</div><div class="f top">5</div><div class="f bottom">6</div>
-</div></div>`))
-	for _, want := range []string{`face "1" box=`, `face "2" box=`, `face "5" box=`} {
+</div></div>
+<div style="width:160px;height:40px;transform:rotateY(180deg);background:#ffd">Card back</div>
+<div style="width:400px;transform:perspective(600px) rotateY(20deg)"><p>`+strings.Repeat("A panel of long text, turned a little. ", 6)+`The end of the panel.</p></div>`))
+	for _, want := range []string{`face "1" box=`, `face "2" box=`, `face "5" box=`, `face "Card back" (mirrored: seen from behind) box=`} {
 		if !strings.Contains(s.Text, want) {
 			t.Errorf("the snapshot lacks %q:\n%s", want, s.Text)
 		}
+	}
+	if !strings.Contains(s.Text, "The end of the panel.") {
+		t.Errorf("a turned panel of long text lost its text:\n%s", s.Text)
 	}
 	for _, unseen := range []string{`face "3"`, `face "4"`, `face "6"`} {
 		if strings.Contains(s.Text, unseen) {

@@ -4,8 +4,6 @@ import (
 	"os"
 	"testing"
 
-	"go.uber.org/goleak"
-
 	"github.com/webagent/webagent/internal/testfixture/chrometest"
 )
 
@@ -13,17 +11,4 @@ import (
 // of it in a browser context of its own.
 var chrome chrometest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := chrome.Close(); err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		code = 1
-	}
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			os.Stderr.WriteString("goroutine leak: " + err.Error() + "\n")
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(chrome.Run(m)) }

@@ -193,9 +193,11 @@ func questionKey(st *fleet.Status) string {
 	return fmt.Sprintf("ask-%x", h.Sum64())
 }
 
+// stamp is mcptask.Stamp of t, or of now for a time the workflow does not
+// know yet.
 func stamp(t time.Time) string {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	return t.UTC().Format(time.RFC3339Nano)
+	return mcptask.Stamp(t)
 }

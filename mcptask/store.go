@@ -239,7 +239,7 @@ func (s *Store) touch(e *entry) {
 func (s *Store) view(e *entry) *Task {
 	t := &Task{
 		TaskID: e.id, Status: e.status, StatusMessage: e.message,
-		CreatedAt: stamp(e.created), LastUpdatedAt: stamp(e.update),
+		CreatedAt: Stamp(e.created), LastUpdatedAt: Stamp(e.update),
 		PollIntervalMs: cmp.Or(s.PollInterval, DefaultPollInterval).Milliseconds(),
 		Result:         e.result, Error: e.err,
 	}
@@ -259,7 +259,8 @@ func (s *Store) view(e *entry) *Task {
 	return t
 }
 
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+// Stamp writes t as a Task's times are written: RFC 3339 in UTC.
+func Stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // newID is 128 random bits, in hex.
 func newID() (string, error) {

@@ -7,7 +7,7 @@
 (function (k) {
   'use strict';
 
-  const {NAME_MAX, WORDY, q, clean, cut, cs, attr, listened} = k;
+  const {NAME_MAX, WORDY, q, clean, cs, attr, listened} = k;
   const {push, flush, boxOf, colourName} = k;
 
   const CELLS_MAX = 400; // cells of a figure read
@@ -18,11 +18,13 @@
   const CELL_TAGS = new Set(['div', 'span', 'i', 'b']);
 
   // cell is el's box when el can be a cell of a figure: a plain element
-  // without children, text or listeners, small and about square; null
-  // when it cannot; false when it is not shown (it draws nothing).
+  // without children, text, listeners or a pointer cursor (a tile to
+  // click stays a tile with its ref), small and about square; null when it
+  // cannot; false when it is not shown (it draws nothing).
   function cell(el) {
     if (!CELL_TAGS.has(el.localName) || el.childElementCount || WORDY.test(el.textContent)) return null;
     if (typeof el.onclick === 'function' || listened(el) || attr(el, 'role') || attr(el, 'tabindex') !== null) return null;
+    if (cs(el).cursor === 'pointer') return null; // a tile to click (its listener further up)
     const r = el.getBoundingClientRect();
     if (!(r.width > 0 && r.height > 0)) return false;
     if (r.width > CELL_MAX || r.height > CELL_MAX || r.width > 2 * r.height || r.height > 2 * r.width) return null;
@@ -37,7 +39,7 @@
   // row: `figure 4x7 "# black, . empty" box=...` then `.##.`, `#..#`, ...
   function boxFigure(el, depth) {
     const kids = el.children;
-    if (kids.length < 2 || kids.length > CELLS_MAX) return false;
+    if (kids.length < 2 || kids.length > CELLS_MAX || listened(el) || typeof el.onclick === 'function') return false;
     const rows = kids[0].childElementCount > 0;
     const cells = [];
     for (const c of kids) {
@@ -97,7 +99,8 @@
   // face writes el when it is a box turned in 3-D space (a transform that
   // turns it out of the screen's plane, or moves it in depth inside a 3-D
   // scene: the faces of a CSS cube): `face "Front" box=...`, its text as
-  // its name, then its content without the text again (its controls).
+  // its name, then its content without the text again (its controls); a
+  // face of longer text gets its content whole under a nameless line.
   // A face turned away is mirrored (said so), or unseen when its back is
   // hidden: then nothing is written. Not a face: false.
   function face(el, style, depth, cx, walkKids) {
@@ -106,7 +109,7 @@
     if (!t.startsWith('matrix3d') || style.transformStyle === 'preserve-3d') return false;
     const m = new DOMMatrix(t);
     const p = el.parentElement;
-    const tilted = Math.abs(m.m13) + Math.abs(m.m23) + Math.abs(m.m31) + Math.abs(m.m32) > 1e-3;
+    const tilted = m.m33 < 0 || Math.abs(m.m13) + Math.abs(m.m23) + Math.abs(m.m31) + Math.abs(m.m32) > 1e-3;
     if (!tilted && !(p && cs(p).transformStyle === 'preserve-3d' && Math.abs(m.m43) > 0.5)) return false;
     // Where it faces: its normal, turned by its own transform and those of
     // the 3-D scene around it.
@@ -118,11 +121,13 @@
     const z = n.m33;
     if (Math.abs(z) < 0.05) return true; // edge on: a line, nothing to read
     if (z < 0 && style.backfaceVisibility === 'hidden') return true;
-    const name = cut(clean(el.innerText || el.textContent), NAME_MAX);
-    if (!name && !el.childElementCount) return false;
+    // Its text is its name when short; a longer one follows, as text does.
+    const all = clean(el.innerText || el.textContent);
+    if (!all && !el.childElementCount) return false;
+    const short = all.length <= NAME_MAX;
     flush();
-    push(depth, 'face ' + q(name) + (z < 0 ? ' (mirrored: seen from behind)' : '') + boxOf(el), 's');
-    walkKids(el, depth + 1, { ...cx, text: false });
+    push(depth, 'face' + (short && all ? ' ' + q(all) : '') + (z < 0 ? ' (mirrored: seen from behind)' : '') + boxOf(el), 's');
+    walkKids(el, depth + 1, short ? { ...cx, text: false } : cx);
     return true;
   }
 

@@ -3,7 +3,6 @@ package suite_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -35,14 +34,7 @@ var errNoEval = errors.New("package browser offers no script evaluation")
 // TestMain.
 var chrome = chrometest.Shared{SkipWithoutChrome: true}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := chrome.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		code = 1
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(chrome.Run(m)) }
 
 // snapPage is a suite.Page over a browser: the URL of its latest snapshot.
 type snapPage struct{ url string }

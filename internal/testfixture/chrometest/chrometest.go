@@ -13,27 +13,24 @@
 // A test about the browser process itself (its launch, crash, kill or
 // exit, what it leaves behind) must launch its own Chromium instead.
 //
-// TestMain closes the shared browser after m.Run:
+// TestMain runs the tests with Run, which closes the shared browser after
+// them and then looks for leaked goroutines:
 //
 //	var chrome chrometest.Shared
 //
-//	func TestMain(m *testing.M) {
-//		code := m.Run()
-//		if err := chrome.Close(); err != nil {
-//			fmt.Fprintln(os.Stderr, err)
-//			code = 1
-//		}
-//		os.Exit(code)
-//	}
+//	func TestMain(m *testing.M) { os.Exit(chrome.Run(m)) }
 package chrometest
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/internal/testfixture/machinelock"
@@ -202,4 +199,25 @@ func (s *Shared) Close() error {
 		errs = append(errs, fmt.Errorf("closing the shared chromium: %w", err))
 	}
 	return errors.Join(errs...)
+}
+
+// Run runs the package's tests (m.Run), then each of closers (a browser a
+// TestMain attached for its examples), closes the shared Chromium and,
+// when all of that went well, fails the run on goroutines left running.
+// It returns the code for os.Exit.
+func (s *Shared) Run(m *testing.M, closers ...func() error) int {
+	code := m.Run()
+	for _, c := range append(closers, s.Close) {
+		if err := c(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	return code
 }
