@@ -36,7 +36,7 @@
   // at least two rows and two columns, drawn in at least two ways (a
   // colour, and another colour or nothing). The figure's line gives its
   // size, what each mark stands for and its box; a line follows for each
-  // row: `figure 4x7 "# black, . empty" box=...` then `.##.`, `#..#`, ...
+  // row: `figure 4x7 ". empty, # black" box=...` then `.##.`, `#..#`, ...
   function boxFigure(el, depth) {
     const kids = el.children;
     if (kids.length < 2 || kids.length > CELLS_MAX || listened(el) || typeof el.onclick === 'function') return false;

@@ -15,6 +15,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
+	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/eval/report"
@@ -270,7 +271,10 @@ type starting struct{ done chan struct{} }
 // launch starts the browser under lctx and returns it, or, as soon as ctx
 // (the signal) ends, ctx's error with the start still ending in the
 // background: the result is printed at once, not after the half-started
-// browser's clean-up. A browser that starts all the same is abandoned.
+// browser's clean-up. A browser that starts all the same is abandoned. A
+// start still not ended after exitBudget (a busy machine) has its folders
+// removed once this process has exited, by a detached watcher
+// (launcher.SweepOnExit): the process exits on time and leaves nothing.
 func launch(ctx, lctx context.Context, opts browser.Options) (*browser.Browser, *starting, error) {
 	type launched struct {
 		b   *browser.Browser
@@ -297,6 +301,7 @@ func launch(ctx, lctx context.Context, opts browser.Options) (*browser.Browser, 
 				_ = l.b.Abandon()
 			}
 		case <-t.C:
+			_ = launcher.SweepOnExit() // if it cannot start, the next start sweeps
 		}
 	}()
 	return nil, st, ctx.Err()
