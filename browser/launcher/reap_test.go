@@ -2,9 +2,13 @@ package launcher
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -99,5 +103,59 @@ func TestMkdirTemp(t *testing.T) {
 	}
 	if _, err := MkdirTemp("downloads-"); err == nil {
 		t.Error("a prefix without webagent- was accepted")
+	}
+}
+
+// sweepChildEnv makes the test binary TestSweepOnExit's program.
+const sweepChildEnv = "WEBAGENT_LAUNCHER_TEST_SWEEP"
+
+// sweepChild is a program that exits in the middle of its browser's start,
+// as webagent run does when a signal cuts a start short: a browser
+// running, a folder of its own, the watcher asked for, no Close. It prints
+// the browser's profile.
+func sweepChild() int {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p, err := Start(ctx, Config{Flags: BrowserFlags(true)})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if _, err := MkdirTemp("webagent-downloads-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := SweepOnExit(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(p.Profile)
+	return 0
+}
+
+// A program that exits without closing its browser, having asked for the
+// watcher (SweepOnExit), leaves nothing moments later: no process using
+// the profile, none of its folders, no watcher.
+func TestSweepOnExit(t *testing.T) {
+	tmp := shortTemp(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), sweepChildEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the program: %v\n%s", err, stderr.String())
+	}
+	profile := strings.TrimSpace(string(out))
+	if !strings.HasPrefix(profile, tmp) {
+		t.Fatalf("the program's profile %q is not in %s", profile, tmp)
+	}
+	gone := func() bool {
+		left, _ := filepath.Glob(filepath.Join(tmp, "*"))
+		return len(left) == 0 && len(reapers(tmp)) == 0 && len(ProcessesUsing(profile)) == 0
+	}
+	if !within(5*time.Second, gone) {
+		left, _ := filepath.Glob(filepath.Join(tmp, "*"))
+		t.Fatalf("5 s after the program's exit: left %v, watchers %v, processes %v", left, reapers(tmp), ProcessesUsing(profile))
 	}
 }
