@@ -173,7 +173,7 @@ func (a *Agent) runTask(ctx context.Context, task Task) *Result {
 func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	r := &run{
 		a: a, task: task, sec: secret.New(task.Secrets, task.URL), fence: newFence(),
-		tools:   newToolset(a.cfg.human != nil, a.cfg.lim.HumanTimeout, a.cfg.vision),
+		tools:   a.cfg.toolset(),
 		res:     &Result{Steps: []Step{}},
 		started: time.Now(),
 		repeats: map[string]repeat{},
@@ -354,13 +354,18 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 
 func (r *run) record(s Step) {
 	r.res.Steps = append(r.res.Steps, s)
-	for _, a := range s.Actions {
-		if a.Policy != nil {
-			d := *a.Policy
-			d.Iteration = s.Iteration
-			r.res.Policy = append(r.res.Policy, d)
+	var decided func(acts []ActionRecord)
+	decided = func(acts []ActionRecord) {
+		for _, a := range acts {
+			if a.Policy != nil {
+				d := *a.Policy
+				d.Iteration = s.Iteration
+				r.res.Policy = append(r.res.Policy, d)
+			}
+			decided(a.Calls) // a script's calls
 		}
 	}
+	decided(s.Actions)
 	r.res.Usage = r.res.Usage.Add(s.Usage)
 	if r.a.cfg.observer != nil {
 		r.a.cfg.observer.OnStep(s)

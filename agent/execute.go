@@ -20,6 +20,7 @@ type outcome struct {
 	navigated bool // the page navigated: the reply's other calls are not run
 	json      bool // a JSON result: kept valid, the fence's boundary removed only
 	policy    *PolicyDecision
+	calls     []ActionRecord // a script's calls
 }
 
 // execute runs one tool call; expect, when set, is the element a replayed
@@ -30,6 +31,7 @@ func (r *run) execute(ctx context.Context, tc contract.ToolCall, out *iterOut, e
 	if err != nil {
 		return outcome{text: "error: " + err.Error(), failed: true}, nil
 	}
+	c.id = tc.ID
 	if c.tool.end != nil {
 		return outcome{text: c.tool.end(c, out), terminal: true}, nil
 	}

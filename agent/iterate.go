@@ -34,7 +34,8 @@ type iterOut struct {
 	blocked     string              // why the task ends blocked by a human check
 	overCost    string              // why the task ends over its cost limit
 	noTool      bool
-	rec         replayed // what came from the recording (WithRecording)
+	rec         replayed   // what came from the recording (WithRecording)
+	script      *scriptLog // the calls of the script call running now
 }
 
 // iterIn is what an iteration reads of the run, copied: an abandoned
@@ -180,7 +181,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 				return nil, err
 			}
 			rec.Outcome, rec.Error, structured = r.sec.Mask(res.text), res.failed, res.json
-			rec.Policy = res.policy
+			rec.Policy, rec.Calls = res.policy, res.calls
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not

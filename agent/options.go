@@ -8,6 +8,7 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/policy"
+	"github.com/webagent/webagent/script"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -66,6 +67,8 @@ type config struct {
 	recording      Recording                 // WithRecording
 	maxCost        float64                   // WithMaxCost
 	cost           CostFunc                  // WithMaxCost
+	noScripts      bool                      // WithScripts(false)
+	scriptLimits   script.Limits             // WithScriptLimits
 }
 
 func defaults() config {
@@ -276,3 +279,12 @@ type ObserverFunc func(Step)
 
 // OnStep calls f(s).
 func (f ObserverFunc) OnStep(s Step) { f(s) }
+
+// toolset is the tools one run offers.
+func (c *config) toolset() *toolset {
+	ts := newToolset(c.human != nil, c.lim.HumanTimeout, c.vision)
+	if c.noScripts {
+		ts.without(ToolScript)
+	}
+	return ts
+}

@@ -118,8 +118,18 @@ func (r *run) endTool(span trace.Span, o outcome, err error) {
 
 // executeTraced is execute under the tool call's span.
 func (r *run) executeTraced(ctx context.Context, tc contract.ToolCall, out *iterOut) (outcome, error) {
+	res, err := r.traced(ctx, tc, out, out.rec.expect[tc.ID])
+	if out.script != nil {
+		res.calls = out.script.take() // a script's calls
+	}
+	return res, err
+}
+
+// traced is execute under the tool call's span, the call aiming at expect
+// when set (a replayed call's element).
+func (r *run) traced(ctx context.Context, tc contract.ToolCall, out *iterOut, expect *contract.Target) (outcome, error) {
 	tctx, span := r.startTool(ctx, tc)
-	res, err := r.execute(tctx, tc, out, out.rec.expect[tc.ID])
+	res, err := r.execute(tctx, tc, out, expect)
 	r.endTool(span, res, err)
 	return res, err
 }

@@ -121,9 +121,12 @@ func (r *run) recordingIn() recordingIn {
 // replayed is what an iteration took from the recording.
 type replayed struct {
 	expect map[string]*contract.Target // by tool call id
-	saved  contract.Usage
-	heal   *Healed // the model answered in place of a recorded step
-	note   *contract.Message
+	// inner is, by the id of a script call, the elements its page calls
+	// must aim at, in order (Planned.Inner).
+	inner map[string][]*contract.Target
+	saved contract.Usage
+	heal  *Healed // the model answered in place of a recorded step
+	note  *contract.Message
 }
 
 // plan asks the recording for the iteration's reply. ok is false when the

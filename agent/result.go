@@ -139,6 +139,18 @@ type ActionRecord struct {
 	// Policy is set when a rule of the user's policy decided the call;
 	// a call it refused did not run.
 	Policy *PolicyDecision `json:"policy,omitempty"`
+	// Element is, for a script's call, the element its ref named when
+	// the script made it: what a replay looks for.
+	Element *Element `json:"element,omitempty"`
+	// Calls are a script call's page calls, in order, each a call of the
+	// run (the snapshots it took among them).
+	Calls []ActionRecord `json:"calls,omitempty"`
+}
+
+// Element is an element as the snapshot names it.
+type Element struct {
+	Role string `json:"role"`
+	Name string `json:"name"`
 }
 
 // MarshalJSON writes the result; with an answer schema, "answer" is the

@@ -34,6 +34,7 @@ type args struct {
 	// name is the page tool's, not the action's).
 	PageTool  string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	Code      string          `json:"code"` // script's program
 }
 
 // flexBool is a boolean that also takes "true" and "false", as some models
@@ -55,6 +56,7 @@ func (b *flexBool) UnmarshalJSON(data []byte) error {
 // call is a parsed tool call.
 type call struct {
 	tool   *tool
+	id     string // the tool call's id
 	args   args
 	action contract.Action // the browser action (page tools)
 	budget time.Duration   // the tool's budget for this call
