@@ -209,6 +209,14 @@ func TestTools(t *testing.T) {
 				t.Errorf("click: %s", out)
 			}
 
+			// browser_script: three clicks in one call, the count read back.
+			_, out = call(t, cs, "browser_script", map[string]any{"code": `var b = snapshot().find({role: "button", name: "Count"});
+for (var i = 0; i < 3; i++) click(b.ref);
+return snapshot().text.match(/Count\S* (\d+)|(\d+)\s*$/m)[0]`})
+			if !strings.Contains(out, `"calls":5`) || !strings.Contains(out, "4") {
+				t.Errorf("browser_script: %s", out)
+			}
+
 			res, out := call(t, cs, "browser_click", map[string]any{"ref": 12})
 			if !res.IsError || !strings.Contains(out, `argument "ref" of click must be a string`) {
 				t.Errorf("a bad argument: %+v %s", res, out)

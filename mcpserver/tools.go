@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,6 +66,18 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 		if name == "" && req.Extra != nil && statelessVersion(req.Extra.Header) {
 			// No MCP session to keep a browser in: the default named one.
 			name = "default"
+		}
+		if t.action == agent.ToolScript {
+			if name != "" {
+				return s.inSession(ctx, t, name, agentName, args)
+			}
+			var p struct{ Code string }
+			if err := json.Unmarshal(args, &p); err != nil || strings.TrimSpace(p.Code) == "" {
+				return failed(`browser_script needs "code": the program, the body of a JavaScript function`), nil
+			}
+			t.action, t.do = "", func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
+				return s.script(ctx, st, b, p.Code)
+			}
 		}
 		var a contract.Action
 		budget := t.budget

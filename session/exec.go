@@ -78,6 +78,7 @@ func (s *server) exec(ctx context.Context, req Request) (rep Reply) {
 	case cmdSnapshot:
 	case cmdScreenshot:
 		budget = ScreenshotBudget
+	case agent.ToolScript: // its calls are parsed as they come
 	default:
 		args := req.Args
 		if args == nil {
@@ -104,6 +105,10 @@ func (s *server) exec(ctx context.Context, req Request) (rep Reply) {
 		return Reply{Status: TimedOut, Code: "TIMEOUT", Text: fmt.Sprintf("the session was busy with other commands for %s; nothing was done, try again", s.cfg.OperationTimeout)}
 	case <-ctx.Done():
 		return Reply{Status: Failed, Code: "CANCELED", Text: "canceled"}
+	}
+	if req.Command == agent.ToolScript {
+		defer func() { <-s.turn }()
+		return s.script(ctx, name, req)
 	}
 	r, b := s.run(ctx, name, req, a, budget)
 	if b == nil {

@@ -54,7 +54,11 @@ func browserCommands() []browserCommand {
 		if pt.Def.Name == contract.ActGoto {
 			name = "open"
 		}
-		out = append(out, browserCommand{name: name, tool: pt.Def.Name, desc: pt.Def.Description, params: pt.Params})
+		params := pt.Params
+		if pt.Def.Name == agent.ToolScript {
+			params = []agent.Param{{Name: "code", Type: "string", Required: true, Desc: "a file holding the program, or - to read it from standard input"}}
+		}
+		out = append(out, browserCommand{name: name, tool: pt.Def.Name, desc: pt.Def.Description, params: params})
 	}
 	return append(out,
 		browserCommand{name: "status", tool: "status", desc: "The session's process, browser, agents and their tabs"},
@@ -271,6 +275,11 @@ func parseBrowserCommand(cmds []browserCommand, args []string, stdout io.Writer)
 	if err := fillPositionals(c, pos, o.args); err != nil {
 		return c, nil, err
 	}
+	if c.tool == agent.ToolScript {
+		if err := readProgram(o.args); err != nil {
+			return c, nil, err
+		}
+	}
 	if _, ok := o.args["op"]; c.tool == contract.ActTabs && !ok {
 		o.args["op"] = contract.TabsList // tabs alone lists them
 	}
@@ -471,4 +480,38 @@ func firstSentence(s string) string {
 		s = s[:i]
 	}
 	return strings.ReplaceAll(strings.TrimSuffix(s, "."), "e.g.\u00a0", "e.g. ")
+}
+
+// maxProgram bounds a script's program read from a file or standard input.
+const maxProgram = 1 << 20
+
+// readProgram replaces a script command's FILE (or -, standard input) by
+// the program it holds.
+func readProgram(args map[string]any) error {
+	name, _ := args["code"].(string)
+	if name == "" {
+		return usagef("browser script needs a file holding the program, or - to read it from standard input")
+	}
+	var r io.Reader
+	if name == "-" {
+		r = os.Stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return usagef("browser script: %v; give a file holding the program, or - for standard input", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxProgram+1))
+	switch {
+	case err != nil:
+		return usagef("browser script: reading the program: %v", err)
+	case len(b) > maxProgram:
+		return usagef("browser script: the program is over %d bytes", maxProgram)
+	case len(strings.TrimSpace(string(b))) == 0:
+		return usagef("browser script: the program %s is empty", name)
+	}
+	args["code"] = string(b)
+	return nil
 }
