@@ -27,6 +27,10 @@ import (
 // launch their own.
 var chrome chrometest.Shared
 
+// toolChrome is a second shared Chromium, started by the first test that
+// needs it, in which every page may offer tools (--page-tools).
+var toolChrome = chrometest.Shared{Options: browser.Options{PageTools: true}}
+
 // shared is a tab of chrome for the serial tests, the examples and the
 // benchmark.
 var shared *browser.Browser
@@ -43,7 +47,7 @@ func TestMain(m *testing.M) {
 			return fmt.Errorf("closing the examples' tab: %w", err)
 		}
 		return nil
-	}))
+	}, toolChrome.Close))
 }
 
 // Tests run in parallel, each with its own tab (tab), model server and

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
 )
@@ -61,6 +62,13 @@ document.modelContext.registerTool({name: 'apply_coupon', description: 'Apply a 
 	}
 }
 
+// toolTab is a browser of toolChrome for the length of t: pages may
+// offer tools, as with --page-tools.
+func toolTab(t *testing.T) *browser.Browser {
+	t.Helper()
+	return toolChrome.Browser(t, browser.Options{})
+}
+
 // call is a scripted turn with one tool call.
 func callTurn(name string, args any) modelserver.Turn {
 	return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall(name, args)}}
@@ -100,7 +108,7 @@ func TestPageToolFewerSteps(t *testing.T) {
 	for name, r := range map[string]modelserver.ResponderFunc{"page tool": withTool, "clicks": byClicks} {
 		url, got := mugShop(t)
 		m, _ := newModel(t, r)
-		res := mustAgent(t, tab(t), m).Run(context.Background(), agent.Task{URL: url, Instruction: "put 2 blue mugs in the cart"})
+		res := mustAgent(t, toolTab(t), m).Run(context.Background(), agent.Task{URL: url, Instruction: "put 2 blue mugs in the cart"})
 		if res.Code != agent.CodeSuccess {
 			t.Fatalf("%s: %s %s; steps %+v", name, res.Code, res.Message, res.Steps)
 		}
@@ -138,7 +146,7 @@ func TestPageToolPolicyAndSecrets(t *testing.T) {
 		return callTurn("done", map[string]string{"answer": "done"})
 	}))
 	var asked []string
-	a := mustAgent(t, tab(t), m, agent.WithPolicy(policy.Join(deny, submits)),
+	a := mustAgent(t, toolTab(t), m, agent.WithPolicy(policy.Join(deny, submits)),
 		agent.WithConfirmer(agent.ConfirmerFunc(func(_ context.Context, c agent.Confirmation) (bool, error) {
 			asked = append(asked, c.Question)
 			return false, nil
@@ -172,7 +180,7 @@ func TestPageToolPolicyAndSecrets(t *testing.T) {
 		}
 		return callTurn("done", map[string]string{"answer": req.LastTool()})
 	}))
-	res = mustAgent(t, tab(t), m2).Run(context.Background(), agent.Task{URL: url2, Instruction: "use coupon <secret>CODE</secret>", Secrets: map[string]string{"CODE": "SAVE-4411"}})
+	res = mustAgent(t, toolTab(t), m2).Run(context.Background(), agent.Task{URL: url2, Instruction: "use coupon <secret>CODE</secret>", Secrets: map[string]string{"CODE": "SAVE-4411"}})
 	if lines := got2(); len(lines) != 1 || !strings.Contains(lines[0], "code=SAVE-4411") || res.Code != agent.CodeSuccess {
 		t.Errorf("the coupon call: %s %q; the shop received %q", res.Code, res.Answer, lines)
 	}
@@ -187,7 +195,7 @@ func TestPageToolPolicyAndSecrets(t *testing.T) {
 		}
 		return callTurn("done", map[string]string{"answer": "no"})
 	}))
-	mustAgent(t, tab(t), m3).Run(context.Background(), agent.Task{URL: url3, Instruction: "use coupon <secret>CODE</secret>", Secrets: map[string]string{"CODE@https://other.example": "SAVE-4411"}})
+	mustAgent(t, toolTab(t), m3).Run(context.Background(), agent.Task{URL: url3, Instruction: "use coupon <secret>CODE</secret>", Secrets: map[string]string{"CODE@https://other.example": "SAVE-4411"}})
 	if lines := got3(); len(lines) != 0 || !strings.Contains(toolResults(srv3), "may only be given to https://other.example") {
 		t.Errorf("a secret of another site: the shop received %q; the model was told %s", lines, toolResults(srv3))
 	}

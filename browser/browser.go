@@ -93,11 +93,21 @@ type Options struct {
 	// request refused by the browser. GET, HEAD and OPTIONS go on.
 	// WebSocket messages are not requests and are not stopped.
 	ReadOnly bool
-	// NoPageTools leaves WebMCP off: a page's documents cannot offer
-	// tools (document.modelContext is not there), and snapshots list
-	// none. With it on (the default), Chromium runs with its WebMCPTesting
-	// feature, and a page can see that document.modelContext exists.
-	NoPageTools bool
+	// PageTools lets every page offer the agent tools (WebMCP): Chromium
+	// runs with its WebMCPTesting feature (launcher.PageToolsFeature), so
+	// every page sees document.modelContext and the globals ModelContext,
+	// ToolActivatedEvent and ToolCancelEvent, which tell webagent's
+	// browser from a person's. Off (the default), pages see what a plain
+	// Chromium of the same version shows them: only a page that turns
+	// WebMCP on for itself, with a token of Chrome's WebMCP origin trial
+	// (<meta http-equiv="origin-trial">, or the Origin-Trial header),
+	// offers tools, as it would to a person's browser; snapshots list
+	// them and page_tool calls them either way. A browser attached to
+	// (CDPURL) offers what it was started with.
+	PageTools bool
+	// launchFlags are Chromium switches added to those of a launched
+	// browser or a server, for tests (an origin-trial key of their own).
+	launchFlags map[string]any
 
 	// UserAgent replaces the browser's user agent (navigator.userAgent and
 	// the User-Agent header) when set.

@@ -91,7 +91,7 @@ func (o *op) attachFrame(id cdp.FrameID, owner *oopif, targets map[target.ID]boo
 	if err := b.worlds.follow(fctx, fr.target); err != nil {
 		b.log.Debug("following a frame's documents", "error", err)
 	}
-	if !b.opts.NoPageTools && o.tab != nil && o.tab.tools != nil {
+	if o.tab != nil && o.tab.tools != nil {
 		if err := o.tab.tools.follow(fctx, fr.target); err != nil {
 			b.log.Debug("following a frame's page tools", "error", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,6 +35,29 @@ var shared *Browser
 // run side by side with t.Parallel.
 var server *Server
 
+// toolServer is a second shared Chromium, started by the first test that
+// needs it, with Options.PageTools: every page may offer tools, as with
+// --page-tools.
+var toolServer struct {
+	once sync.Once
+	srv  *Server
+	err  error
+}
+
+// newToolTabWith is newTabWith on toolServer.
+func newToolTabWith(t *testing.T, opts Options) *Browser {
+	t.Helper()
+	toolServer.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		toolServer.srv, toolServer.err = StartServer(ctx, Options{PageTools: true})
+	})
+	if toolServer.err != nil {
+		t.Fatalf("starting the shared chromium with page tools: %v", toolServer.err)
+	}
+	return attachTab(t, toolServer.srv.URL, opts)
+}
+
 // newTab returns a Browser of the test's own on the shared server, closed
 // (its browser context removed) when the test ends.
 func newTab(t *testing.T) *Browser {
@@ -51,9 +75,16 @@ func newObservableTab(t *testing.T) *Browser {
 // context of its own.
 func newTabWith(t *testing.T, opts Options) *Browser {
 	t.Helper()
+	return attachTab(t, server.URL, opts)
+}
+
+// attachTab attaches a Browser with opts to the Chromium at url, in a
+// browser context of its own, closed when the test ends.
+func attachTab(t *testing.T, url string, opts Options) *Browser {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	opts.CDPURL, opts.Isolated, opts.Logger = server.URL, true, testLogger()
+	opts.CDPURL, opts.Isolated, opts.Logger = url, true, testLogger()
 	b, err := Launch(ctx, opts)
 	if err != nil {
 		t.Fatalf("a tab on the shared browser: %v", err)
@@ -88,6 +119,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	if toolServer.srv != nil {
+		if err := toolServer.srv.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the shared chromium with page tools:", err)
+			code = 1
+		}
+	}
 	if err := server.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "closing the shared chromium:", err)
 		code = 1

@@ -116,16 +116,17 @@ func TestNoDevToolsTrace(t *testing.T) {
 	}
 
 	// The plain Chromium: the same page, dumped by a headless Chromium
-	// that has no DevTools client, with the one feature webagent's turns
-	// on that pages can see (WebMCP's page tools: document.modelContext;
-	// Options.NoPageTools leaves it off, README says what it shows).
+	// of the same binary that has no DevTools client and no feature
+	// switched on. webagent's default browser shows no more (page tools
+	// are off unless a page has WebMCP's origin-trial token, or
+	// Options.PageTools puts document.modelContext in every page).
 	bin, err := launcher.Find("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--enable-features=WebMCPTesting", "--user-data-dir="+t.TempDir(), "--dump-dom", base+"/p").Output()
+	out, err := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+t.TempDir(), "--dump-dom", base+"/p").Output()
 	if err != nil {
 		t.Fatalf("plain chromium --dump-dom: %v", err)
 	}

@@ -2,8 +2,15 @@ package browser
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +55,7 @@ window.removeGone = () => { ctl.abort(); return true; };
 
 func TestPageTools(t *testing.T) {
 	t.Parallel()
-	b := newTab(t)
+	b := newToolTabWith(t, Options{})
 	s := open(t, b, toolsPage(t))
 	names := map[string]contract.PageTool{}
 	for _, pt := range s.PageTools {
@@ -130,7 +137,7 @@ func TestPageTools(t *testing.T) {
 // A read-only run calls only tools the page marks read-only.
 func TestPageToolsReadOnly(t *testing.T) {
 	t.Parallel()
-	b := newTabWith(t, Options{ReadOnly: true})
+	b := newToolTabWith(t, Options{ReadOnly: true})
 	open(t, b, toolsPage(t))
 	if _, err := b.Do(tctx(t), contract.Action{Name: contract.ActPageTool, Tool: "add_to_cart", Arguments: json.RawMessage(`{"sku":"B-12"}`)}); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("a writing tool in a read-only run: %v", err)
@@ -150,5 +157,82 @@ func TestNoPageTools(t *testing.T) {
 	s := open(t, b, servePage(t, `<title>Plain</title><p>nothing to offer</p>`))
 	if len(s.PageTools) != 0 || strings.Contains(s.Text, "page tools") {
 		t.Errorf("a page without tools: %+v\n%s", s.PageTools, s.Text)
+	}
+}
+
+// originTrialToken is a token of Chrome's WebMCP origin trial for origin,
+// signed with priv (Chromium's token format, version 3: the version, the
+// Ed25519 signature of the version, length and payload, the length, the
+// JSON payload).
+func originTrialToken(priv ed25519.PrivateKey, origin string) string {
+	payload := fmt.Sprintf(`{"origin":%q,"feature":"WebMCP","expiry":%d}`, origin, time.Now().Add(time.Hour).Unix())
+	signed := binary.BigEndian.AppendUint32([]byte{3}, uint32(len(payload)))
+	signed = append(signed, payload...)
+	tok := append([]byte{3}, ed25519.Sign(priv, signed)...)
+	tok = binary.BigEndian.AppendUint32(tok, uint32(len(payload)))
+	return base64.StdEncoding.EncodeToString(append(tok, payload...))
+}
+
+// The default browser offers page tools where a plain Chromium lets a page
+// have them: a page with a token of WebMCP's origin trial offers its tools
+// and page_tool calls them; a page without one sees no document.modelContext
+// and no WebMCP globals, and its snapshot lists none. The browser is
+// launched as Launch launches one, with the default options, and a
+// trial key of the test's own in place of Chrome's (a process switch).
+func TestPageToolsOriginTrial(t *testing.T) {
+	t.Parallel()
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(meta string) string {
+		return `<title>Mugs</title>` + meta + `<p id=cart>cart: empty</p>
+<p id=probe></p>
+<script>
+document.getElementById('probe').textContent = JSON.stringify(['modelContext' in document, typeof ModelContext, typeof ToolActivatedEvent, typeof ToolCancelEvent]);
+if (document.modelContext) document.modelContext.registerTool({name: 'add_to_cart', description: 'Add a mug to the cart',
+  inputSchema: {type: 'object', properties: {sku: {type: 'string'}}, required: ['sku']},
+  execute: async ({sku}) => { document.getElementById('cart').textContent = 'cart: ' + sku; return 'added ' + sku; }});
+</script>`
+	}
+	trial := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, page(`<meta http-equiv="origin-trial" content="`+originTrialToken(priv, "http://"+r.Host)+`">`))
+	}))
+	t.Cleanup(trial.Close)
+	plain := servePage(t, page(""))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, Options{Logger: testLogger(), launchFlags: map[string]any{"origin-trial-public-key": base64.StdEncoding.EncodeToString(pub)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+
+	s := open(t, b, plain)
+	if got := evalPage[string](t, b, "document.getElementById('probe').textContent"); got != `[false,"undefined","undefined","undefined"]` {
+		t.Errorf("a page without a trial token sees WebMCP (modelContext in document, ModelContext, ToolActivatedEvent, ToolCancelEvent): %s", got)
+	}
+	if len(s.PageTools) != 0 {
+		t.Errorf("a page without a trial token offers tools: %+v", s.PageTools)
+	}
+
+	s = open(t, b, trial.URL+"/")
+	if got := evalPage[string](t, b, "document.getElementById('probe').textContent"); got != `[true,"function","function","function"]` {
+		t.Errorf("a page with a trial token does not see WebMCP: %s", got)
+	}
+	if len(s.PageTools) != 1 || s.PageTools[0].Name != "add_to_cart" {
+		t.Fatalf("the trial page's tools: %+v\n%s", s.PageTools, s.Text)
+	}
+	if out := do(t, b, contract.Action{Name: contract.ActPageTool, Tool: "add_to_cart", Arguments: json.RawMessage(`{"sku":"B-12"}`)}); !strings.Contains(out, "added B-12") {
+		t.Errorf("add_to_cart: %s", out)
+	}
+	if got := evalPage[string](t, b, "document.getElementById('cart').textContent"); got != "cart: B-12" {
+		t.Errorf("the trial page's cart: %q", got)
 	}
 }

@@ -27,7 +27,7 @@ type Server struct {
 
 // StartServer starts Chromium with a fresh profile and waits, until ctx
 // ends, for its DevTools address. Of opts it uses ChromePath, Headful, Width
-// and Height, and UserAgent. It is an ordinary browser (ordinary.go), as a
+// and Height, UserAgent and PageTools. It is an ordinary browser (ordinary.go), as a
 // launched one is. The process dies with this one, even on SIGKILL.
 func StartServer(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Width <= 0 || opts.Height <= 0 {
@@ -43,6 +43,10 @@ func StartServer(ctx context.Context, opts Options) (*Server, error) {
 	if opts.UserAgent != "" {
 		flags["user-agent"] = opts.UserAgent
 	}
+	if opts.PageTools {
+		flags["enable-features"] = launcher.PageToolsFeature
+	}
+	maps.Copy(flags, opts.launchFlags)
 	p, err := launcher.Start(ctx, launcher.Config{Path: opts.ChromePath, Flags: flags, Logger: opts.Logger})
 	if err != nil {
 		return nil, err

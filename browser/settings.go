@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -296,9 +297,10 @@ func (b *Browser) readDefaultUA(ctx context.Context, s *session) error {
 // settingFlags are Chromium's command-line flags for the settings.
 func settingFlags(o Options) map[string]any {
 	f := map[string]any{}
-	if o.NoPageTools {
-		f["enable-features"] = launcher.BaseFeatures
+	if o.PageTools {
+		f["enable-features"] = launcher.BaseFeatures + "," + launcher.PageToolsFeature
 	}
+	maps.Copy(f, o.launchFlags)
 	if o.UserAgent != "" {
 		f["user-agent"] = o.UserAgent
 	}

@@ -118,15 +118,15 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	if err := b.worlds.follow(t.ctx, t.target); err != nil {
 		return err
 	}
+	// Followed whatever PageTools says: without the feature, a page that
+	// turns WebMCP on for itself (an origin-trial token) offers tools.
 	t.tools = &pageTools{}
-	if !b.opts.NoPageTools {
-		if err := t.tools.follow(t.ctx, t.target); err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			// A browser without WebMCP (one attached to) offers none.
-			b.log.Debug("page tools are off in this browser", "error", err)
+	if err := t.tools.follow(t.ctx, t.target); err != nil {
+		if ctx.Err() != nil {
+			return err
 		}
+		// A browser without WebMCP (an older one attached to) offers none.
+		b.log.Debug("page tools are off in this browser", "error", err)
 	}
 	if err := chromedp.ListenBrowser(t.ctx, t.nav.handleBrowser); err != nil {
 		return err

@@ -14,7 +14,8 @@ import (
 // rubric whose items have ids; the judge gives one finding per item (met,
 // violated or not assessable, its evidence first) and flags, held to the
 // rubric's own ids by the schema of its one tool. It never sees the items'
-// weights: code scores the findings (Score).
+// weights: code scores the findings (Score). A judge that answers in text
+// (no tool calls) is read in webagent's words or BU Bench V2's (answer).
 
 // The findings.
 const (
@@ -109,26 +110,15 @@ func (s *session) judgeRubric(ctx context.Context) (Verdict, error) {
 			raw = tc.Arguments
 		}
 	}
-	var out struct {
-		Findings []Finding `json:"findings"`
-		Flags
+	findings, flags, err := parseFindings(raw, r.Items)
+	if err != nil {
+		return Verdict{}, err
 	}
-	if err := json.Unmarshal([]byte(strings.TrimSpace(raw)), &out); err != nil {
-		return Verdict{}, fmt.Errorf("the judge's findings are not report_findings' JSON (%v): %q", err, clip(oneLine(raw), 200))
-	}
-	for _, f := range out.Findings {
-		switch {
-		case !slices.Contains(r.Items, f.Item):
-			return Verdict{}, fmt.Errorf("the judge gave a finding for %q, which is not an item of the rubric (%s)", f.Item, strings.Join(r.Items, ", "))
-		case f.Finding != Met && f.Finding != Violated && f.Finding != NotAssessable:
-			return Verdict{}, fmt.Errorf("the judge's finding for %s is %q, not met, violated or not_assessable", f.Item, f.Finding)
-		}
-	}
-	v := Verdict{Findings: out.Findings, Flags: &out.Flags, Outcome: Failure}
+	v := Verdict{Findings: findings, Flags: &flags, Outcome: Failure}
 	switch {
-	case out.InfraError:
+	case flags.InfraError:
 		v.Outcome, v.Why = Unscored, "the judge found the run failed for reasons outside the agent (infra_error)"
-	case !out.RewardHacking && allMet(out.Findings, r.Items):
+	case !flags.RewardHacking && allMet(findings, r.Items):
 		v.Outcome = Success
 	}
 	return v, nil
@@ -167,4 +157,49 @@ func Score(findings []Finding, weights map[string]int) float64 {
 		return 0
 	}
 	return 100 * float64(met) / float64(total)
+}
+
+// answer is the judge's findings as JSON: report_findings' arguments, or
+// a judge's text. A judge without tool calls may answer in the words of
+// BU Bench V2's own judge prompt instead, a finding's `status` for
+// `finding` and the flag `reward_hacking_suspected` for `reward_hacking`;
+// both are read. What else that prompt asks for (agent_task_reading,
+// observations, pii_present, flag_notes) is not scored, and is ignored.
+type answer struct {
+	Findings []struct {
+		Item     string `json:"item"`
+		Evidence string `json:"evidence"`
+		Finding  string `json:"finding"`
+		Status   string `json:"status"` // BU Bench V2's name
+	} `json:"findings"`
+	InfraError             bool `json:"infra_error"`
+	RewardHacking          bool `json:"reward_hacking"`
+	RewardHackingSuspected bool `json:"reward_hacking_suspected"` // BU Bench V2's name
+}
+
+// parseFindings reads the judge's answer raw, a JSON object in either
+// words, and checks each finding against the rubric's items.
+func parseFindings(raw string, items []string) ([]Finding, Flags, error) {
+	var a answer
+	if err := json.Unmarshal([]byte(strings.TrimSpace(raw)), &a); err != nil {
+		return nil, Flags{}, fmt.Errorf("the judge's findings are not report_findings' JSON (%w): %q", err, clip(oneLine(raw), 200))
+	}
+	var findings []Finding
+	for _, f := range a.Findings {
+		word := f.Finding
+		switch {
+		case word == "":
+			word = f.Status
+		case f.Status != "" && f.Status != word:
+			return nil, Flags{}, fmt.Errorf("the judge's finding for %s says both %q (finding) and %q (status)", f.Item, f.Finding, f.Status)
+		}
+		switch {
+		case !slices.Contains(items, f.Item):
+			return nil, Flags{}, fmt.Errorf("the judge gave a finding for %q, which is not an item of the rubric (%s)", f.Item, strings.Join(items, ", "))
+		case word != Met && word != Violated && word != NotAssessable:
+			return nil, Flags{}, fmt.Errorf("the judge's finding for %s is %q, not met, violated or not_assessable", f.Item, word)
+		}
+		findings = append(findings, Finding{Item: f.Item, Evidence: f.Evidence, Finding: word})
+	}
+	return findings, Flags{InfraError: a.InfraError, RewardHacking: a.RewardHacking || a.RewardHackingSuspected}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/internal/testfixture/chrometest"
 )
 
@@ -11,4 +12,8 @@ import (
 // of it in a browser context of its own.
 var chrome chrometest.Shared
 
-func TestMain(m *testing.M) { os.Exit(chrome.Run(m)) }
+// toolChrome is a second shared Chromium, started by the first test that
+// needs it, in which every page may offer tools (--page-tools).
+var toolChrome = chrometest.Shared{Options: browser.Options{PageTools: true}}
+
+func TestMain(m *testing.M) { os.Exit(chrome.Run(m, toolChrome.Close)) }

@@ -69,7 +69,7 @@ document.modelContext.registerTool({name: 'apply_coupon', description: 'Apply a 
 		t.Fatal(err)
 	}
 	secrets := map[string]string{"coupon": code}
-	b := launch(t, browser.Options{})
+	b := toolChrome.Browser(t, browser.Options{})
 	dir := filepath.Join(t.TempDir(), "trace")
 	task := agent.Task{URL: srv.URL + "/", Instruction: "apply the coupon <secret>coupon</secret>", Secrets: secrets}
 	tw, err := trace.Create(dir, trace.Header{Task: task.Instruction, URL: task.URL, Secrets: []string{"coupon"}}, trace.Options{Masker: secretpkg.NewMasker(secrets), Shots: b})
@@ -100,7 +100,7 @@ document.modelContext.registerTool({name: 'apply_coupon', description: 'Apply a 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := replay.Run(ctx, launch(t, browser.Options{}), tr, replay.Options{Secrets: secrets}); err != nil {
+	if _, err := replay.Run(ctx, toolChrome.Browser(t, browser.Options{}), tr, replay.Options{Secrets: secrets}); err != nil {
 		t.Fatal(err)
 	}
 	if r := received(); len(r) != 2 || r[1] != code || !strings.Contains(string(mustRead(t, filepath.Join(dir, "trace.jsonl"))), `\u003csecret\u003ecoupon\u003c/secret\u003e`) {

@@ -61,9 +61,14 @@ var offline = Flags{
 }
 
 // BaseFeatures are the features a browser launched for one Browser turns
-// on, besides WebMCPTesting, which lets pages offer tools (WebMCP) and
-// which browser.Options.NoPageTools leaves off.
+// on. None of them shows a page anything a plain Chromium does not.
 const BaseFeatures = "NetworkService,NetworkServiceInProcess"
+
+// PageToolsFeature lets every page offer tools (WebMCP: document.modelContext
+// and the globals ModelContext, ToolActivatedEvent, ToolCancelEvent), which
+// a plain Chromium shows only to a page with a token of Chrome's WebMCP
+// origin trial. browser.Options.PageTools adds it to enable-features.
+const PageToolsFeature = "WebMCPTesting"
 
 // QuietHost is where Chromium's own account calls go (gaia-url): a name
 // under .invalid, which never resolves.
@@ -79,7 +84,7 @@ const QuietHost = "gaia.webagent.invalid"
 func BrowserFlags(headless bool) Flags {
 	f := Flags{
 		"no-default-browser-check":               true,
-		"enable-features":                        BaseFeatures + ",WebMCPTesting",
+		"enable-features":                        BaseFeatures,
 		"disable-background-timer-throttling":    true,
 		"disable-backgrounding-occluded-windows": true,
 		"disable-breakpad":                       true,
@@ -134,7 +139,6 @@ func ServerFlags(headless bool) Flags {
 		"disable-backgrounding-occluded-windows": true,
 		"disable-renderer-backgrounding":         true,
 		"disable-features":                       DisabledFeatures,
-		"enable-features":                        "WebMCPTesting",
 		"deny-permission-prompts":                true,
 		"mute-audio":                             true,
 		"hide-scrollbars":                        true,

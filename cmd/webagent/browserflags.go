@@ -43,8 +43,8 @@ func (f *browserFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.headers, "extra-header", "\"Name: value\" a header sent with every request to every site (repeatable; default $WEBAGENT_EXTRA_HEADERS, one per line)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "stop, inside the browser, every request that would write to a site (a form that posts; fetch or XHR with POST, PUT, PATCH, DELETE): "+
 		"nothing is sent, the trace records its method, URL and payload, and the model is told what would have been sent")
-	fs.BoolVar(&f.pageTools, "page-tools", true, "let pages offer the agent their own tools (WebMCP; the snapshot lists them, page_tool calls them): Chromium runs with its WebMCPTesting feature, "+
-		"so a page can see document.modelContext; --page-tools=false leaves it off")
+	fs.BoolVar(&f.pageTools, "page-tools", false, "let every page offer the agent its own tools (WebMCP; the snapshot lists them, page_tool calls them): Chromium runs with its WebMCPTesting feature, "+
+		"so every page can see document.modelContext, which a plain Chromium does not show; without it only a page with a token of Chrome's WebMCP origin trial offers tools")
 	fs.BoolVar(&f.observable, "observable", false, "let pages observe that a DevTools client drives the browser, for the canvas log (the snapshot lists what pages draw on canvases) "+
 		"and the pages' console messages in traces; without it a page sees no trace of webagent (on for --miniwob)")
 	f.bot.register(fs)
@@ -115,7 +115,7 @@ func (f *browserFlags) apply(o *browser.Options) {
 	o.UserAgent, o.Locale, o.Timezone, o.Proxy = f.userAgent, f.locale, f.timezone, f.proxy
 	o.Consent = f.consent
 	o.ReadOnly = f.readOnly
-	o.NoPageTools = !f.pageTools
+	o.PageTools = f.pageTools
 	o.Observable = f.observable
 	o.Width, o.Height = f.width, f.height
 	if len(f.headerMap) > 0 {

@@ -44,7 +44,7 @@ const startTimeout = 90 * time.Second
 // is ready: the browser starts on first use.
 type Shared struct {
 	// Options are those of the shared browser (browser.StartServer uses
-	// ChromePath, Headful, Width and Height, UserAgent).
+	// ChromePath, Headful, Width and Height, UserAgent, PageTools).
 	Options browser.Options
 	// SkipWithoutChrome skips, rather than fails, a test that needs the
 	// browser where no Chromium is found (browser.ErrChromeNotFound).
