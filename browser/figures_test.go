@@ -1,8 +1,14 @@
 package browser
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Polygons and paths say how many sides or segments they have, drawn on a
@@ -169,4 +175,123 @@ func TestCSSCubeFaces(t *testing.T) {
 			t.Errorf("the snapshot lists a face turned away, %q:\n%s", unseen, s.Text)
 		}
 	}
+}
+
+// unreadPicturePage has pictures the snapshot cannot read: a canvas drawn
+// with a background, shapes and a score, one drawn with another origin's
+// picture (tainted), one blank and one of a single colour; a 65x111 image
+// without text (from {{other}}, another origin), and images that must
+// stay out: a 16x16 icon in a named button, a spacer, one marked as
+// decoration. The page notes what webagent could change of it: its
+// globals, and whether its canvases can still get any context.
+const unreadPicturePage = `<title>Puzzle</title>
+<p>Which piece fits? The example:</p>
+<img id=ex src="{{other}}/piece.png">
+<canvas id=score width=300 height=150 aria-label="score"></canvas>
+<canvas id=taint width=100 height=100 aria-label="taint"></canvas>
+<canvas id=blank width=300 height=150 aria-label="blank"></canvas>
+<canvas id=plain width=100 height=100 aria-label="plain"></canvas>
+<button aria-label="Search"><img src="{{other}}/icon.png" width=16 height=16></button>
+<img src="{{other}}/piece.png" width=1 height=1>
+<img src="{{other}}/piece.png" alt="" width=65 height=111>
+<script>
+const x = document.getElementById('score').getContext('2d');
+x.fillStyle = 'white'; x.fillRect(0, 0, 300, 150);
+x.fillStyle = 'red'; x.fillRect(20, 20, 120, 100);
+x.fillStyle = 'black'; x.font = '20px sans-serif'; x.fillText('Score 3', 180, 80);
+const p = document.getElementById('plain').getContext('2d');
+p.fillStyle = 'navy'; p.fillRect(0, 0, 100, 100);
+window.globals = 0;
+window.globals = Object.getOwnPropertyNames(window).length;
+window.addEventListener('load', () => {
+  document.getElementById('taint').getContext('2d').drawImage(document.getElementById('ex'), 0, 0);
+  document.title = 'ready';
+});
+</script>`
+
+// A canvas drawn on says so without the canvas log, with its main
+// colours and how to see it (a tainted one, that it is drawn, unknown
+// what); a blank or one-colour canvas does not. A content picture without
+// text is listed with its box; an icon in a named button, a spacer and
+// decoration are not. Nothing of it shows to the page.
+func TestUnreadPictures(t *testing.T) {
+	t.Parallel()
+	b := newTab(t)
+	other := strings.Replace(serve(t, map[string]string{"/piece.png": pngOf(t, 65, 111), "/icon.png": pngOf(t, 16, 16)}), "127.0.0.1", "localhost", 1)
+	url := servePage(t, strings.ReplaceAll(unreadPicturePage, "{{other}}", other))
+	s := open(t, b, url)
+	waitFor(t, "the page drawn", 10*time.Second, func() bool {
+		if s.Title != "ready" {
+			s = snapshot(t, b)
+		}
+		return s.Title == "ready"
+	})
+	const hint = " (screenshot to see it; --observable lists what is drawn) [ref="
+	for _, want := range []string{
+		`canvas "score" drawn colours="white #ffffff, red #ff0000" box=`,
+		`canvas "taint" drawn=unknown box=`,
+	} {
+		if line := lineOf(t, s, want); !strings.Contains(line, hint) {
+			t.Errorf("the drawn canvas's line lacks how to see it: %s", line)
+		}
+	}
+	for _, blank := range []string{`canvas "blank" box=`, `canvas "plain" box=`} {
+		if line := lineOf(t, s, blank); strings.Contains(line, "drawn") || strings.Contains(line, "screenshot") {
+			t.Errorf("a blank canvas is said drawn: %s", line)
+		}
+	}
+	var pictures []string
+	for l := range strings.Lines(s.Text) {
+		if strings.HasPrefix(strings.TrimSpace(l), `img ""`) {
+			pictures = append(pictures, strings.TrimSpace(l))
+		}
+	}
+	if len(pictures) != 1 || !regexp.MustCompile(`^img "" box=\d+,\d+,65,111 \(screenshot to see it\)$`).MatchString(pictures[0]) {
+		t.Errorf("want one picture without text, the 65x111 one, got %q:\n%s", pictures, s.Text)
+	}
+	lineOf(t, s, `button "Search"`)
+	// The page sees no new global, and its canvases were only read: the
+	// blank one, which had no context, can still get any.
+	if got := evalPage[bool](t, b, `Object.getOwnPropertyNames(window).length === window.globals && !!document.getElementById('blank').getContext('bitmaprenderer')`); !got {
+		t.Error("the page sees a change: a new global, or a context made on its blank canvas")
+	}
+}
+
+// With the canvas log, a canvas drawn in ways the log does not follow
+// (pixels put whole) is said drawn from its pixels, and the hint leaves
+// out the option already on.
+func TestUnreadCanvasObservable(t *testing.T) {
+	t.Parallel()
+	b := newObservableTab(t)
+	s := open(t, b, servePage(t, `<title>Put</title><canvas id=c width=40 height=40 aria-label="put"></canvas>
+<script>
+const x = document.getElementById('c').getContext('2d');
+const d = x.createImageData(40, 40);
+for (let i = 0; i < d.data.length; i += 4) { d.data[i] = i < d.data.length / 2 ? 255 : 0; d.data[i + 3] = 255; }
+x.putImageData(d, 0, 0);
+</script>`))
+	line := lineOf(t, s, `canvas "put" drawn colours="`)
+	if !strings.Contains(line, "red #ff0000") || !strings.HasSuffix(strings.TrimSpace(line), ",40,40 (screenshot to see it) [ref="+refOf(t, s, `canvas "put"`)+"]") {
+		t.Errorf("the canvas drawn with pixels put: %s", line)
+	}
+}
+
+// pngOf is a w x h PNG picture: a red top half, a blue bottom half.
+func pngOf(t *testing.T, w, h int) string {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			c := color.RGBA{R: 255, A: 255}
+			if y >= h/2 {
+				c = color.RGBA{B: 255, A: 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
 }

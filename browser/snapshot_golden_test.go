@@ -138,20 +138,22 @@ var (
 // States and places that follow an element's name: flags, and key=value
 // with a JSON string, a word or numbers as the value.
 var (
-	stateFlags  = []string{"checked", "mixed", "selected", "pressed", "expanded", "collapsed", "disabled", "readonly", "required", "focused", "draggable"}
+	stateFlags  = []string{"checked", "mixed", "selected", "pressed", "expanded", "collapsed", "disabled", "readonly", "required", "focused", "draggable", "drawn"}
 	stateValues = map[string]*regexp.Regexp{
-		"value":  regexp.MustCompile(`^".*"$`),
-		"min":    regexp.MustCompile(`^".*"$`),
-		"max":    regexp.MustCompile(`^".*"$`),
-		"step":   regexp.MustCompile(`^".*"$`),
-		"colour": regexp.MustCompile(`^".*"$`),
-		"type":   regexp.MustCompile(`^[a-z-]+$`),
-		"format": regexp.MustCompile(`^[#a-zA-Z:-]+$`),
-		"box":    regexp.MustCompile(`^-?\d+,-?\d+,\d+,\d+$`),
-		"center": regexp.MustCompile(`^-?\d+,-?\d+$`),
-		"from":   regexp.MustCompile(`^-?\d+,-?\d+$`),
-		"to":     regexp.MustCompile(`^-?\d+,-?\d+$`),
-		"r":      regexp.MustCompile(`^\d+(?:,\d+)?$`),
+		"value":   regexp.MustCompile(`^".*"$`),
+		"min":     regexp.MustCompile(`^".*"$`),
+		"max":     regexp.MustCompile(`^".*"$`),
+		"step":    regexp.MustCompile(`^".*"$`),
+		"colour":  regexp.MustCompile(`^".*"$`),
+		"colours": regexp.MustCompile(`^".*"$`),
+		"drawn":   regexp.MustCompile(`^unknown$`),
+		"type":    regexp.MustCompile(`^[a-z-]+$`),
+		"format":  regexp.MustCompile(`^[#a-zA-Z:-]+$`),
+		"box":     regexp.MustCompile(`^-?\d+,-?\d+,\d+,\d+$`),
+		"center":  regexp.MustCompile(`^-?\d+,-?\d+$`),
+		"from":    regexp.MustCompile(`^-?\d+,-?\d+$`),
+		"to":      regexp.MustCompile(`^-?\d+,-?\d+$`),
+		"r":       regexp.MustCompile(`^\d+(?:,\d+)?$`),
 	}
 )
 
@@ -261,8 +263,16 @@ func checkElement(l outline.Line, head string) error {
 	case role == "iframe" && rest == frameNotShown:
 		return nil
 	}
+	// A picture the snapshot cannot read says how to see it.
+	for _, hint := range pictureHints {
+		rest = strings.TrimSuffix(rest, hint)
+	}
 	return checkStates(rest)
 }
+
+// pictureHints end the line of a picture the snapshot cannot read (a
+// drawn canvas, an image without text), before its ref.
+var pictureHints = []string{" (screenshot to see it)", " (screenshot to see it; --observable lists what is drawn)"}
 
 // frameNotShown follows the line of a frame of another site that was not
 // walked (spliceFrames).
@@ -335,7 +345,9 @@ func TestSnapshotGrammarCatches(t *testing.T) {
 		}
 	}
 	good := "heading \"T\" [level=2]\n- item\n  button \"A \\\"b\\\"\" value=\"x y\" checked box=1,2,3,4 [ref=e7]\n" +
-		"  … 2 more rows of the table below, text not shown (scroll down or extract to read them) [region=r2]\n| a | b |"
+		"  … 2 more rows of the table below, text not shown (scroll down or extract to read them) [region=r2]\n| a | b |\n" +
+		"canvas \"c\" drawn colours=\"white #ffffff, red #ff0000\" box=1,2,3,4 (screenshot to see it; --observable lists what is drawn) [ref=e8]\n" +
+		"canvas \"d\" drawn=unknown box=1,2,3,4 (screenshot to see it) [ref=e9]\nimg \"\" box=1,2,65,111 (screenshot to see it)"
 	for _, err := range grammarErrors(good) {
 		t.Error(err)
 	}

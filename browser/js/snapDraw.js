@@ -7,28 +7,59 @@
   'use strict';
 
   const {NAME_MAX, WORDY, q, clean, cut, cs, attr, listened, words, fileStem} = k;
-  const {push, flush, boxOf, point, refFor, colourName, canvasDrawn} = k;
+  const {push, flush, boxOf, point, refFor, colourName, canvasDrawn, canvasPixels} = k;
 
   const SHAPES_MAX = 60; // shapes listed for an SVG scene
   const DRAWN_MAX = 40; // items listed of what a canvas shows
+  const PIXELS_MAX = 50; // canvases whose pixels are read, in one snapshot
   const POINTS_MAX = 8; // vertices listed of a polygon or polyline
   const SVG_SCAN = 200; // elements of an SVG looked at for listeners
   const SCENE_MIN = 60; // the least width and height of a scene that is a target
   const FIGURE_MIN = 32; // of a figure standing alone (not a target, not in one)
 
+  let read = 0; // canvases whose pixels were read
+  // What a line of a picture the snapshot cannot read ends with (before
+  // its ref): how to see it. The canvas log is Options.Observable's.
+  const PICTURE_HINT = ' (screenshot to see it)';
+  const CANVAS_HINT = ' (screenshot to see it; --observable lists what is drawn)';
+
   // canvas gives a rendered canvas a line with its box, and under it what
   // the page drew on it (see canvasDrawn.js): texts, shapes and images with
-  // their colours and places. A screenshot shows the rest.
+  // their colours and places. A screenshot shows the rest. A canvas whose
+  // drawing is not recorded (no canvas log, the default; or drawn in ways
+  // the log does not follow) but whose pixels are not blank (see
+  // canvasPixels.js) is said drawn, with its main colours, and how to see
+  // it: `canvas "c" drawn colours="white #ffffff, red #ff0000" box=...
+  // (screenshot to see it; --observable lists what is drawn) [ref=e1]`;
+  // drawn=unknown when its pixels cannot be read.
   function canvas(el, depth, cx) {
     const r = el.getBoundingClientRect();
     if (!(r.width > 0 && r.height > 0) || cs(el).visibility !== 'visible') return;
     flush();
     const name = cut(clean(attr(el, 'aria-label') || attr(el, 'title') || attr(el, 'id') || ''), NAME_MAX);
-    push(depth, 'canvas ' + q(name) + boxOf(el) + ' [ref=' + refFor(el) + ']', 'a');
+    const ref = ' [ref=' + refFor(el) + ']';
     const d = canvasDrawn(el, DRAWN_MAX);
-    if (!d) return;
+    if (!d) {
+      const p = read++ < PIXELS_MAX ? canvasPixels(el) : null;
+      const logged = !!el.ownerDocument.defaultView[Symbol.for('webagent.canvas')];
+      const drawn = !p ? '' : p.unknown ? ' drawn=unknown' : ' drawn' + colours(p.colours);
+      const hint = !p ? '' : logged ? PICTURE_HINT : CANVAS_HINT;
+      push(depth, 'canvas ' + q(name) + drawn + boxOf(el) + hint + ref, 'a');
+      return;
+    }
+    push(depth, 'canvas ' + q(name) + boxOf(el) + ref, 'a');
     for (const it of d.items) push(depth + 1, drawnLine(it), 's');
     if (d.more) push(depth + 1, '… ' + d.more + ' more drawn items (screenshot to see them)', 's');
+  }
+  // colours is ' colours="white #ffffff, red #ff0000"', canvas colours
+  // named, each name once; '' without any.
+  function colours(list) {
+    const byName = new Map();
+    for (const c of list) {
+      const n = colourName(c);
+      if (n && !byName.has(n.split(' ')[0])) byName.set(n.split(' ')[0], n);
+    }
+    return byName.size ? ' colours=' + q([...byName.values()].join(', ')) : '';
   }
 
   // drawnLine writes an item drawn on a canvas as a shape of an SVG scene
@@ -204,5 +235,5 @@
     return { segs, pts, more };
   }
 
-  return {canvas, tile, svgScene, svgTargets};
+  return {canvas, tile, svgScene, svgTargets, PICTURE_HINT};
 })

@@ -10,7 +10,7 @@
 
   const {NAME_MAX, NAME_LONG, SHORT_NAME, NAME_FROM_CONTENT, SKIP, q, clean, cut, cs, isInline, attr, kids, eachKid, hasArea, textOf, said} = k;
   const {classify, dragSource, accName, nameless, states, deepActive, refFor} = k;
-  const {out, push, addText, flush, boxOf, canvas, tile, svgScene, svgTargets, boxFigure, face} = k;
+  const {out, push, addText, flush, boxOf, canvas, tile, svgScene, svgTargets, boxFigure, face, PICTURE_HINT} = k;
 
   const VALUE_MAX = 150; // characters of a value on a page over its budget
   const VALUE_LONG = 4000; // characters of a value on a page within its budget
@@ -30,6 +30,7 @@
   const WALK_WHOLE = 10000; // elements of a page read whole
   const WALK_FLOOR = document.getElementsByTagName('*').length <= WALK_WHOLE ? Infinity : 0; // nodes read before the time budget counts
   const WALK_MS = 1000; // time budget of the walk of a page too large to read whole
+  const PICTURE_MIN = 32; // the least width and height of a picture without a name that is listed
   const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
   const active = deepActive(); // the focused element
@@ -170,6 +171,9 @@
         if (name) {
           flush();
           push(depth, 'img ' + q(cut(name, NAME_MAX)), 't');
+        } else if (tag === 'img' && !cx.inAction && picture(el)) {
+          flush();
+          push(depth, 'img ""' + boxOf(el) + PICTURE_HINT, 't');
         }
       }
       if (tag === 'svg') {
@@ -206,6 +210,18 @@
     walkKids(el, depth, kcx);
     if (!inline || over) flush();
     if (over) out.inDialog--;
+  }
+
+  // picture reports whether el, an img without a name and not inside a
+  // target (whose line names it, an icon in a named button), is a content
+  // picture the model should know of (a puzzle's example): not marked as
+  // decoration (alt="", role none or presentation), not a spacer or an
+  // icon (under PICTURE_MIN a side), not broken.
+  function picture(el) {
+    if (el.hasAttribute('alt') || /^(none|presentation)$/.test(attr(el, 'role') || '')) return false;
+    if (el.complete && !el.naturalWidth) return false;
+    const r = el.getBoundingClientRect();
+    return r.width >= PICTURE_MIN && r.height >= PICTURE_MIN;
   }
 
   // list walks a list; items past the first few are a repeated structure

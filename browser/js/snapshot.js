@@ -32,11 +32,11 @@
 // elements share a kit, an object of one snapshot's functions and limits:
 // each is given the kit as the programs before it left it and adds what
 // it returns.
-/* global colourName, canvasDrawn, humanCheck, snapText, snapRole, snapName, snapStates, snapRefs, snapOut, snapDraw, snapFigure, snapWalk, snapFit */
+/* global colourName, canvasDrawn, canvasPixels, humanCheck, snapText, snapRole, snapName, snapStates, snapRefs, snapOut, snapDraw, snapFigure, snapWalk, snapFit */
 (function (floor, budget) {
   'use strict';
 
-  const k = {colourName, canvasDrawn}; // the kit
+  const k = {colourName, canvasDrawn, canvasPixels}; // the kit
   for (const part of [snapText, snapRole, snapName, snapStates]) Object.assign(k, part(k));
   const reg = snapRefs(floor);
   reg.describe = k.describe;
