@@ -23,8 +23,10 @@ import (
 
 // TestPolicyConfirmElicitation runs run_task on a checkout page under
 // --confirm purchases' rules: the click on "Place order" is asked to the
-// client's user through elicitation; an accept places the order, a decline
-// does not and the model is told; a client that cannot elicit gets a no.
+// client's user through elicitation (before 2026-07-28) or as an input
+// request of the call's result (from 2026-07-28); an accept places the
+// order, a decline does not and the model is told; a client that cannot
+// elicit gets a no.
 func TestPolicyConfirmElicitation(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -36,9 +38,12 @@ func TestPolicyConfirmElicitation(t *testing.T) {
 		{"accept", "accept", "2025-11-25", 1},
 		{"decline", "decline", "2025-11-25", 0},
 		{"no elicitation", "", "2025-11-25", 0},
-		// From 2026-07-28 a server may not elicit inside a call (SEP-2322):
-		// the answer is a no, and the record says why.
-		{"multi round-trip protocol", "accept", "", 0},
+		// From 2026-07-28 (the SDK's latest, "") a server may not elicit
+		// inside a call (SEP-2322): the question is an input request of
+		// the call's result, and the SDK's client retries with the answer.
+		{"multi round-trip accept", "accept", "", 1},
+		{"multi round-trip decline", "decline", "", 0},
+		{"multi round-trip no elicitation", "", "", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

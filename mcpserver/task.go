@@ -68,7 +68,15 @@ func (s *Server) prepare(req *mcp.CallToolRequest) (p *prepared, refused *mcp.Ca
 // model, within the call (for a client that does not take tasks). The
 // client's cancellation ends it (CANCELED); each step is a progress
 // notification when the client asked for progress.
+//
+// From protocol 2026-07-28 the run's questions go to the client as input
+// requests of the call's result (roundtrip.go): the run goes on in the
+// server between the rounds, and the client's retry, carrying the request
+// state and the answers, continues it.
 func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if req.Params.RequestState != "" {
+		return s.rounds.resume(ctx, req)
+	}
 	p, refused := s.prepare(req)
 	if refused != nil {
 		return refused, nil
@@ -76,11 +84,14 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if s.cfg.Fleet != nil {
 		return s.runOnFleet(ctx, req, p), nil
 	}
+	if usesRounds(req) {
+		return s.runInRounds(ctx, req, p)
+	}
 	st, b, refused, err := s.open(ctx, req.Session)
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	h := hooks{confirm: elicitor{req.Session}}
+	h := hooks{confirm: questions{elicitAsker{req.Session}}}
 	if token := req.Params.GetProgressToken(); token != nil {
 		h.observe = func(step agent.Step) {
 			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
@@ -94,6 +105,42 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		st.drop(b)
 	}
 	return out, nil
+}
+
+// runInRounds runs p across the call's rounds, asking its questions
+// (ask_human, a CAPTCHA hand-over, the action policy's) as input requests.
+// A client with an MCP session runs it in the session's browser; a
+// stateless one, whose call's session ends with each round, in a browser
+// of the run's own, closed when the run ends.
+func (s *Server) runInRounds(ctx context.Context, req *mcp.CallToolRequest, p *prepared) (*mcp.CallToolResult, error) {
+	stateless := req.Extra != nil && statelessVersion(req.Extra.Header)
+	var st *connState
+	var b *browser.Browser
+	if !stateless {
+		var refused *mcp.CallToolResult
+		var err error
+		if st, b, refused, err = s.open(ctx, req.Session); refused != nil || err != nil {
+			return refused, err
+		}
+	}
+	return s.rounds.start(ctx, req, func(ctx context.Context, r *roundRun) *mcp.CallToolResult {
+		if stateless {
+			st = &connState{srv: s}
+			defer func() { _ = st.close(s.abandoning.Load()) }()
+			var err error
+			if b, err = st.browser(ctx); err != nil {
+				return failed("the browser could not start: " + err.Error())
+			}
+		}
+		q := questions{r}
+		out, _ := s.execute(ctx, p, b, hooks{human: q, confirm: q, observe: r.progress})
+		if !stateless {
+			if err := b.Confine(s.cfg.Policy); err != nil {
+				st.drop(b)
+			}
+		}
+		return out
+	})
 }
 
 // hooks are how a run reaches its client.

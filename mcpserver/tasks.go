@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -50,9 +48,10 @@ func (s *Server) runAsTask(ctx context.Context, p *prepared, r *mcptask.Run) *mc
 		report("ended", 0, "the browser could not start")
 		return failed("the browser could not start: " + err.Error())
 	}
+	q := questions{taskAsker{r}}
 	h := hooks{
-		human:   taskHuman{r},
-		confirm: taskConfirmer{r},
+		human:   q,
+		confirm: q,
 		observe: func(step agent.Step) { report("running", step.Iteration, describe(step)) },
 	}
 	out, res := s.execute(ctx, p, b, h)
@@ -60,48 +59,4 @@ func (s *Server) runAsTask(ctx context.Context, p *prepared, r *mcptask.Run) *mc
 		report("ended", res.Iterations, summary(res))
 	}
 	return out
-}
-
-// answerSchema is the form of an ask_human question: one text field.
-var answerSchema = map[string]any{
-	"type":       "object",
-	"properties": map[string]any{"answer": map[string]any{"type": "string", "title": "Your answer"}},
-	"required":   []any{"answer"},
-}
-
-// taskHuman puts the agent's ask_human questions to the task's client.
-type taskHuman struct{ r *mcptask.Run }
-
-// Ask waits for the client's answer; a decline is an answer that says so.
-func (h taskHuman) Ask(ctx context.Context, question string) (string, error) {
-	resp, err := h.r.Ask(ctx, &mcp.ElicitParams{Message: "webagent's agent asks: " + question, RequestedSchema: answerSchema})
-	if err != nil {
-		return "", err
-	}
-	res, ok := resp.(*mcp.ElicitResult)
-	switch {
-	case !ok:
-		return "", fmt.Errorf("the client answered with a %T, not an elicitation result", resp)
-	case res.Action != "accept":
-		return "", fmt.Errorf("the person did not answer (%s)", res.Action)
-	}
-	answer, ok := res.Content["answer"].(string)
-	if !ok {
-		return "", errors.New("the answer had no text")
-	}
-	return answer, nil
-}
-
-// taskConfirmer puts the action policy's questions to the task's client.
-type taskConfirmer struct{ r *mcptask.Run }
-
-// Confirm is as elicitor's: an accept is a yes unless the form says
-// allow: false; anything else is a no.
-func (c taskConfirmer) Confirm(ctx context.Context, q agent.Confirmation) (bool, error) {
-	resp, err := c.r.Ask(ctx, &mcp.ElicitParams{Message: "webagent's action policy asks: " + q.Question, RequestedSchema: confirmSchema})
-	if err != nil {
-		return false, fmt.Errorf("asking the client's user: %w", err)
-	}
-	res, _ := resp.(*mcp.ElicitResult)
-	return allowed(res), nil
 }
