@@ -185,7 +185,7 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 		r.res.Replay = &ReplaySummary{}
 	}
 	r.msgs = []contract.Message{
-		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + operatorSection(a.cfg.extraPrompt)},
+		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + scriptRule(!a.cfg.noScripts) + operatorSection(a.cfg.extraPrompt)},
 		{Role: contract.RoleUser, Content: "Task: " + r.sec.Mask(task.Instruction)},
 	}
 	return r

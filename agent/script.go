@@ -65,6 +65,15 @@ func scriptHelp() string {
 		`var next = s.find({role: "link", name: "Next"}); if (!next) break; click(next.ref) } return out;`
 }
 
+// scriptRule is the system prompt's line on scripts, when they are offered.
+func scriptRule(on bool) string {
+	if !on {
+		return ""
+	}
+	return "\n- When a step repeats (every result page, every row or item to check, many form fields, a list or table to collect), " +
+		"write one script call that loops and returns only what you need, instead of one call per step; for one or two steps, call the tools directly."
+}
+
 // ScriptTools are the page tools a script may call, from the tool table:
 // every page tool but the script itself and wait (a program does not sleep;
 // it waits for something with waitFor).
