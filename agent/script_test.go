@@ -18,6 +18,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -457,5 +458,40 @@ return [code, after.find({role: "button", name: "Fine"}) !== null];`)
 	}
 	if d := time.Since(t0); d > 40*time.Second {
 		t.Errorf("took %s", d)
+	}
+}
+
+// BenchmarkScriptShop measures what code mode saves on the shop's two
+// tasks (six result pages listed, a 12-field form sent): model calls and
+// prompt tokens per task, with scripts and with single steps.
+func BenchmarkScriptShop(b *testing.B) {
+	for _, scripts := range []bool{true, false} {
+		b.Run(fmt.Sprintf("scripts=%v", scripts), func(b *testing.B) {
+			var calls, prompt int
+			for b.Loop() {
+				s := newShop(b)
+				srv, err := modelserver.Start(shopModel(s, scripts))
+				if err != nil {
+					b.Fatal(err)
+				}
+				model, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				a, err := agent.New(shared, model, agent.WithScripts(scripts))
+				if err != nil {
+					b.Fatal(err)
+				}
+				res := a.Run(context.Background(), agent.Task{URL: s.URL + "/?page=1", Instruction: shopTask})
+				if res.Code != agent.CodeSuccess || s.checkForm() != "" {
+					b.Fatalf("%s: %s %s", res.Code, res.Message, s.checkForm())
+				}
+				calls += len(srv.Requests())
+				prompt += res.Usage.PromptTokens
+				_ = srv.Close()
+			}
+			b.ReportMetric(float64(calls)/float64(b.N), "model-calls/task")
+			b.ReportMetric(float64(prompt)/float64(b.N), "prompt-tokens/task")
+		})
 	}
 }
