@@ -57,6 +57,11 @@ type Planned struct {
 	// Expect is, per tool call, the element the call must aim at when it
 	// runs; nil where the call aims at none.
 	Expect []*contract.Target
+	// Inner is, per tool call, for a script call, the element each of its
+	// page calls (snapshots not counted) must aim at, in order: nil where
+	// a call aims at none. A replayed script whose call aims elsewhere, or
+	// that makes a call the recording does not have, stops there.
+	Inner [][]*contract.Target
 }
 
 // Divergence is a Recording's reason for not giving an iteration's reply.
@@ -139,9 +144,13 @@ func (r *run) plan(ctx context.Context, iter int, obs string, in recordingIn, ou
 	pl, err := rec.Next(ctx, Turn{Iteration: iter, Observation: obs, Last: in.last})
 	if err == nil && len(pl.Reply.ToolCalls) > 0 {
 		out.rec.expect = map[string]*contract.Target{}
+		out.rec.inner = map[string][]*contract.Target{}
 		for i, tc := range pl.Reply.ToolCalls {
 			if i < len(pl.Expect) && pl.Expect[i] != nil {
 				out.rec.expect[tc.ID] = pl.Expect[i]
+			}
+			if i < len(pl.Inner) && pl.Inner[i] != nil {
+				out.rec.inner[tc.ID] = pl.Inner[i]
 			}
 		}
 		out.rec.saved = pl.Reply.Usage

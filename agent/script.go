@@ -110,7 +110,7 @@ func runScript(ctx context.Context, r *run, c call, out *iterOut) (contract.Outc
 		return contract.Outcome{Text: scriptResult(res.Value, res.Logs, res.Calls), Navigated: h.navigated}, nil
 	case ctx.Err() != nil:
 		return contract.Outcome{}, context.Cause(ctx)
-	case errors.As(err, &se) && se.Unwrap() != nil && !errors.Is(se.Unwrap(), context.DeadlineExceeded) && !isStuck(se.Unwrap()):
+	case errors.As(err, &se) && se.Unwrap() != nil && !errors.Is(se.Unwrap(), context.DeadlineExceeded) && !scriptEnd(se.Unwrap()):
 		// The browser broke under a call: the iteration ends as for a
 		// call of the model's own.
 		return contract.Outcome{}, se.Unwrap()
@@ -202,9 +202,12 @@ type stuckError struct{ msg string }
 
 func (e *stuckError) Error() string { return e.msg }
 
-func isStuck(err error) bool {
+// scriptEnd reports whether err ended a script as the loop's own rule (a
+// repetition, a replay that no longer fits), not a broken browser.
+func scriptEnd(err error) bool {
 	var s *stuckError
-	return errors.As(err, &s)
+	var d *divergence
+	return errors.As(err, &s) || errors.As(err, &d)
 }
 
 // divergence ends a replayed script whose call is not the recorded one.

@@ -43,6 +43,9 @@ type recStep struct {
 	calls   []contract.ToolCall
 	failed  []bool // per call: it failed or was not run when recorded
 	usage   contract.Usage
+	// inner is, per call, a script call's page calls: the element each
+	// aimed at (agent.Planned.Inner).
+	inner [][]*contract.Target
 }
 
 // NewReplayer returns a Replayer of e for a run that starts at startURL
@@ -66,6 +69,7 @@ func NewReplayer(e *Entry, startURL string, vars map[string]string) *Replayer {
 		for i := range rs.calls {
 			failed := i >= len(st.Step.Actions) || st.Step.Actions[i].Error || st.Step.Actions[i].Skipped
 			rs.failed = append(rs.failed, failed)
+			rs.inner = append(rs.inner, r.scriptCalls(st.Step.Actions, i))
 		}
 		r.steps = append(r.steps, rs)
 	}
@@ -205,6 +209,7 @@ func (r *Replayer) fit(k int, now []outline.Line, page string) (agent.Planned, *
 		pl.Reply.ToolCalls = append(pl.Reply.ToolCalls, contract.ToolCall{
 			ID: fmt.Sprintf("cached_%d_%d", st.n, i+1), Name: tc.Name, Arguments: string(b), Extra: tc.Extra})
 		pl.Expect = append(pl.Expect, expect)
+		pl.Inner = append(pl.Inner, st.inner[i])
 	}
 	return pl, nil
 }
@@ -243,6 +248,9 @@ func (r *Replayer) retarget(tool string, args map[string]any, st recStep, now []
 	}
 	if s, ok := args["url"].(string); ok {
 		args["url"] = r.rebase(r.subst.apply(s))
+	}
+	if s, ok := args["code"].(string); ok && tool == agent.ToolScript {
+		args["code"] = r.rebaseAll(r.subst.apply(s))
 	}
 	var expect *contract.Target
 	for _, key := range []string{"ref", "to_ref"} {
@@ -316,3 +324,33 @@ func pageText(obs string) string {
 }
 
 var _ agent.Recording = (*Replayer)(nil)
+
+// scriptCalls is, for call i of a recorded step when it is a script, the
+// element each of its page calls aimed at (snapshots are not calls).
+func (r *Replayer) scriptCalls(acts []agent.ActionRecord, i int) []*contract.Target {
+	if i >= len(acts) || acts[i].Tool != agent.ToolScript {
+		return nil
+	}
+	out := []*contract.Target{}
+	for _, c := range acts[i].Calls {
+		if c.Tool == "snapshot" {
+			continue
+		}
+		var t *contract.Target
+		if c.Element != nil {
+			t = &contract.Target{Role: c.Element.Role, Name: r.subst.apply(c.Element.Name)}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// rebaseAll moves every URL of a program on the recorded start URL's
+// origin to this run's.
+func (r *Replayer) rebaseAll(code string) string {
+	if r.from == nil {
+		return code
+	}
+	from := r.from.Scheme + "://" + r.from.Host
+	return strings.ReplaceAll(code, from, r.to.Scheme+"://"+r.to.Host)
+}

@@ -386,6 +386,15 @@ func printStep(w io.Writer, s agent.Step) {
 	}
 	fmt.Fprintf(w, "step %d: %s  [snapshot %dms, model %dms, action %dms]\n",
 		s.Iteration, strings.Join(acts, "; "), s.SnapshotMS, s.LLMMS, s.ActionMS)
+	for _, a := range s.Actions {
+		for k, c := range a.Calls { // a script's calls, a line each
+			line := c.Tool
+			if len(c.Args) > 0 && string(c.Args) != "{}" {
+				line += " " + report.ReadableJSON(string(c.Args))
+			}
+			fmt.Fprintf(w, "  script call %d: %s → %s  [%dms]\n", k+1, line, oneLine(c.Outcome, 120), c.MS)
+		}
+	}
 }
 
 func oneLine(s string, max int) string {
