@@ -276,7 +276,7 @@ type Node struct {
 	// gives one (box=…); nil elsewhere.
 	Box   []int
 	Depth int
-	Text  string // the whole line
+	Text  string // the whole line, without its indentation and list marker ("- ")
 }
 
 // Nodes reads a snapshot's lines: elements with their role, name, value,
@@ -285,7 +285,7 @@ func Nodes(text string) []Node {
 	lines := outline.Parse(text)
 	out := make([]Node, 0, len(lines))
 	for _, l := range lines {
-		n := Node{Role: l.Role, Name: l.Name, Ref: l.Ref, Depth: l.Indent / 2, Text: l.Text}
+		n := Node{Role: l.Role, Name: l.Name, Ref: l.Ref, Depth: l.Indent / 2, Text: strings.TrimPrefix(l.Text, "- ")}
 		if n.Role == "" {
 			n.Role = "text"
 		}

@@ -52,7 +52,7 @@ checkbox "In stock" checked box=10,20,30,40 [ref=e3]`
 
 func run(t *testing.T, code string, c script.Caller, lim script.Limits) (*script.Result, *script.Error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := script.Run(ctx, code, tools, c, lim)
 	if err != nil {
@@ -149,7 +149,7 @@ func TestBounds(t *testing.T) {
 		{"result", "return 'x'.repeat(100)", script.CodeOutput, script.Limits{MaxResultBytes: 50}},
 		{"recursion", "function f(){ return f() } f()", script.CodeThrown, script.Limits{}},
 		{"repeat", "return 'x'.repeat(1e9).length", script.CodeThrown, script.Limits{}},
-		{"memory", "var a = []; for (;;) a.push('item ' + a.length)", script.CodeMemory, script.Limits{MaxMemory: 64 << 20}},
+		{"memory", "var a = []; for (;;) a.push('x'.repeat(100000) + a.length)", script.CodeMemory, script.Limits{MaxMemory: 64 << 20}},
 		{"pending", "await new Promise(function(){})", script.CodeThrown, script.Limits{}},
 	}
 	for _, c := range cases {
