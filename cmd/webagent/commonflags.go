@@ -30,6 +30,7 @@ type common struct {
 	uploadDir      string
 	downloadDir    string
 	vision         bool
+	noScripts      bool
 	// human answers ask_human; set only when stdin is a terminal.
 	human   agent.Human
 	nav     navFlags
@@ -61,6 +62,11 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "folder whose files the agent may upload; without it, uploads are refused")
 	fs.StringVar(&c.downloadDir, "download-dir", "", "folder for files the pages download (default a temporary folder, removed at the end)")
 	fs.BoolVar(&c.vision, "vision", false, "offer the model a screenshot tool (for models that accept images)")
+	fs.BoolFunc("scripts", "offer the model the script tool, many page steps in one model call (default true; --scripts=false for one call a step)", func(v string) error {
+		on, err := strconv.ParseBool(v)
+		c.noScripts = !on
+		return err
+	})
 	fs.IntVar(&c.snapshotTokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "size budget of a page snapshot in (estimated) tokens: past it, text far from the viewport is summarised; every actionable element is kept")
 	fs.DurationVar(&c.loadTimeout, "load-timeout", browser.DefaultLoadTimeout, "how long a page may take to arrive before the agent works with what has arrived (a page that trickles in, a script that never answers) and is told it is still loading")
 	fs.Float64Var(&c.cpuThrottle, "cpu-throttle", 0, fmt.Sprintf("slow every page and frame down N times (CDP CPU throttling), to reproduce a slow or busy machine; 1 to %d, 0 for none", browser.MaxCPUThrottle))
@@ -168,5 +174,5 @@ func (c *common) browserOptions(log *slog.Logger) browser.Options {
 // (the flags', or eval's with its own default), vision and where pages
 // may be opened.
 func (c *common) loopOptions(l agent.Limits) []agent.Option {
-	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision), agent.WithNavigation(c.nav.policy)}
+	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision), agent.WithScripts(!c.noScripts), agent.WithNavigation(c.nav.policy)}
 }

@@ -123,7 +123,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Secrets:      secrets,
 		Model:        model,
 		Limits:       o.limits,
-		AgentOptions: []agent.Option{agent.WithVision(o.vision)},
+		AgentOptions: []agent.Option{agent.WithVision(o.vision), agent.WithScripts(!o.noScripts)},
 		Actions:      o.policy.p,
 		DerivePolicy: o.policy.auto,
 		Cache:        o.cache.opened,
