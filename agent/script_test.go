@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
@@ -494,4 +495,25 @@ func BenchmarkScriptShop(b *testing.B) {
 			b.ReportMetric(float64(prompt)/float64(b.N), "prompt-tokens/task")
 		})
 	}
+}
+
+// TestScriptReadOnly: under --read-only, a script's click that would post
+// the form is stopped in the browser; the site gets no POST.
+func TestScriptReadOnly(t *testing.T) {
+	t.Parallel()
+	s := newShop(t)
+	model, _ := scriptModel(t, `var s = snapshot(); type(s.find({name: "First name"}).ref, "Ada");
+try { click(s.find({role: "button", name: "Send"}).ref) } catch (e) { return e.code }
+return snapshot().title`)
+	a := mustAgent(t, chrome.Browser(t, browser.Options{ReadOnly: true}), model)
+	res := a.Run(context.Background(), agent.Task{URL: s.URL + "/form", Instruction: "send the form"})
+	if res.Code != agent.CodeSuccess {
+		t.Fatalf("%s: %s", res.Code, res.Message)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.forms != 0 {
+		t.Errorf("the form was posted under --read-only; the script said %q", res.Answer)
+	}
+	t.Logf("the script said %s", res.Answer)
 }
