@@ -47,10 +47,11 @@ func bodyText(raw []byte) (string, error) {
 			rich = htmlText(string(b))
 		}
 	}
-	if strings.TrimSpace(plain) != "" {
-		return strings.TrimSpace(plain), nil
+	text := plain
+	if strings.TrimSpace(text) == "" {
+		text = rich
 	}
-	return strings.TrimSpace(rich), nil
+	return strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n")), nil
 }
 
 var (
