@@ -62,16 +62,16 @@ type config struct {
 	custom         []CustomTool              // WithTools
 	inbox          Mailbox                   // WithInbox
 	inboxMaskers   []*secret.Masker
-	customTools    []*tool                   // custom, checked by validate
-	extraPrompt    string                    // WithSystemPrompt
-	policy         *policy.Policy            // WithPolicy
-	deriver        PolicyDeriver             // WithPolicyDeriver
-	confirmer      Confirmer                 // WithConfirmer
-	recording      Recording                 // WithRecording
-	maxCost        float64                   // WithMaxCost
-	cost           CostFunc                  // WithMaxCost
-	noScripts      bool                      // WithScripts(false)
-	scriptLimits   script.Limits             // WithScriptLimits
+	customTools    []*tool        // custom, checked by validate
+	extraPrompt    string         // WithSystemPrompt
+	policy         *policy.Policy // WithPolicy
+	deriver        PolicyDeriver  // WithPolicyDeriver
+	confirmer      Confirmer      // WithConfirmer
+	recording      Recording      // WithRecording
+	maxCost        float64        // WithMaxCost
+	cost           CostFunc       // WithMaxCost
+	noScripts      bool           // WithScripts(false)
+	scriptLimits   script.Limits  // WithScriptLimits
 }
 
 func defaults() config {
