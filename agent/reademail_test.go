@@ -231,3 +231,48 @@ func TestReadEmailFailsClearly(t *testing.T) {
 		})
 	}
 }
+
+// A link read on one site is not opened from another: the browser
+// refuses, naming the secret, never the link.
+func TestReadEmailLinkBoundToOrigin(t *testing.T) {
+	mail := imaptest.Start(t)
+	site := newMailSite(t, mail)
+	other := page(t, simplePage)
+	var mu sync.Mutex
+	told := ""
+	step := 0
+	model, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		mu.Lock()
+		defer mu.Unlock()
+		step++
+		switch step {
+		case 1:
+			ref, _ := modelserver.FindRef(req.LastUser(), "button", "Email me a link")
+			return call("click", map[string]any{"ref": ref})
+		case 2:
+			return call(agent.ToolReadEmail, map[string]any{"subject": "sign in"})
+		case 3:
+			return call("goto", map[string]any{"url": other})
+		case 4:
+			return call("goto", map[string]any{"url": "<secret>email_link</secret>"})
+		default:
+			told = req.LastTool()
+			return done("refused")
+		}
+	}))
+	a := mustAgent(t, tab(t), model, agent.WithInbox(mailbox(mail)), agent.WithMaxIterations(6))
+	res := a.Run(context.Background(), agent.Task{URL: site.URL + "/link", Instruction: "sign in"})
+	if res.Status != agent.StatusSuccess || !strings.Contains(told, "email_link may only be opened from a page of "+site.URL) {
+		t.Fatalf("%s: %s; told %q", res.Code, res.Message, told)
+	}
+	site.mu.Lock()
+	defer site.mu.Unlock()
+	if site.signedIn {
+		t.Error("the link was opened from another site")
+	}
+	for _, rec := range srv.Requests() {
+		if strings.Contains(string(rec.Req.Raw), site.token) {
+			t.Errorf("request %d holds the token", rec.Index)
+		}
+	}
+}
