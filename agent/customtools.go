@@ -129,6 +129,12 @@ func compileParams(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	return s.resolved, nil
 }
 
+// add offers one more tool.
+func (ts *toolset) add(t *tool) {
+	ts.byName[t.name] = t
+	ts.defs = append(ts.defs, t.def())
+}
+
 // addCustom offers the custom tools after the built-in ones.
 func (ts *toolset) addCustom(tools []*tool) {
 	for _, t := range tools {

@@ -200,7 +200,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		rec.MS = ms(time.Since(ta))
 		content := rec.Outcome
 		switch {
-		case rec.Skipped || !r.tools.acts(tc.Name):
+		case rec.Skipped || !r.tools.fenced(tc.Name):
 		case structured:
 			content = r.fence.escape(content)
 		default:

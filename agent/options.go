@@ -9,6 +9,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/script"
+	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -59,16 +60,18 @@ type config struct {
 	tracer         Tracer
 	nav            contract.NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
 	custom         []CustomTool              // WithTools
-	customTools    []*tool                   // custom, checked by validate
-	extraPrompt    string                    // WithSystemPrompt
-	policy         *policy.Policy            // WithPolicy
-	deriver        PolicyDeriver             // WithPolicyDeriver
-	confirmer      Confirmer                 // WithConfirmer
-	recording      Recording                 // WithRecording
-	maxCost        float64                   // WithMaxCost
-	cost           CostFunc                  // WithMaxCost
-	noScripts      bool                      // WithScripts(false)
-	scriptLimits   script.Limits             // WithScriptLimits
+	inbox          Mailbox                   // WithInbox
+	inboxMaskers   []*secret.Masker
+	customTools    []*tool        // custom, checked by validate
+	extraPrompt    string         // WithSystemPrompt
+	policy         *policy.Policy // WithPolicy
+	deriver        PolicyDeriver  // WithPolicyDeriver
+	confirmer      Confirmer      // WithConfirmer
+	recording      Recording      // WithRecording
+	maxCost        float64        // WithMaxCost
+	cost           CostFunc       // WithMaxCost
+	noScripts      bool           // WithScripts(false)
+	scriptLimits   script.Limits  // WithScriptLimits
 }
 
 func defaults() config {
@@ -285,6 +288,9 @@ func (c *config) toolset() *toolset {
 	ts := newToolset(c.human != nil, c.lim.HumanTimeout, c.vision)
 	if c.noScripts {
 		ts.without(ToolScript)
+	}
+	if c.inbox != nil {
+		ts.add(readEmailTool(c.inbox, c.inboxMaskers))
 	}
 	return ts
 }

@@ -35,6 +35,10 @@ type args struct {
 	PageTool  string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Code      string          `json:"code"` // script's program
+	// From, Subject and WaitMS are read_email's.
+	From    string `json:"from"`
+	Subject string `json:"subject"`
+	WaitMS  *int   `json:"wait_ms"`
 }
 
 // flexBool is a boolean that also takes "true" and "false", as some models

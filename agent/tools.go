@@ -43,6 +43,9 @@ type tool struct {
 	// local marks a tool that does not act on the page: no page state is
 	// taken before it, and its result is not page content.
 	local bool
+	// content marks a local tool whose result is page content all the
+	// same, fenced as data (read_email: a mail).
+	content bool
 	// params, when set, is the tool's JSON Schema as offered, in place of
 	// props; decode then checks a call's raw arguments (call.raw) instead
 	// of their decoding into args (done with an answer schema,
@@ -291,6 +294,13 @@ func (ts *toolset) without(name string) *toolset {
 	delete(ts.byName, name)
 	ts.defs = slices.DeleteFunc(ts.defs, func(d contract.ToolDef) bool { return d.Name == name })
 	return ts
+}
+
+// fenced reports whether a call's result is page content: the page's
+// tools, and a local tool that reads content (a mail).
+func (ts *toolset) fenced(name string) bool {
+	t, ok := ts.byName[name]
+	return !ok || !t.local || t.content
 }
 
 // acts reports whether a call of the named tool acts on the page. A name

@@ -19,6 +19,9 @@ import (
 func (o *op) doGoto(a contract.Action) (string, error) {
 	raw := a.URL
 	b := o.b
+	if err := o.checkLinkOrigin(a); err != nil {
+		return "", err
+	}
 	u, err := normalizeURL(raw)
 	if err != nil {
 		return "", err

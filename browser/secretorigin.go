@@ -33,3 +33,23 @@ func (o *op) checkSecretOrigin(a contract.Action) error {
 	return contract.ActionErrorf("the secret %s may only be typed on %s; %s is on %s, so nothing was typed",
 		strings.Join(a.SecretNames, ", "), strings.Join(a.Origins, ", "), el.desc, origin)
 }
+
+// checkLinkOrigin refuses a goto whose URL is a secret (a sign-in link
+// from the agent's inbox) unless the tab is on one of the secret's
+// origins, the page the agent was on when it read the link. The refusal
+// names the secret, never the link.
+func (o *op) checkLinkOrigin(a contract.Action) error {
+	if a.Origins == nil {
+		return nil
+	}
+	var origin string
+	if err := o.evalValue("location.origin", &origin); err != nil {
+		return err
+	}
+	origin = strings.ToLower(origin)
+	if slices.Contains(a.Origins, origin) {
+		return nil
+	}
+	return contract.ActionErrorf("the secret %s may only be opened from a page of %s; this page is on %s, so nothing was opened",
+		strings.Join(a.SecretNames, ", "), strings.Join(a.Origins, ", "), origin)
+}

@@ -31,12 +31,16 @@ func (m *Masker) Mask(text string) string { return m.s.Mask(text) }
 // never its value.
 func (m *Masker) Fill(a contract.Action) (contract.Action, error) { return m.s.Fill(a) }
 
+// Add hides value from now on, as the secret name bound to origin: a
+// secret the task learned while it ran (a code from its inbox).
+func (m *Masker) Add(name, value, origin string) { m.s.Add(name, value, origin) }
+
+// AddLink is Add for a link goto may open (Set.AddLink).
+func (m *Masker) AddLink(name, link, origin string) { m.s.AddLink(name, link, origin) }
+
 // Writer returns a writer that masks what it passes to w. Each Write is
 // masked on its own: a log line, as zerolog writes one per call.
 func (m *Masker) Writer(w io.Writer) io.Writer {
-	if len(m.s.values) == 0 {
-		return w
-	}
 	return maskWriter{m: m, w: w}
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/webagent/webagent/contract"
 )
@@ -17,6 +18,9 @@ import (
 // browser ever receives the value, and only by the type action, into a field
 // of a page on one of the secret's origins. Get one from New.
 type Set struct {
+	// mu guards the maps and forms: Add may learn a secret while another
+	// goroutine masks.
+	mu      sync.RWMutex
 	values  map[string]string
 	origins map[string][]string // name -> the origins it may be typed on
 	bad     map[string]string   // name -> why its binding cannot be used
@@ -27,6 +31,8 @@ type Set struct {
 	// forms holds every encoded form of every value, longest first, with
 	// the placeholder that replaces it.
 	forms []secretForm
+	// links are the secrets goto may open (AddLink).
+	links map[string]bool
 }
 
 type secretForm struct{ enc, name string }
@@ -70,7 +76,7 @@ func originOf(raw string) (string, error) {
 // why, and a malformed one-time password generator is also reported by
 // Err.
 func New(values map[string]string, startURL string) *Set {
-	s := &Set{values: map[string]string{}, origins: map[string][]string{}, bad: map[string]string{}, otps: map[string]*OTP{}}
+	s := &Set{values: map[string]string{}, origins: map[string][]string{}, bad: map[string]string{}, otps: map[string]*OTP{}, links: map[string]bool{}}
 	start, _ := originOf(startURL)
 	keys := make([]string, 0, len(values))
 	for k := range values {
@@ -108,13 +114,19 @@ func New(values map[string]string, startURL string) *Set {
 			s.forms = append(s.forms, secretForm{enc, name})
 		}
 	}
+	s.sortForms()
+	return s
+}
+
+// sortForms puts the longest forms first, so that a value inside another
+// is masked as the longer one.
+func (s *Set) sortForms() {
 	sort.SliceStable(s.forms, func(i, j int) bool {
 		if len(s.forms[i].enc) != len(s.forms[j].enc) {
 			return len(s.forms[i].enc) > len(s.forms[j].enc)
 		}
 		return s.forms[i].enc < s.forms[j].enc
 	})
-	return s
 }
 
 // addOTP reads the generator of the secret name, keeping why it cannot be
@@ -139,6 +151,12 @@ func (s *Set) Err() error { return s.err }
 
 // Names lists the secrets' names, sorted.
 func (s *Set) Names() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.names()
+}
+
+func (s *Set) names() []string {
 	n := make([]string, 0, len(s.values))
 	for k := range s.values {
 		n = append(n, k)
@@ -151,6 +169,12 @@ func (s *Set) Names() []string {
 // back (raw, URL-encoded, HTML entities, JSON escapes, base64, and the
 // sign-in codes typed), by its <secret>NAME</secret> placeholder.
 func (s *Set) Mask(text string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.mask(text)
+}
+
+func (s *Set) mask(text string) string {
 	for _, f := range s.forms {
 		if strings.Contains(text, f.enc) {
 			text = strings.ReplaceAll(text, f.enc, "<secret>"+f.name+"</secret>")
@@ -185,7 +209,7 @@ func (s *Set) maskEscaped(text string) string {
 
 // maskPlain masks the raw values only.
 func (s *Set) maskPlain(text string) string {
-	for _, name := range s.Names() {
+	for _, name := range s.names() {
 		text = strings.ReplaceAll(text, s.values[name], "<secret>"+name+"</secret>")
 	}
 	return s.maskCodes(text)
@@ -226,11 +250,18 @@ func (s *Set) used(text string) []string {
 // tool) is refused with an *contract.ActionError that names the secret,
 // never its value.
 func (s *Set) Fill(a contract.Action) (contract.Action, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	if len(s.values) == 0 {
 		return a, nil
 	}
 	if a.Name == contract.ActPageTool {
 		return s.fillArguments(a)
+	}
+	if a.Name == contract.ActGoto {
+		if name, ok := s.link(a.URL); ok {
+			return s.fillLink(a, name)
+		}
 	}
 	if a.Name != contract.ActType {
 		for _, f := range actionTexts(a) {

@@ -272,6 +272,9 @@ func TestUsageErrors(t *testing.T) {
 		{"bad blocked domain", append([]string{"run", "--url", "https://example.org", "--blocked-domains", "example.org/path", "task"}, model...), []string{"--blocked-domains", "not a path"}},
 		{"bad secret origin", append([]string{"run", "--url", "https://example.org", "--secret", "pw@ftp://x=hunter2", "task"}, model...), []string{"--secret", "not an http or https origin"}},
 		{"bad secret", append([]string{"run", "--url", "https://example.org", "--secret", "pw=env:WEBAGENT_TEST_UNSET", "task"}, model...), []string{"WEBAGENT_TEST_UNSET is not set"}},
+		{"inbox not imaps", append([]string{"run", "--url", "https://example.org", "--inbox", "imap://a@mail.example.org/INBOX", "--secret", "inbox=pw", "task"}, model...), []string{"--inbox", "never STARTTLS", "imaps://USER@HOST"}},
+		{"inbox without password", append([]string{"run", "--url", "https://example.org", "--inbox", "imaps://a@mail.example.org/INBOX", "task"}, model...), []string{"--inbox", "--secret inbox=env:VAR"}},
+		{"inbox CA missing", append([]string{"run", "--url", "https://example.org", "--inbox", "imaps://a@mail.example.org/INBOX", "--secret", "inbox=pw", "--inbox-ca", "/nonexistent.pem", "task"}, model...), []string{"--inbox-ca", "/nonexistent.pem"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

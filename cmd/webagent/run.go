@@ -47,6 +47,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	o.session.register(fs)
 	o.cache.register(fs, true)
 	o.policy.register(fs)
+	o.inbox.register(fs)
 	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
@@ -119,14 +120,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets) // the inbox's password too
+	if err := o.inbox.load(secrets); err != nil {
+		return exitUsage, err
+	}
 	if err := checkSecretRefs(task, secrets, stderr); err != nil {
 		return exitUsage, err
 	}
 	// The logs (the browser's too: the URLs it reads) never show a secret,
-	// nor the proxy's password or a header's token.
-	hidden := o.browser.hidden()
-	maps.Copy(hidden, secrets)
-	stderr = secret.NewMasker(hidden).Writer(stderr)
+	// nor the proxy's password or a header's token, nor what the inbox
+	// gave the task.
+	o.inbox.log = secret.NewMasker(hidden)
+	stderr = o.inbox.log.Writer(stderr)
 	log := o.logger(stderr)
 	if err := o.cache.open(log); err != nil {
 		return exitUsage, err
@@ -230,6 +236,7 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 	if err != nil {
 		return exitUsage, usagef("%v", err)
 	}
+	opts = append(opts, c.inbox.options(c.trace.masker)...)
 	switch {
 	case tw != nil:
 		opts = append(opts, agent.WithTracer(tw))

@@ -24,6 +24,8 @@ type traceFlags struct {
 	dir   string
 	har   bool
 	model trace.ModelInfo // filled in by the command
+	// masker hides the run's secrets in the trace, set by start.
+	masker *secret.Masker
 }
 
 func (t *traceFlags) register(fs *flag.FlagSet) {
@@ -69,6 +71,7 @@ func (t *traceFlags) start(b *browser.Browser, task agent.Task) (*trace.Writer, 
 		return nil, nil
 	}
 	h, m := trace.TaskHeader(task, t.model)
+	t.masker = m
 	return trace.Create(t.dir, h, trace.Options{Masker: m, Shots: b, Activity: b, HAR: t.har})
 }
 
