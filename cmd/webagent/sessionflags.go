@@ -2,9 +2,14 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"time"
 
+	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/passkey"
 )
@@ -60,4 +65,42 @@ func (f *sessionFlags) validate(cdpURL string) error {
 func (f *sessionFlags) apply(o *browser.Options) {
 	o.UserDataDir, o.StorageState, o.SaveStorageState = f.userDataDir, f.storageState, f.saveStorageState
 	o.Passkeys, o.PasskeysCreate = f.store, f.passkeysCreate
+}
+
+// loadedState tells, as the run starts, what the loaded storage state
+// holds and which of its sign-ins have expired by their cookies' dates,
+// and returns the agent option that names its sites (a sign-in page of one
+// of them later means the saved sign-in no longer worked).
+func (f *sessionFlags) loadedState(w io.Writer) []agent.Option {
+	if f.storageState == "" {
+		return nil
+	}
+	st, err := browser.ReadStorageState(f.storageState)
+	if err != nil {
+		return nil // validate read it; Launch reports what changed since
+	}
+	fmt.Fprintf(w, "storage state: loaded %s: %s\n", f.storageState, st.Summary())
+	if note := st.ExpiredNote(time.Now()); note != "" {
+		fmt.Fprintf(w, "storage state: %s\n", note)
+	}
+	var domains []string
+	for _, c := range st.Cookies {
+		if !slices.Contains(domains, c.Domain) {
+			domains = append(domains, c.Domain)
+		}
+	}
+	return []agent.Option{agent.WithSavedSignIns(domains)}
+}
+
+// savedState tells what the run saved with --save-storage-state.
+func (f *sessionFlags) savedState(w io.Writer) {
+	if f.saveStorageState == "" {
+		return
+	}
+	st, err := browser.ReadStorageState(f.saveStorageState)
+	if err != nil {
+		fmt.Fprintf(w, "storage state: not saved to %s: %v\n", f.saveStorageState, err)
+		return
+	}
+	fmt.Fprintf(w, "storage state: saved to %s: %s\n", f.saveStorageState, st.Summary())
 }
