@@ -53,6 +53,16 @@ func (r *run) signInPage(snap contract.Snapshot) string {
 	return ""
 }
 
+// noteSignIn returns the host of a sign-in page of a saved site (or "")
+// and the observation, with the note for the model the first time.
+func (r *run) noteSignIn(snap contract.Snapshot, obs string, told bool) (string, string) {
+	host := r.signInPage(snap)
+	if host != "" && !told {
+		obs += signInNote(host)
+	}
+	return host, obs
+}
+
 // signInNote is what the model reads on the first such page.
 func signInNote(host string) string {
 	return fmt.Sprintf("\n\nNote: the saved sign-in for %s (loaded before the task) no longer worked: this is a sign-in page. "+

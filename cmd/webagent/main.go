@@ -118,10 +118,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCancel(ctx, args[1:], stdout, stderr)
 	case "answer":
 		code, err = cmdAnswer(ctx, args[1:], stdout, stderr)
-	case "bot-key":
-		code, err = cmdBotKey(ctx, args[1:], stdout, stderr)
-	case "passkeys":
-		code, err = cmdPasskeys(ctx, args[1:], stdout)
+	case "bot-key", "passkeys":
+		code, err = cmdKeys(ctx, args[0], args[1:], stdout, stderr)
 	case "browser":
 		code, err = cmdBrowser(ctx, args[1:], stdout, stderr)
 	case "skill":
@@ -154,6 +152,14 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// cmdKeys runs the commands that manage keys: bot-key and passkeys.
+func cmdKeys(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) (int, error) {
+	if cmd == "passkeys" {
+		return cmdPasskeys(ctx, args, stdout)
+	}
+	return cmdBotKey(ctx, args, stdout, stderr)
 }
 
 // commands are the commands, in the order help lists them.
