@@ -131,6 +131,9 @@ type run struct {
 	repeats     map[string]repeat
 	answer      *answerSchema // Task.AnswerSchema, compiled
 	refused     int           // answers refused by the schema
+
+	lostSignIn     string // the host whose saved sign-in showed a sign-in page (signinlost.go)
+	lostSignInStep int
 }
 
 // Run performs the task and returns how it ended. It never returns nil and
@@ -251,7 +254,7 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	r.prepareMessages()
 	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}}}
 	msgs := append([]contract.Message(nil), r.msgs...)
-	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn()}
+	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn(), signInLost: r.lostSignIn != ""}
 	sctx, span := tracer.Start(taskCtx, "iteration", trace.WithAttributes(attribute.Int("webagent.iteration", i)))
 	defer span.End()
 	out, err := watchdog.Run(sctx, fmt.Sprintf("iteration %d", i), r.a.cfg.lim.IterationTimeout,
@@ -264,6 +267,9 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	code, err = r.apply(out)
 	r.countReplay(out)
 	r.checkSeen = out.checkBlocks
+	if out.signInPage != "" && r.lostSignIn == "" {
+		r.lostSignIn, r.lostSignInStep = out.signInPage, i
+	}
 	r.record(out.step)
 	if err != nil {
 		return code, true, err
@@ -333,6 +339,7 @@ func (r *run) finish(ctx, taskCtx context.Context, code Code, err error) *Result
 	case errors.Is(context.Cause(taskCtx), errTaskTimeout):
 		code, err = CodeTaskTimeout, fmt.Errorf("the task timeout of %s passed: %w", r.a.cfg.lim.TaskTimeout, context.DeadlineExceeded)
 	}
+	code, err = r.signInLost(code, err)
 	res := r.res
 	res.Code = code
 	res.Status = StatusFailure

@@ -32,6 +32,7 @@ type iterOut struct {
 	check       string              // the human check the page shows (Snapshot.HumanCheck)
 	checkBlocks bool                // it stands in front of the page (Snapshot.HumanCheckBlocks)
 	blocked     string              // why the task ends blocked by a human check
+	signInPage  string              // the host of a saved sign-in that shows a sign-in page
 	overCost    string              // why the task ends over its cost limit
 	noTool      bool
 	rec         replayed   // what came from the recording (WithRecording)
@@ -41,9 +42,10 @@ type iterOut struct {
 // iterIn is what an iteration reads of the run, copied: an abandoned
 // iteration may still run while the loop goes on.
 type iterIn struct {
-	checkSeen bool           // the last snapshot showed a human check standing in front of the page
-	spent     contract.Usage // the usage of the replies before this iteration (WithMaxCost)
-	rec       recordingIn
+	checkSeen  bool           // the last snapshot showed a human check standing in front of the page
+	signInLost bool           // a saved sign-in was already found not to work (signinlost.go)
+	spent      contract.Usage // the usage of the replies before this iteration (WithMaxCost)
+	rec        recordingIn
 }
 
 // decide asks for the iteration's reply: the recording's when it fits the
@@ -124,6 +126,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	}
 	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.lim.MaxIterations)
 	r.traceSnapshot(ctx, iter)
+	out.signInPage, obs = r.noteSignIn(snap, obs, in.signInLost)
 	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks

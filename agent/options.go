@@ -72,6 +72,7 @@ type config struct {
 	cost           CostFunc       // WithMaxCost
 	noScripts      bool           // WithScripts(false)
 	scriptLimits   script.Limits  // WithScriptLimits
+	savedSignIns   []string       // WithSavedSignIns
 }
 
 func defaults() config {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/passkey"
 )
 
 // Options configure Launch. The zero value launches a headless Chromium
@@ -149,6 +150,13 @@ type Options struct {
 	// 0600: it holds credentials), also after a failed task; SaveStorageState
 	// writes it on demand.
 	SaveStorageState string
+	// Passkeys, when set, backs a WebAuthn virtual authenticator in every
+	// tab with the store's credentials (passkeys.go): sites sign in with
+	// them, user verification answered by webagent. A passkey a site
+	// creates is kept in the store only with PasskeysCreate; without it the
+	// creation is undone and the next snapshot's notices say so.
+	Passkeys       *passkey.Store
+	PasskeysCreate bool
 	// Consent answers cookie-consent banners before the snapshot shows
 	// them: ConsentReject refuses every cookie that is not necessary,
 	// ConsentAccept accepts them all; the notices say what was done.

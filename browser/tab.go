@@ -150,6 +150,9 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 	if err := b.recordActivity(t); err != nil {
 		return err
 	}
+	if err := b.setupPasskeys(ctx, t); err != nil {
+		return err
+	}
 	if b.opts.BlockNonLoopback {
 		if err := blockNonLoopback(ctx, t.target); err != nil {
 			return err

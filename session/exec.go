@@ -70,7 +70,7 @@ func (s *server) exec(ctx context.Context, req Request) (rep Reply) {
 	case cmdStatus:
 		return Reply{Status: OK, Text: s.status()}
 	case cmdClose:
-		return Reply{Status: OK, Text: "session " + s.cfg.Name + " closed: its browser and folders are removed"}
+		return s.close(ctx, req)
 	}
 	var a contract.Action
 	budget := SnapshotBudget
@@ -409,6 +409,33 @@ func PageText(s contract.Snapshot) string {
 }
 
 // status describes the session.
+// close answers a close: with Args["save_storage_state"] (an absolute
+// path) it first writes the browser's cookies and storage there, and a
+// state that cannot be saved keeps the session open.
+func (s *server) close(ctx context.Context, req Request) Reply {
+	text := "session " + s.cfg.Name + " closed: its browser and folders are removed"
+	path, _ := req.Args["save_storage_state"].(string)
+	if path == "" {
+		return Reply{Status: OK, Text: text}
+	}
+	s.mu.Lock()
+	b := s.b
+	s.mu.Unlock()
+	if b == nil {
+		return Reply{Status: Failed, Code: "NO_BROWSER", Text: "the session has no browser yet: nothing to save; the session stays open"}
+	}
+	sctx, cancel := context.WithTimeout(ctx, SnapshotBudget)
+	defer cancel()
+	st, err := b.ReadStorageState(sctx)
+	if err == nil {
+		err = browser.WriteStorageState(path, st)
+	}
+	if err != nil {
+		return Reply{Status: Failed, Code: "SAVE_FAILED", Text: fmt.Sprintf("saving the storage state to %s: %v; the session stays open", path, err)}
+	}
+	return Reply{Status: OK, Text: text + "; saved to " + path + ": " + st.Summary()}
+}
+
 func (s *server) status() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ func browserCommands() []browserCommand {
 	return append(out,
 		browserCommand{name: "status", tool: "status", desc: "The session's process, browser, agents and their tabs"},
 		browserCommand{name: "sessions", desc: "List the sessions that are running"},
-		browserCommand{name: "close", tool: "close", desc: "End the session: its browser, profile and temp folders go"},
+		browserCommand{name: "close", tool: "close", desc: "End the session: its browser, profile and temp folders go; with --save-storage-state FILE, its cookies and storage are saved there first"},
 	)
 }
 
@@ -301,6 +302,17 @@ func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, a
 	if c.tool == "screenshot" {
 		shot, _ = o.args["path"].(string)
 		delete(o.args, "path")
+	}
+	if save := o.common.session.saveStorageState; c.tool == "close" && save != "" {
+		// The session's process may have another working folder.
+		abs, err := filepath.Abs(save)
+		if err != nil {
+			return exitUsage, usagef("--save-storage-state %q: %v", save, err)
+		}
+		if o.args == nil {
+			o.args = map[string]any{}
+		}
+		o.args["save_storage_state"] = abs
 	}
 	exe, err := os.Executable()
 	if err != nil {

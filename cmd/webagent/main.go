@@ -48,6 +48,7 @@ Usage:
   webagent status|cancel ID        a fleet task's state, question and result; end it as CANCELED
   webagent answer ID "text"        answer a fleet task's pending ask_human question
   webagent bot-key new|directory FILE  make a signing key (--bot-key), print or serve its public directory
+  webagent passkeys list|remove FILE [ID]  the passkeys of a --passkeys store (never their keys)
   webagent browser COMMAND [ARGS]  one bounded browser command at a time (open, snapshot, click e12, ...)
                                    in a session that keeps its Chromium; for coding agents
   webagent skill [--install DIR]   print (or install) the skill that teaches a coding agent webagent browser
@@ -117,8 +118,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCancel(ctx, args[1:], stdout, stderr)
 	case "answer":
 		code, err = cmdAnswer(ctx, args[1:], stdout, stderr)
-	case "bot-key":
-		code, err = cmdBotKey(ctx, args[1:], stdout, stderr)
+	case "bot-key", "passkeys":
+		code, err = cmdKeys(ctx, args[0], args[1:], stdout, stderr)
 	case "browser":
 		code, err = cmdBrowser(ctx, args[1:], stdout, stderr)
 	case "skill":
@@ -153,8 +154,16 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// cmdKeys runs the commands that manage keys: bot-key and passkeys.
+func cmdKeys(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) (int, error) {
+	if cmd == "passkeys" {
+		return cmdPasskeys(ctx, args, stdout)
+	}
+	return cmdBotKey(ctx, args, stdout, stderr)
+}
+
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "browser", "skill", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "passkeys", "browser", "skill", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -172,6 +181,7 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"answer":     func() *flag.FlagSet { fs, _ := idFlags("answer", "answer [flags] ID \"text\""); return fs },
 	"bot-key":    func() *flag.FlagSet { fs, _ := botKeyFlags(); return fs },
 	"skill":      func() *flag.FlagSet { fs, _ := skillFlags(); return fs },
+	"passkeys":   passkeysFlags,
 }
 
 func unknownCommand(cmd string) error {

@@ -228,6 +228,7 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 		opts = append(opts, agent.WithHuman(c.human, c.limits.Effective().HumanTimeout))
 	}
 	opts = append(opts, c.policy.options(c.human, model, stderr)...)
+	opts = append(opts, c.session.loadedState(stderr)...)
 	tw, err := c.trace.start(b, task)
 	if err != nil {
 		return exitUsage, usagef("--trace: %v", err)
@@ -259,6 +260,7 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 	// the bound that takes (each step has a deadline of its own).
 	keeps := tw != nil || cr != nil || bopts.SaveStorageState != "" || bopts.UserDataDir != ""
 	closeAfterResult(ctx, log, b, tw, res, stderr, keeps)
+	c.session.savedState(stderr)
 	cr.finish(ctx, res, c.trace.dir, stderr)
 	switch {
 	case res.Code == agent.CodeSuccess:

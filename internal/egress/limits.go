@@ -82,11 +82,26 @@ func (e *Proxy) dialDirect(ctx context.Context, network, addr string) (net.Conn,
 			return nil
 		}
 	}
-	c, err := d.DialContext(ctx, network, addr)
+	c, err := d.DialContext(ctx, network, localhostAddr(addr))
 	if err != nil && !errors.Is(err, errPrivate) {
 		e.fail(addr, err)
 	}
 	return c, err
+}
+
+// localhostAddr maps a name under localhost (app.localhost:8080) to
+// loopback, as RFC 6761 (6.3) and Chromium without a proxy have it: such a
+// name is a secure context of its own, a WebAuthn rp id among others, that
+// the system's resolver may not know.
+func localhostAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if h := strings.TrimSuffix(strings.ToLower(host), "."); strings.HasSuffix(h, ".localhost") {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
 }
 
 var sharedNet = netip.MustParsePrefix("100.64.0.0/10")
