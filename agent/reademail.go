@@ -98,14 +98,33 @@ func describeQuery(q inbox.Query) string {
 // learnMail turns a message's code and link into secrets bound to the
 // origin of pageURL and writes the message with their placeholders.
 func (r *run) learnMail(m *inbox.Message, pageURL string, also []*secret.Masker) string {
+	learners := []MailLearner{r.sec}
+	for _, mk := range also {
+		learners = append(learners, mk)
+	}
+	return r.sec.Mask(MailText(m, pageURL, learners...))
+}
+
+// MailLearner learns a mail's code and link as secrets bound to an origin:
+// a secret.Set or a secret.Masker.
+type MailLearner interface {
+	Add(name, value, origin string)
+	AddLink(name, link, origin string)
+}
+
+// MailText writes a message for a model: its code and sign-in link
+// replaced by their placeholders (EmailCode, EmailLink), which each
+// learner learns bound to the origin of pageURL, the page the agent was
+// on. Mask the text with a learner before it leaves: the body may quote a
+// value elsewhere.
+func MailText(m *inbox.Message, pageURL string, learners ...MailLearner) string {
 	origin := originOf(pageURL)
 	code, link := inbox.Extract(m.Text)
 	body := m.Text
 	var notes []string
 	if link != "" {
-		r.sec.AddLink(EmailLink, link, origin)
-		for _, mk := range also {
-			mk.AddLink(EmailLink, link, origin)
+		for _, l := range learners {
+			l.AddLink(EmailLink, link, origin)
 		}
 		host := ""
 		if u, err := url.Parse(link); err == nil {
@@ -115,9 +134,8 @@ func (r *run) learnMail(m *inbox.Message, pageURL string, also []*secret.Masker)
 		notes = append(notes, "open the link with goto and the url <secret>"+EmailLink+"</secret>")
 	}
 	if code != "" {
-		r.sec.Add(EmailCode, code, origin)
-		for _, mk := range also {
-			mk.Add(EmailCode, code, origin)
+		for _, l := range learners {
+			l.Add(EmailCode, code, origin)
 		}
 		notes = append(notes, "type the code as <secret>"+EmailCode+"</secret>")
 	}
@@ -125,7 +143,7 @@ func (r *run) learnMail(m *inbox.Message, pageURL string, also []*secret.Masker)
 	if len(notes) > 0 {
 		text += "\n\n(webagent: " + strings.Join(notes, "; ") + "; only on " + origin + ")"
 	}
-	return r.sec.Mask(text)
+	return text
 }
 
 // originOf is scheme://host[:port] of an http(s) URL, "" for another.

@@ -78,7 +78,7 @@ func (s *server) exec(ctx context.Context, req Request) (rep Reply) {
 	case cmdSnapshot:
 	case cmdScreenshot:
 		budget = ScreenshotBudget
-	case agent.ToolScript: // its calls are parsed as they come
+	case agent.ToolScript, agent.ToolReadEmail: // not page actions: run below
 	default:
 		args := req.Args
 		if args == nil {
@@ -106,9 +106,13 @@ func (s *server) exec(ctx context.Context, req Request) (rep Reply) {
 	case <-ctx.Done():
 		return Reply{Status: Failed, Code: "CANCELED", Text: "canceled"}
 	}
-	if req.Command == agent.ToolScript {
+	switch req.Command {
+	case agent.ToolScript:
 		defer func() { <-s.turn }()
 		return s.script(ctx, name, req)
+	case agent.ToolReadEmail:
+		defer func() { <-s.turn }()
+		return s.readEmail(ctx, name, req)
 	}
 	r, b := s.run(ctx, name, req, a, budget)
 	if b == nil {

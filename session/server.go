@@ -48,6 +48,9 @@ type Config struct {
 	// Secrets may be typed as <secret>NAME</secret>, each only on its
 	// site (keys NAME@ORIGIN); their values are masked in every reply.
 	Secrets map[string]string
+	// Inbox is the agent's mailbox, which read_email reads; nil offers
+	// none. Its code and link become secrets of the session.
+	Inbox Mailbox
 	// Actions is the user's action policy: a denied action is refused, and
 	// one it wants confirmed runs only with Request.Confirmed.
 	Actions *policy.Policy

@@ -62,6 +62,10 @@ func browserCommands() []browserCommand {
 		out = append(out, browserCommand{name: name, tool: pt.Def.Name, desc: pt.Def.Description, params: params})
 	}
 	return append(out,
+		browserCommand{name: "read-email", tool: agent.ToolReadEmail, desc: "Read the newest email in the session's inbox (--inbox) since the session began; " +
+			"a sign-in code in it shows as <secret>email_code</secret> and a link as <secret>email_link</secret>: type or open exactly that, on the page you were on",
+			params: []agent.Param{{Name: "from", Type: "string", Desc: "part of the sender's address or name"}, {Name: "subject", Type: "string", Desc: "part of the subject"},
+				{Name: "wait_ms", Type: "integer", Desc: "how long to wait for a matching mail at most (default 20000, at most 30000)"}}},
 		browserCommand{name: "status", tool: "status", desc: "The session's process, browser, agents and their tabs"},
 		browserCommand{name: "sessions", desc: "List the sessions that are running"},
 		browserCommand{name: "close", tool: "close", desc: "End the session: its browser, profile and temp folders go; with --save-storage-state FILE, its cookies and storage are saved there first"},
@@ -92,6 +96,7 @@ func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
 	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential typed as <secret>NAME</secret>, only into that site's fields; masked in every answer (VALUE env:VAR reads the environment; repeatable; applies when the command starts the session)")
 	o.common.register(fs)
 	o.common.session.register(fs)
+	o.common.inbox.register(fs)
 	o.policy.register(fs)
 	for _, p := range c.params {
 		flagName := strings.ReplaceAll(p.Name, "_", "-")
@@ -244,7 +249,7 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err := o.validate(); err != nil {
 		return exitUsage, err
 	}
-	if c.params != nil && c.tool != "screenshot" {
+	if c.params != nil && c.tool != "screenshot" && c.tool != agent.ToolReadEmail {
 		raw, _ := json.Marshal(o.args)
 		if _, _, err := agent.ParseAction(c.tool, string(raw)); err != nil {
 			return exitUsage, usagef("browser %s: %v (see 'webagent browser %s --help')", c.name, err, c.name)
@@ -436,14 +441,18 @@ func serveSession(ctx context.Context, o *browserOpts, stderr io.Writer) (int, e
 		return fail(err)
 	}
 	secrets, _ := o.secrets.resolve()
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets) // the inbox's password too
+	if err := o.inbox.load(secrets); err != nil {
+		return fail(err)
+	}
 	for k := range secrets {
 		if _, origin, _ := secret.ParseKey(k); origin == "" {
 			return fail(usagef("--secret %s has no site: bind it to the one site it may be typed on, e.g. --secret %s@https://login.example.com=VALUE", k, k))
 		}
 	}
-	hidden := o.browser.hidden()
-	maps.Copy(hidden, secrets)
-	stderr = secret.NewMasker(hidden).Writer(stderr)
+	o.inbox.log = secret.NewMasker(hidden)
+	stderr = o.inbox.log.Writer(stderr)
 	log := o.logger(stderr)
 	if stop, err := o.otel.start(ctx, "webagent-browser", log); err == nil {
 		defer stop()
@@ -459,6 +468,7 @@ func serveSession(ctx context.Context, o *browserOpts, stderr io.Writer) (int, e
 		Policy:           o.nav.policy,
 		Secrets:          secrets,
 		Actions:          o.policy.p,
+		Inbox:            o.inbox.mailbox(),
 		OperationTimeout: o.limits.Effective().OperationTimeout,
 		IdleTimeout:      o.idle,
 		Ready:            ready,

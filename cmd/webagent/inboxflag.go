@@ -6,6 +6,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/inbox"
 	"github.com/webagent/webagent/secret"
+	"github.com/webagent/webagent/session"
 )
 
 // inboxSecret is the secret that holds the inbox's password.
@@ -56,6 +57,14 @@ func (f *inboxFlags) load(secrets map[string]string) error {
 	}
 	f.mail = &c
 	return nil
+}
+
+// mailbox is the session's inbox, nil without --inbox.
+func (f *inboxFlags) mailbox() session.Mailbox {
+	if f.mail == nil {
+		return nil
+	}
+	return *f.mail
 }
 
 // options offers read_email when there is an inbox; the log's masker
