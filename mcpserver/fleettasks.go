@@ -15,14 +15,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/fleet"
 	"github.com/webagent/webagent/mcptask"
 )
 
-// run_task on the fleet (Config.Fleet, mcp --temporal): each run is a task
-// workflow on the fleet's workers, and a run_task task is that workflow,
-// its id the task's. The task's state lives in Temporal, not in this
-// server: a server started again, or another one on the same fleet, finds
+// run_task on the fleet (Config.Fleet, RemoteTasks; mcp --temporal): each
+// run is a task on the fleet's workers (a Temporal workflow), and a
+// run_task task is that remote task, its id the task's. The task's state
+// lives on the fleet, not in this server: a server started again, or another one on the same fleet, finds
 // it by its id. The run's ask_human question (the fleet's one kind of
 // question) is the task's input request; its answer goes to the run as
 // the answer command's does.
@@ -36,7 +35,7 @@ const fleetTaskPrefix = "webagent-mcp-"
 type fleetTasks struct{ s *Server }
 
 // fleetTask is the fleet task of a prepared run_task call.
-func (s *Server) fleetTask(p *prepared) fleet.Task {
+func (s *Server) fleetTask(p *prepared) RemoteTask {
 	names := make([]string, 0, len(s.cfg.Secrets))
 	for k := range s.cfg.Secrets {
 		names = append(names, k)
@@ -46,7 +45,7 @@ func (s *Server) fleetTask(p *prepared) fleet.Task {
 	if p.in.MaxIterations > 0 {
 		lim.MaxIterations = p.in.MaxIterations
 	}
-	return fleet.Task{URL: p.task.URL, Instruction: p.task.Instruction, SecretNames: names, Navigation: s.cfg.Policy, Limits: lim}
+	return RemoteTask{URL: p.task.URL, Instruction: p.task.Instruction, SecretNames: names, Navigation: s.cfg.Policy, Limits: lim}
 }
 
 // submit starts p on the fleet and returns its id; refused is the tool's
@@ -94,13 +93,13 @@ func (s *Server) runOnFleet(ctx context.Context, req *mcp.CallToolRequest, p *pr
 		}
 		return failed("cancelled: the task " + id + " was cancelled on the fleet")
 	}
-	if r := fleet.Refusal(err); r != nil {
-		return failed("the fleet refused the task: " + r.Error())
+	if r := (*Refused)(nil); errors.As(err, &r) {
+		return failed("the fleet refused the task: " + r.Reason.Error())
 	}
 	if err != nil {
 		return failed("the fleet task " + id + ": " + err.Error())
 	}
-	return toolResult(out.Result)
+	return toolResult(out)
 }
 
 // Get is the fleet task's state as a task's.
@@ -127,10 +126,10 @@ func (f fleetTasks) Get(ctx context.Context, id string) (*mcptask.Task, error) {
 	default:
 		t.LastUpdatedAt = stamp(st.Closed)
 		switch {
-		case st.Outcome != nil && st.Outcome.Result != nil && st.CancelRequested && st.Outcome.Code == agent.CodeCanceled:
-			t.Status, t.StatusMessage = mcptask.Cancelled, summary(st.Outcome.Result)
-		case st.Outcome != nil && st.Outcome.Result != nil:
-			t.Status, t.StatusMessage, t.Result = mcptask.Completed, summary(st.Outcome.Result), toolResult(st.Outcome.Result)
+		case st.Result != nil && st.CancelRequested && st.Result.Code == agent.CodeCanceled:
+			t.Status, t.StatusMessage = mcptask.Cancelled, summary(st.Result)
+		case st.Result != nil:
+			t.Status, t.StatusMessage, t.Result = mcptask.Completed, summary(st.Result), toolResult(st.Result)
 		case st.Error != "":
 			t.Status, t.StatusMessage, t.Result = mcptask.Completed, "refused", failed("the fleet refused the task: "+st.Error)
 		default:
@@ -155,7 +154,7 @@ func (f fleetTasks) Update(ctx context.Context, id string, answers mcp.InputResp
 	if res, ok := resp.(*mcp.ElicitResult); ok && res.Action == "accept" {
 		text, _ = res.Content["answer"].(string)
 	}
-	if err := f.s.cfg.Fleet.Answer(ctx, id, text); err != nil && !errors.Is(err, fleet.ErrNoQuestion) {
+	if err := f.s.cfg.Fleet.Answer(ctx, id, text); err != nil && !errors.Is(err, ErrNoQuestion) {
 		return err
 	}
 	return nil
@@ -172,13 +171,13 @@ func (f fleetTasks) Cancel(ctx context.Context, id string) error {
 
 // status is the fleet's status of one of this server's tasks; another id
 // is unknown.
-func (f fleetTasks) status(ctx context.Context, id string) (*fleet.Status, error) {
+func (f fleetTasks) status(ctx context.Context, id string) (*RemoteStatus, error) {
 	unknown := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no task %q on the fleet", id)}
 	if !strings.HasPrefix(id, fleetTaskPrefix) {
 		return nil, unknown
 	}
 	st, err := f.s.cfg.Fleet.Status(ctx, id)
-	if errors.Is(err, fleet.ErrNotFound) {
+	if errors.Is(err, ErrUnknownTask) {
 		return nil, unknown
 	}
 	return st, err
@@ -187,7 +186,7 @@ func (f fleetTasks) status(ctx context.Context, id string) (*fleet.Status, error
 // questionKey names the run's question among the task's input requests:
 // the same while it is asked, another for another question (or the same
 // one asked again by a later iteration, or by another attempt).
-func questionKey(st *fleet.Status) string {
+func questionKey(st *RemoteStatus) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00%d\x00%s", st.Attempt, st.AskedAt, st.Question)
 	return fmt.Sprintf("ask-%x", h.Sum64())

@@ -52,7 +52,6 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/fleet"
 	"github.com/webagent/webagent/mcptask"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/secret"
@@ -92,12 +91,12 @@ type Config struct {
 	// rules, applied as proposed (no one reviews it here); the result
 	// keeps it.
 	DerivePolicy bool
-	// Fleet, when set, runs run_task's runs as tasks of the fleet (package
-	// fleet, on its workers, with their model and secret values) instead
-	// of in this server: a run_task task is then a workflow, found again
-	// by its id by a server started again. The task's secrets are the
-	// names of Secrets.
-	Fleet *fleet.Client
+	// Fleet, when set, runs run_task's runs as tasks of a fleet (webagent
+	// mcp --temporal: package fleet's workers, with their model and secret
+	// values) instead of in this server: a run_task task is then a remote
+	// task, found again by its id by a server started again. The task's
+	// secrets are the names of Secrets.
+	Fleet RemoteTasks
 	// Cache, when set, keeps the first successful run_task of each task
 	// and replays it on the next calls of the same task, asking the model
 	// only where the page differs (package cache); run_task's "vars" fill

@@ -105,14 +105,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exitUsage, err
 		}
 	}
-	var fc *fleet.Client
+	var fc mcpserver.RemoteTasks // nil: run_task runs in the server
 	if o.temporal.addr != "" {
 		c, err := o.temporal.dial(ctx, log)
 		if err != nil {
 			return startExit(ctx), err
 		}
 		defer c.Close()
-		fc = &fleet.Client{C: c, TaskQueue: o.temporal.queue}
+		fc = mcpFleet{&fleet.Client{C: c, TaskQueue: o.temporal.queue}}
 	}
 	bopts := o.browserOptions(log) // common.browserOptions
 	bopts.Isolated = o.cdpURL != ""
