@@ -15,9 +15,9 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/chrometest"
 	"github.com/webagent/webagent/watchdog"
 )
 

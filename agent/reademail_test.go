@@ -15,8 +15,8 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/inbox"
-	"github.com/webagent/webagent/internal/testfixture/imaptest"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/imaptest"
 )
 
 // mailSite is a sign-up site that mails a six-digit code (/code) or a

@@ -14,9 +14,9 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/autopolicy"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/chrometest"
 )
 
 var chrome chrometest.Shared

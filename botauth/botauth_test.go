@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/internal/testfixture/sigcheck"
+	"github.com/webagent/webagent/testfixture/sigcheck"
 )
 
 // vector is one entry of Cloudflare's architecture test vectors.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/internal/testfixture/sigcheck"
+	"github.com/webagent/webagent/testfixture/sigcheck"
 )
 
 // TestDirectoryHandler: the directory is served at its well-known path

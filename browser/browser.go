@@ -10,6 +10,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/egress"
 	"github.com/webagent/webagent/passkey"
 )
 
@@ -206,7 +207,8 @@ type Browser struct {
 	snap      snapState    // the snapshot's settings and memory; guarded by sem
 	notices   notices      // what happened that the next snapshot tells
 	consent   consentState // the current document's cookie banner (Options.Consent); guarded by sem
-	guard     guard        // where the tabs may go (Confine)
+	guard     egress.Guard // where the tabs may go (Confine), for the egress too
+	refused   refusals     // the guard's last refusal of a document, for goto
 	egress    egressProxy  // the proxy every request leaves through; nil when attached to a shared context
 	downloads downloads    // the download folder and the downloads under way
 	activity  activityLog  // console and network activity, for traces (Options.RecordActivity)

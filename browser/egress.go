@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/webagent/webagent/contract"
@@ -40,11 +39,11 @@ type egressProxy interface {
 	Close()
 }
 
-// startEgress starts the Browser's egress, reading the limits from its
-// guard and going out through Options.Proxy.
+// startEgress starts the Browser's egress, holding requests to the
+// Browser's guard and going out through Options.Proxy.
 func startEgress(b *Browser) (egressProxy, error) {
 	cfg := egress.Config{
-		Limits: egressLimits{&b.guard},
+		Guard:  &b.guard,
 		Logger: b.log,
 	}
 	if b.opts.proxy.Server != "" {
@@ -64,19 +63,6 @@ func startEgress(b *Browser) (egressProxy, error) {
 		return nil, fmt.Errorf("browser: starting the egress proxy: %w", err)
 	}
 	return e, nil
-}
-
-// egressLimits are the guard's limits as the egress reads them.
-type egressLimits struct{ g *guard }
-
-func (l egressLimits) Policy() *contract.NavigationPolicy {
-	l.g.mu.Lock()
-	defer l.g.mu.Unlock()
-	return l.g.policy
-}
-
-func (l egressLimits) Private(ctx context.Context, host string) (bool, error) {
-	return l.g.private(ctx, host)
 }
 
 // refusedSummary says what the egress refused of the pages' requests

@@ -26,7 +26,7 @@ func (o *op) doGoto(a contract.Action) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if why := b.guard.check(o.ctx, u, true); why != "" {
+	if why := b.guard.Check(o.ctx, u, true); why != "" {
 		return "", contract.ActionErrorf("goto %s was refused: %s", shortURL(u), why)
 	}
 	return o.navigate(u)
@@ -40,7 +40,7 @@ func (o *op) navigate(u string) (string, error) {
 	res, err := cdp.Call(o.ctx, b.target, page.Navigate, page.NavigateParams{URL: u})
 	refusal := ""
 	if err == nil && blockedByGuard(res.ErrorText) {
-		refusal = b.guard.last()
+		refusal = b.refused.take()
 	}
 	switch {
 	case err != nil && o.ctx.Err() != nil:

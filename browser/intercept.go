@@ -196,7 +196,7 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 	document := e.ResourceType == network.ResourceTypeDocument
 	why := ""
 	if ours && document {
-		why = in.b.guard.check(ctx, e.Request.URL, top)
+		why = in.b.guard.Check(ctx, e.Request.URL, top)
 	}
 	if why == "" && ours && in.b.opts.ReadOnly && writes(e.Request.Method) {
 		in.blockWrite(ctx, e, document)
@@ -220,7 +220,7 @@ func (in *interceptor) answer(e *fetch.EventRequestPaused) {
 		return
 	}
 	u := e.Request.URL
-	in.b.guard.remember(u, why)
+	in.b.refused.remember(u, why)
 	what := "a navigation"
 	if !top {
 		what = "a frame"

@@ -50,7 +50,9 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	b.broken, b.breakf = context.WithCancelCause(context.Background())
 	b.downloads.init(b)
-	b.guard.files = opts.AllowFileURLs
+	if opts.AllowFileURLs {
+		b.guard.AllowFileURLs()
+	}
 	if opts.CDPURL == "" || opts.Isolated {
 		if b.egress, err = startEgress(b); err != nil {
 			return nil, err

@@ -22,7 +22,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 // shared is one Chromium for the benchmarks and the tests that need the

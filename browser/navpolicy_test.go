@@ -209,11 +209,7 @@ func confine(t *testing.T, b *Browser, p contract.NavigationPolicy) {
 	if err := b.Confine(p); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		b.guard.mu.Lock()
-		b.guard.policy = nil
-		b.guard.mu.Unlock()
-	})
+	t.Cleanup(func() { b.guard.Confine(nil) })
 }
 
 func patterns(t *testing.T, s ...string) []contract.DomainPattern {

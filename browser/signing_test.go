@@ -13,7 +13,7 @@ import (
 
 	"github.com/webagent/webagent/botauth"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/testfixture/sigcheck"
+	"github.com/webagent/webagent/testfixture/sigcheck"
 )
 
 // signedSite serves a page that makes every kind of request, and checks

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/modelserver"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/cache"
-	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // hostedLatency is how long the scripted model takes to answer, as a

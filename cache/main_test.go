@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/chrometest"
 )
 
 // chrome is the Chromium the tests share: each browser they need is a tab

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // scriptSignIn signs in with one script that presses the form's first

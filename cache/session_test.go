@@ -15,10 +15,10 @@ import (
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/internal/outline"
-	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	secretpkg "github.com/webagent/webagent/secret"
+	"github.com/webagent/webagent/testfixture/signin"
 	"github.com/webagent/webagent/trace"
 )
 

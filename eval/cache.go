@@ -6,7 +6,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/cache"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/trace"
 )
 

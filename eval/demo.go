@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/modelserver"
 )
 

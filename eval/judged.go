@@ -10,8 +10,8 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/dataset"
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/dataset"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/judge"
 	"github.com/webagent/webagent/price"
 )
@@ -28,7 +28,7 @@ type Judge interface {
 }
 
 // DatasetJobs returns a job for each task of a dataset (package
-// internal/eval/dataset, aliased as DatasetTask).
+// eval/dataset, aliased as DatasetTask).
 func DatasetJobs(tasks []DatasetTask) []Job {
 	jobs := make([]Job, len(tasks))
 	for i, t := range tasks {
@@ -250,7 +250,7 @@ func JudgeReport(ctx context.Context, dir string, rep *Report, j Judge, judgeNam
 	return rep
 }
 
-// LoadDataset reads a dataset file (see package internal/eval/dataset):
+// LoadDataset reads a dataset file (see package eval/dataset):
 // kind is "webvoyager" or "online-mind2web".
 func LoadDataset(kind, path string) ([]DatasetTask, error) { return dataset.Load(kind, path) }
 

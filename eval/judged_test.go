@@ -11,12 +11,12 @@ import (
 
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/report"
-	"github.com/webagent/webagent/internal/testfixture/contactform"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/judge"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/price"
+	"github.com/webagent/webagent/testfixture/contactform"
 	"github.com/webagent/webagent/trace"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/eval/suite"
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
+	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 // busyEnv makes the test binary a busy process: it spins on one core

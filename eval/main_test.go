@@ -10,8 +10,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 // chrome is a Chromium the tests share where they need a page (a tab each,

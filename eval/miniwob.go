@@ -13,8 +13,8 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/report"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/eval/suite"
 )
 
 // DefaultMiniWoBTasks are run when --miniwob-tasks is not given: simple

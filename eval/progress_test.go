@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 )
 
 func TestBar(t *testing.T) {

@@ -15,8 +15,8 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/report"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/price"
 )
 

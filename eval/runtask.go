@@ -11,9 +11,9 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/report"
-	"github.com/webagent/webagent/internal/eval/sites"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/eval/sites"
+	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 )

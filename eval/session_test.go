@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/suite"
 )
 
 // A task file's storage_state reaches the task's browser: the page finds

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/trace"
 )
 

@@ -1,10 +1,10 @@
 package eval
 
 import (
-	"github.com/webagent/webagent/internal/eval/dataset"
-	"github.com/webagent/webagent/internal/eval/report"
-	"github.com/webagent/webagent/internal/eval/sites"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/dataset"
+	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/eval/sites"
+	"github.com/webagent/webagent/eval/suite"
 )
 
 // The types of the harness's API. They are defined in packages under

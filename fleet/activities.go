@@ -14,7 +14,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/suite"
 )
 
 // signalTimeout bounds one signal from a run to its workflow.

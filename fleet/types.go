@@ -6,7 +6,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 )
 
 // The names workers and clients agree on. They are part of the wire

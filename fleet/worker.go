@@ -19,7 +19,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/suite"
 )
 
 // WorkerConfig configures a Worker. The model, its endpoint and key, and

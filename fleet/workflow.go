@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 )
 
 // Workflows run on Temporal's replay: they only decide, and everything

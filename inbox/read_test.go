@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/inbox"
-	"github.com/webagent/webagent/internal/testfixture/imaptest"
+	"github.com/webagent/webagent/testfixture/imaptest"
 )
 
 func config(srv *imaptest.Server) inbox.Config {

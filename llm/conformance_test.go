@@ -14,10 +14,10 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/eval/sites"
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
+	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/chrometest"
 )
 
 // The conformance test: each provider dialect is replayed from a real HTTP

@@ -11,10 +11,10 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // TestRunTaskCache: run_task under the server's run cache calls the model

@@ -19,10 +19,10 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 func TestMain(m *testing.M) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/chrometest"
 )
 
 // chrome is the Chromium the tests share: each browser they need is a tab

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/machinelock"
 	"github.com/webagent/webagent/watchdog"
 )
 

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 // TestMain shares the machine (machinelock): these tests start Chromium

@@ -10,7 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/snapbench"
+	"github.com/webagent/webagent/eval/snapbench"
 )
 
 // benchOpts are the flags of `webagent bench snapshot`.

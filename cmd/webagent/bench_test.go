@@ -29,7 +29,7 @@ func TestBenchUsageErrors(t *testing.T) {
 // TestBenchSnapshot runs the benchmark on the pages of its package's tests.
 func TestBenchSnapshot(t *testing.T) {
 	t.Parallel()
-	code, p := run(t, "bench", "snapshot", filepath.Join("..", "..", "internal", "snapbench", "testdata"))
+	code, p := run(t, "bench", "snapshot", filepath.Join("..", "..", "eval", "snapbench", "testdata"))
 	if code != exitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, p.stdout.String(), p.stderr.String())
 	}

@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/botauth"
-	"github.com/webagent/webagent/internal/testfixture/sigcheck"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/sigcheck"
 )
 
 // TestBotKeyCommands: bot-key new writes a private 0600 key and prints

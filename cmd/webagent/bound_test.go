@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 // The bound is the exit: on a busy machine, a task whose model stalls ends

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/webagent/webagent/internal/testfixture/imaptest"
-	"github.com/webagent/webagent/internal/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/imaptest"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // webagent browser script FILE signs in with one command: the program's

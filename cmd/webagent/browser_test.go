@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/browser/launcher"
-	"github.com/webagent/webagent/internal/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // bsess is a webagent browser session of a test, driven through the built

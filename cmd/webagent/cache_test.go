@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // TestRunCache: webagent run --cache stores the first successful run and

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/browser/launcher"
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 // The chaos run: many `webagent run` processes, two at a time, each with a

@@ -19,8 +19,8 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/internal/eval/report"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/report"
+	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/llm"
 )
 

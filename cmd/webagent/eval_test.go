@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/modelserver"
 )
 

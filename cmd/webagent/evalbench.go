@@ -14,7 +14,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/internal/eval/dataset"
+	"github.com/webagent/webagent/eval/dataset"
 	"github.com/webagent/webagent/judge"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/price"

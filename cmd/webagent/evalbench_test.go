@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/report"
-	"github.com/webagent/webagent/internal/testfixture/contactform"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/contactform"
 	"github.com/webagent/webagent/trace"
 )
 

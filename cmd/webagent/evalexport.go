@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/webagent/webagent/internal/eval/export"
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/export"
+	"github.com/webagent/webagent/eval/report"
 )
 
 // cmdEvalExport writes a finished eval's dataset runs in a benchmark's

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 )
 
 // evalJudgeOpts are the flags of eval judge.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/internal/testfixture/contactform"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/contactform"
 )
 
 // TestEvalRubric: a BU Bench V2 file of four rubric tasks on a local

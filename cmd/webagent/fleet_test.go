@@ -23,8 +23,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/webagent/webagent/internal/testfixture/devtemporal"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/devtemporal"
 )
 
 // The fleet, against a real Temporal dev server: worker processes run the

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/internal/testfixture/otlpsink"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/otlpsink"
 )
 
 // testFleetOTel: a task submitted with --otel-endpoint and run by a worker

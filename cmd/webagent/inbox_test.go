@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/internal/testfixture/imaptest"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/imaptest"
 )
 
 // webagent run --inbox signs in with a magic link from a real Dovecot;

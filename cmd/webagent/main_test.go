@@ -20,8 +20,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 var bin string

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/internal/testfixture/contactform"
-	"github.com/webagent/webagent/internal/testfixture/otlpsink"
+	"github.com/webagent/webagent/testfixture/contactform"
+	"github.com/webagent/webagent/testfixture/otlpsink"
 )
 
 // TestRunOpenTelemetry: a run with --otel-endpoint sends its spans to a

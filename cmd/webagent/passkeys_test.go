@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/testfixture/passkeysite"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/passkey"
+	"github.com/webagent/webagent/testfixture/passkeysite"
 )
 
 // TestPasskeys: a passkey a site creates is refused without

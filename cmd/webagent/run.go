@@ -18,7 +18,7 @@ import (
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // TestSavedSignIn: a run with a storage state names the saved sign-ins

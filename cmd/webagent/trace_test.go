@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/eval"
-	"github.com/webagent/webagent/internal/testfixture/signin"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/signin"
 )
 
 // TestTraceReplayCLI: run --trace writes a trace, show-trace prints its

@@ -13,7 +13,7 @@ import (
 // said to have made them: the summary and the trace stay empty. Once a
 // page is known to ask for such a host, its refusals are told.
 func TestChromiumsOwnCalls(t *testing.T) {
-	p, refused := start(t, Config{Limits: only(t, "example.com")})
+	p, refused := start(t, Config{Guard: only(t, "example.com")})
 	c := via(t, p)
 	if _, _, err := get(c, http.MethodGet, "https://update.googleapis.com/service/update2/json"); err == nil || !strings.Contains(err.Error(), "Forbidden") {
 		t.Errorf("the component updater's tunnel was not refused: %v", err)

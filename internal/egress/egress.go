@@ -1,17 +1,21 @@
-// Package egress is the browser's forward proxy on loopback: every request
-// Chromium makes leaves through it, and it holds each one to the user's
-// limits (the allowed and blocked domains and the private network guard of
-// contract.NavigationPolicy), going out directly or through the user's own
-// proxy. It counts what it refuses, for the notices the model reads, and
-// keeps Chromium's own background calls out of that count: they are
-// refused like any other request, but they are no page's doing.
+// Package egress decides where the browser may go, and holds every request
+// of Chromium to it. Its Guard is the one decision: the schemes a document
+// may have, the allowed and blocked domains and the private network guard
+// of contract.NavigationPolicy, the DNS look-up and the refusal's words;
+// package browser's goto and request interceptor ask it about documents,
+// and the Proxy, the browser's forward proxy on loopback that every
+// request leaves through, asks it about each request, going out directly
+// or through the user's own proxy. The proxy counts what it refuses, for
+// the notices the model reads, and keeps Chromium's own background calls
+// out of that count: they are refused like any other request, but they are
+// no page's doing.
 //
-// Chromium sends it every host name unresolved (no DNS of its own), so the
-// private network guard is checked where the connection is made, on the
-// address dialled: a name that resolves to a public address when checked
-// and to a private one when used (DNS rebinding) is refused. Through the
-// user's proxy, which resolves names itself, the guard resolves the name
-// first (Limits.Private).
+// Chromium sends the proxy every host name unresolved (no DNS of its own),
+// so the private network guard is checked where the connection is made, on
+// the address dialled: a name that resolves to a public address when
+// checked and to a private one when used (DNS rebinding) is refused.
+// Through the user's proxy, which resolves names itself, the guard resolves
+// the name first.
 //
 // The package is internal: how webagent keeps a page within its limits is
 // package browser's business, not an API of its own. It needs no browser
@@ -32,8 +36,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/webagent/webagent/contract"
 )
 
 // Bounds of the egress's own waits.
@@ -41,16 +43,6 @@ const (
 	dialBudget   = 30 * time.Second // a connection to a site, or to the user's proxy
 	headerBudget = 30 * time.Second // a request's head from Chromium
 )
-
-// Limits are the user's limits as the egress reads them at each request;
-// package browser's navigation guard implements them.
-type Limits interface {
-	// Policy is the navigation policy now; nil when there is none.
-	Policy() *contract.NavigationPolicy
-	// Private reports whether host is, or resolves to, an address the
-	// private network guard keeps the agent from (PrivateAddr).
-	Private(ctx context.Context, host string) (bool, error)
-}
 
 // Upstream is the user's proxy, which the egress goes out through.
 type Upstream struct {
@@ -62,8 +54,10 @@ type Upstream struct {
 
 // Config is what an egress is started with.
 type Config struct {
-	// Limits are the user's limits; nil lets every request through.
-	Limits Limits
+	// Guard holds the user's limits, read at each request; the browser's
+	// goto and interceptor ask the same Guard. Nil lets every request
+	// through.
+	Guard *Guard
 	// Upstream is the user's proxy; nil: the egress connects directly.
 	Upstream *Upstream
 	// Logger receives a debug line for each refusal; nil: none.

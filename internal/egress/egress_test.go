@@ -22,50 +22,36 @@ import (
 	"github.com/webagent/webagent/contract"
 )
 
-// limits are a policy, and a resolver that knows a few names.
-type limits struct {
-	mu      sync.Mutex
-	policy  *contract.NavigationPolicy
-	private map[string]bool // host -> resolves to a private address
-	asked   []string        // the hosts Private was asked about
-}
-
-func (l *limits) Policy() *contract.NavigationPolicy {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.policy
-}
-
-func (l *limits) set(p *contract.NavigationPolicy) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.policy = p
-}
-
-func (l *limits) Private(_ context.Context, host string) (bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.asked = append(l.asked, host)
-	p, ok := l.private[host]
-	if !ok {
-		return false, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-	}
-	return p, nil
+// limits are a guard of a policy, with a resolver that knows a few names:
+// host -> resolves to a private address.
+func limits(policy *contract.NavigationPolicy, private map[string]bool) *Guard {
+	g := &Guard{lookup: func(_ context.Context, host string) ([]netip.Addr, error) {
+		p, ok := private[host]
+		switch {
+		case !ok:
+			return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+		case p:
+			return []netip.Addr{netip.MustParseAddr("10.0.0.1")}, nil
+		}
+		return []netip.Addr{netip.MustParseAddr("203.0.113.1")}, nil
+	}}
+	g.Confine(policy)
+	return g
 }
 
 // only are limits that allow the hosts of the patterns alone.
-func only(t *testing.T, patterns string) *limits {
+func only(t *testing.T, patterns string) *Guard {
 	t.Helper()
 	allowed, err := contract.ParseDomainPatterns(patterns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &limits{policy: &contract.NavigationPolicy{Allowed: allowed, AllowPrivateNetwork: true}}
+	return limits(&contract.NavigationPolicy{Allowed: allowed, AllowPrivateNetwork: true}, nil)
 }
 
 // open are limits that let everything through.
-func open() *limits {
-	return &limits{policy: &contract.NavigationPolicy{AllowPrivateNetwork: true}}
+func open() *Guard {
+	return limits(&contract.NavigationPolicy{AllowPrivateNetwork: true}, nil)
 }
 
 // refusals collects what OnRefuse is told.
@@ -174,7 +160,7 @@ func get(c *http.Client, method, u string) (int, string, error) {
 // TestForwards: a plain request and an https one through a tunnel reach
 // their servers, as they were sent, without the proxy's credentials.
 func TestForwards(t *testing.T) {
-	p, refused := start(t, Config{Limits: open()})
+	p, refused := start(t, Config{Guard: open()})
 	c := via(t, p)
 	plain, secure := newSite(t, false), newSite(t, true)
 	for _, tc := range []struct {
@@ -204,7 +190,7 @@ func TestForwards(t *testing.T) {
 // requests to another host are refused and reach nothing; the summary
 // counts them by host, in order, once.
 func TestRefusesOutsideLimits(t *testing.T) {
-	p, refused := start(t, Config{Limits: only(t, "example.com")})
+	p, refused := start(t, Config{Guard: only(t, "example.com")})
 	c := via(t, p)
 	plain, secure := newSite(t, false), newSite(t, true)
 
@@ -237,7 +223,7 @@ func TestRefusesOutsideLimits(t *testing.T) {
 // TestSummaryWording: one refusal is told in the singular; past five
 // hosts, the rest are counted.
 func TestSummaryWording(t *testing.T) {
-	p, _ := start(t, Config{Limits: only(t, "example.com")})
+	p, _ := start(t, Config{Guard: only(t, "example.com")})
 	c := via(t, p)
 	_, _, _ = get(c, http.MethodGet, "http://a.test/")
 	if s, want := p.Summary(), "1 request to a host outside your limits was refused: a.test (1)"; s != want {
@@ -258,8 +244,8 @@ func TestSummaryWording(t *testing.T) {
 // refused, also behind a name (localhost) and through a tunnel; nothing
 // reaches the server. Named by the user, the name goes through.
 func TestPrivateNetwork(t *testing.T) {
-	l := &limits{policy: &contract.NavigationPolicy{}}
-	p, refused := start(t, Config{Limits: l})
+	l := limits(&contract.NavigationPolicy{}, nil)
+	p, refused := start(t, Config{Guard: l})
 	c := via(t, p)
 	plain, secure := newSite(t, false), newSite(t, true)
 	_, pport, _ := net.SplitHostPort(strings.TrimPrefix(plain.URL, "http://"))
@@ -285,7 +271,7 @@ func TestPrivateNetwork(t *testing.T) {
 		t.Errorf("%d refusals told, want 3: %v", n, refused.list())
 	}
 
-	l.set(&contract.NavigationPolicy{Trusted: []string{"localhost"}})
+	l.Confine(&contract.NavigationPolicy{Trusted: []string{"localhost"}})
 	if code, body, err := get(c, http.MethodGet, "http://localhost:"+pport+"/named"); err != nil || code != http.StatusOK {
 		t.Errorf("named by the user: %d %q %v", code, body, err)
 	}
@@ -297,7 +283,7 @@ func TestPrivateNetwork(t *testing.T) {
 // TestExplain: a site that cannot be reached is not a refusal; goto is
 // told the network error behind Chromium's proxy error.
 func TestExplain(t *testing.T) {
-	p, _ := start(t, Config{Limits: open()})
+	p, _ := start(t, Config{Guard: open()})
 	c := via(t, p)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -338,7 +324,7 @@ func TestCloseEndsTunnels(t *testing.T) {
 			held <- c
 		}
 	}()
-	p, err := Start(Config{Limits: open()})
+	p, err := Start(Config{Guard: open()})
 	if err != nil {
 		t.Fatal(err)
 	}

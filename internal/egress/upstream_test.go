@@ -119,7 +119,7 @@ func pipe(wg *sync.WaitGroup, client net.Conn, r io.Reader, server net.Conn) {
 func TestUpstreamWithCredentials(t *testing.T) {
 	ups := newUpstream(t, "ann", "pw")
 	plain, secure := newSite(t, false), newSite(t, true)
-	p, refused := start(t, Config{Limits: open(), Upstream: &Upstream{Server: ups.URL, Username: "ann", Password: "pw"}})
+	p, refused := start(t, Config{Guard: open(), Upstream: &Upstream{Server: ups.URL, Username: "ann", Password: "pw"}})
 	c := via(t, p)
 	if code, body, err := get(c, http.MethodGet, plain.URL+"/p"); err != nil || code != http.StatusOK || body != "hello from /p" {
 		t.Errorf("plain: %d %q %v", code, body, err)
@@ -136,7 +136,7 @@ func TestUpstreamWithCredentials(t *testing.T) {
 		t.Errorf("the sites received %v", got)
 	}
 
-	wrong, wrongRefused := start(t, Config{Limits: open(), Upstream: &Upstream{Server: ups.URL, Username: "ann", Password: "nope"}})
+	wrong, wrongRefused := start(t, Config{Guard: open(), Upstream: &Upstream{Server: ups.URL, Username: "ann", Password: "nope"}})
 	if _, _, err := get(via(t, wrong), http.MethodGet, secure.URL+"/wrong"); err == nil || !strings.Contains(err.Error(), "Bad Gateway") {
 		t.Errorf("a tunnel with the wrong password: %v", err)
 	}
@@ -153,11 +153,8 @@ func TestUpstreamWithCredentials(t *testing.T) {
 // before the proxy is asked; a public one is passed on.
 func TestUpstreamPrivateNetwork(t *testing.T) {
 	ups := newUpstream(t, "ann", "pw")
-	l := &limits{
-		policy:  &contract.NavigationPolicy{},
-		private: map[string]bool{"intranet.example": true, "public.example": false},
-	}
-	p, refused := start(t, Config{Limits: l, Upstream: &Upstream{Server: ups.URL, Username: "ann", Password: "pw"}})
+	l := limits(&contract.NavigationPolicy{}, map[string]bool{"intranet.example": true, "public.example": false})
+	p, refused := start(t, Config{Guard: l, Upstream: &Upstream{Server: ups.URL, Username: "ann", Password: "pw"}})
 	c := via(t, p)
 	if code, body, err := get(c, http.MethodGet, "http://intranet.example/x"); code != http.StatusForbidden || !strings.Contains(body, "intranet.example is on a private network") {
 		t.Errorf("plain: %d %q %v", code, body, err)
@@ -249,7 +246,7 @@ func (s *socks5) serve(c net.Conn) {
 func TestUpstreamSOCKS5(t *testing.T) {
 	s := newSocks5(t)
 	plain, secure := newSite(t, false), newSite(t, true)
-	p, _ := start(t, Config{Limits: open(), Upstream: &Upstream{Server: "socks5://" + s.ln.Addr().String()}})
+	p, _ := start(t, Config{Guard: open(), Upstream: &Upstream{Server: "socks5://" + s.ln.Addr().String()}})
 	c := via(t, p)
 	for _, u := range []string{plain.URL + "/p", secure.URL + "/s"} {
 		if code, _, err := get(c, http.MethodGet, u); err != nil || code != http.StatusOK {

@@ -33,3 +33,53 @@ func TestMCPServerWithoutTemporal(t *testing.T) {
 		}
 	}
 }
+
+// module is the module's path, the prefix of every package of ours.
+const module = "github.com/webagent/webagent/"
+
+// imports maps each package of ours, by its folder, to the packages of
+// ours its product files import (tests aside), by their folders.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, line := range strings.Split(strings.Join(goList(t, "-f", "{{.ImportPath}}:{{join .Imports \",\"}}", "./..."), "\n"), "\n") {
+		pkg, deps, _ := strings.Cut(line, ":")
+		dir := strings.TrimPrefix(pkg, module)
+		out[dir] = nil
+		for d := range strings.SplitSeq(deps, ",") {
+			if strings.HasPrefix(d, module) {
+				out[dir] = append(out[dir], strings.TrimPrefix(d, module))
+			}
+		}
+	}
+	return out
+}
+
+// TestNoUpwardImports: internal/ is the ground floor, the product's helpers
+// that every level uses (the snapshot grammar, "did you mean", YAML files,
+// network errors, the navigation guard and its egress): of ours they import
+// only contract and each other, so that no import runs up into internal/.
+// The eval's own code (eval/...) is used by the eval's level alone (eval,
+// fleet's eval runs, the command), and the tests' fixtures (testfixture/)
+// by no product package.
+func TestNoUpwardImports(t *testing.T) {
+	t.Parallel()
+	for pkg, deps := range imports(t) {
+		for _, d := range deps {
+			switch {
+			case strings.HasPrefix(pkg, "internal/") && d != "contract" && !strings.HasPrefix(d, "internal/"):
+				t.Errorf("%s imports %s: internal/ is the ground floor, importing of ours only contract and internal/; "+
+					"code that needs %s belongs above, under eval/ or testfixture/", pkg, d, d)
+			case strings.HasPrefix(d, "eval/") && !evalLevel(pkg):
+				t.Errorf("%s imports %s: the eval's code is for eval, fleet and cmd/webagent alone", pkg, d)
+			case strings.HasPrefix(d, "testfixture") && !strings.HasPrefix(pkg, "testfixture"):
+				t.Errorf("%s imports %s: a test fixture is used by tests, never by the product", pkg, d)
+			}
+		}
+	}
+}
+
+// evalLevel reports whether pkg may use the eval's code.
+func evalLevel(pkg string) bool {
+	return pkg == "eval" || strings.HasPrefix(pkg, "eval/") || pkg == "fleet" || strings.HasPrefix(pkg, "cmd/")
+}

@@ -14,4 +14,8 @@
 //     signer of package botauth;
 //   - devtemporal: a Temporal dev server (the temporal CLI) for the
 //     fleet's tests.
+//
+// It stands outside internal/, the ground floor of the product's helpers:
+// its fixtures import browser and modelserver, which import internal/. It
+// is no API: its packages change with the tests they serve.
 package testfixture

@@ -12,7 +12,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/internal/suggest"
 	"github.com/webagent/webagent/secret"
 )

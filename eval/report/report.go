@@ -17,7 +17,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/judge"
 )
 

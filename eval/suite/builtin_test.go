@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/webagent/webagent/internal/eval/sites"
+	"github.com/webagent/webagent/eval/sites"
 )
 
 func TestBuiltin(t *testing.T) {

@@ -6,7 +6,7 @@ import "os"
 var shopSnapshot, cartSnapshot = readSnapshot("shop.txt"), readSnapshot("cart.txt")
 
 func readSnapshot(name string) string {
-	b, err := os.ReadFile("../../outline/testdata/" + name)
+	b, err := os.ReadFile("../../internal/outline/testdata/" + name)
 	if err != nil {
 		panic(err)
 	}

@@ -33,7 +33,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/machinelock"
 )
 
 // startTimeout bounds starting the shared Chromium and attaching a tab to

@@ -11,11 +11,11 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
-	"github.com/webagent/webagent/internal/eval/sites"
-	"github.com/webagent/webagent/internal/eval/suite"
-	"github.com/webagent/webagent/internal/testfixture/chrometest"
+	"github.com/webagent/webagent/eval/sites"
+	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/chrometest"
 )
 
 // e2eTasks are the built-in tasks the end-to-end test runs by default: a

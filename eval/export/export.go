@@ -21,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/webagent/webagent/internal/eval/report"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/judge"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webagent/webagent/internal/eval/dataset"
+	"github.com/webagent/webagent/eval/dataset"
 )
 
 func TestLoadWebVoyager(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/internal/eval/suite"
+	"github.com/webagent/webagent/eval/suite"
 )
 
 func run(suiteName, id string, ok bool, ms int64, tokens int) Run {

@@ -3,7 +3,7 @@ package dataset_test
 import (
 	"fmt"
 
-	"github.com/webagent/webagent/internal/eval/dataset"
+	"github.com/webagent/webagent/eval/dataset"
 )
 
 // Read a set in its published format, keep some levels, and sample it
