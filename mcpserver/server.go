@@ -86,6 +86,9 @@ type Config struct {
 	// every action. The browser_ tools, which the client's own model
 	// drives, are not checked.
 	Actions *policy.Policy
+	// Inbox is the agent's mailbox, which browser_read_email reads (and
+	// run_task's read_email, through AgentOptions); nil offers none.
+	Inbox Mailbox
 	// DerivePolicy draws each run_task's policy from its task before its
 	// first action (--policy auto; package autopolicy), after Actions'
 	// rules, applied as proposed (no one reviews it here); the result
@@ -124,6 +127,9 @@ type Server struct {
 	mcp  *mcp.Server
 	log  *slog.Logger
 	mask *secret.Masker
+	// started is when the server began: browser_read_email reads the
+	// mail that came since.
+	started time.Time
 
 	named named // the named browser sessions this server serves
 
@@ -141,7 +147,7 @@ type Server struct {
 func New(cfg Config) *Server {
 	cfg.LaunchTimeout = cmp.Or(cfg.LaunchTimeout, 60*time.Second)
 	cfg.Policy.Trusted = nil
-	s := &Server{cfg: cfg, log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), mask: secret.NewMasker(cfg.Secrets), sessions: map[*mcp.ServerSession]*connState{}}
+	s := &Server{cfg: cfg, log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), mask: secret.NewMasker(cfg.Secrets), started: time.Now(), sessions: map[*mcp.ServerSession]*connState{}}
 	s.rounds.srv = s
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "webagent", Version: cmp.Or(cfg.Version, "dev")}, &mcp.ServerOptions{
 		Instructions: "webagent drives a real Chromium. Call browser_navigate, then act on the refs (e12) of the latest snapshot; " +
@@ -154,6 +160,9 @@ func New(cfg Config) *Server {
 		s.mcp.AddTool(t.tool, s.handle(t))
 	}
 	s.mcp.AddTool(runTaskTool, s.runTask)
+	if cfg.Inbox != nil {
+		s.mcp.AddTool(readEmailTool, s.readEmail)
+	}
 	var (
 		tasks mcptask.Tasks   = &s.tasks
 		start mcptask.Starter = mcptask.Starts(&s.tasks, s.startTask)

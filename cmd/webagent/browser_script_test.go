@@ -47,6 +47,13 @@ return snapshot().find({role: "heading"}).name;`), 0o600); err != nil {
 	if code, _, errOut, _ := s.cmd(t, "script", filepath.Join(t.TempDir(), "none.js")); code != exitUsage || !strings.Contains(errOut, "no such file") {
 		t.Errorf("a missing file: exit %d: %s", code, errOut)
 	}
+	// The sign-in lasts: close saves the session's state when asked.
+	state := filepath.Join(t.TempDir(), "state.json")
+	s.must(t, "close", "--save-storage-state", state)
+	b, err := os.ReadFile(state)
+	if err != nil || !strings.Contains(string(b), `"user"`) || !strings.Contains(string(b), "alice") {
+		t.Errorf("the saved state (%v): %s", err, b)
+	}
 }
 
 // webagent browser read-email reads a code a site mailed to a real

@@ -39,7 +39,7 @@ type common struct {
 	session sessionFlags // registered by run and browser only
 	cache   cacheFlags   // registered by run only
 	policy  policyFlags  // registered by run and mcp
-	inbox   inboxFlags   // registered by run and browser
+	inbox   inboxFlags   // registered by run, browser and mcp
 	otel    otelFlags
 }
 

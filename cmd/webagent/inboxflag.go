@@ -5,6 +5,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/inbox"
+	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/session"
 )
@@ -61,6 +62,14 @@ func (f *inboxFlags) load(secrets map[string]string) error {
 
 // mailbox is the session's inbox, nil without --inbox.
 func (f *inboxFlags) mailbox() session.Mailbox {
+	if f.mail == nil {
+		return nil
+	}
+	return *f.mail
+}
+
+// mailboxMCP is the MCP server's inbox, nil without --inbox.
+func (f *inboxFlags) mailboxMCP() mcpserver.Mailbox {
 	if f.mail == nil {
 		return nil
 	}

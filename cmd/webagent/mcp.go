@@ -40,6 +40,7 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	fs.StringVar(&o.temporal.addr, "temporal", "", "run run_task's runs on the fleet's workers (webagent worker) through this Temporal frontend, HOST:PORT: each is a workflow, which a client finds again by its task id after the server restarts")
 	o.temporal.registerRest(fs)
 	o.common.register(fs)
+	o.common.inbox.register(fs)
 	o.policy.register(fs)
 	o.cache.register(fs, false)
 	fs.Usage = func() {
@@ -81,15 +82,19 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return exitUsage, err
 	}
+	hidden := o.browser.hidden()
+	maps.Copy(hidden, secrets) // the inbox's password too
+	if err := o.inbox.load(secrets); err != nil {
+		return exitUsage, err
+	}
 	for k := range secrets {
 		if _, origin, _ := secret.ParseKey(k); origin == "" {
 			return exitUsage, usagef("--secret %s has no site: bind it to the one site it may be typed on, e.g. --secret %s@https://login.example.com=VALUE", k, k)
 		}
 	}
 	// The logs (the browser's too: the URLs it reads) never show a secret.
-	hidden := o.browser.hidden()
-	maps.Copy(hidden, secrets)
-	stderr = secret.NewMasker(hidden).Writer(stderr)
+	o.inbox.log = secret.NewMasker(hidden)
+	stderr = o.inbox.log.Writer(stderr)
 	log := o.logger(stderr)
 	stopOTel, err := o.otel.start(ctx, "webagent-mcp", log)
 	if err != nil {
@@ -123,7 +128,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Secrets:      secrets,
 		Model:        model,
 		Limits:       o.limits,
-		AgentOptions: []agent.Option{agent.WithVision(o.vision), agent.WithScripts(!o.noScripts)},
+		AgentOptions: append([]agent.Option{agent.WithVision(o.vision), agent.WithScripts(!o.noScripts)}, o.inbox.options(nil)...),
+		Inbox:        o.inbox.mailboxMCP(),
 		Actions:      o.policy.p,
 		DerivePolicy: o.policy.auto,
 		Cache:        o.cache.opened,
