@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,4 +143,134 @@ func browserReference(t *testing.T, b *strings.Builder) {
 		}
 		b.WriteString(block(text))
 	}
+}
+
+// The pages TestDocCommands reads: README.md and docs/*.md.
+func docPages(t *testing.T) []string {
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"../../README.md"}, pages...)
+}
+
+// docCommandTests are the webagent commands the docs show in sh code
+// blocks that need no network, each written as the docs write it (its
+// arguments after "webagent", comment left out), with the test that runs
+// it.
+var docCommandTests = map[string]string{
+	"eval": "TestEvalBuiltinTasks", // built-in tasks through the CLI; TestBuiltinSuiteUnderLoad (eval) runs every one
+	"demo": "TestDemoHuman",
+}
+
+// A webagent command in a shell line: webagent or bin/webagent at the
+// start of a command (or after a space), then its arguments up to the
+// command's end.
+var docCommand = regexp.MustCompile(`(?:^|[\s;&|(])(?:bin/)?webagent\s+([^;&|]*)`)
+
+// TestDocCommands checks that every webagent command in a sh code block of
+// README.md and docs/ is run by a test (docCommandTests), or that its
+// block says it needs a network or a model the tests do not start: an info
+// string "sh network". It also checks that relative links resolve.
+func TestDocCommands(t *testing.T) {
+	t.Parallel()
+	tests := testFuncs(t)
+	for name, test := range docCommandTests {
+		if !tests[test] {
+			t.Errorf("docCommandTests: %q names %s, which is no test of this repository", name, test)
+		}
+	}
+	for _, page := range docPages(t) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(page, "../../")
+		for _, c := range shellCommands(string(data)) {
+			if _, ok := docCommandTests[c.text]; !ok {
+				t.Errorf("%s:%d: `webagent %s` is run by no test: name the test that runs it in docCommandTests "+
+					"(cmd/webagent/docs_test.go), or mark its block as needing a network (```sh network)", rel, c.line, c.text)
+			}
+		}
+		checkLinks(t, page, rel, string(data))
+	}
+}
+
+type docCmd struct {
+	line int
+	text string // after "webagent"
+}
+
+// shellCommands are the webagent commands in a page's sh blocks that are
+// not marked network.
+func shellCommands(page string) []docCmd {
+	var out []docCmd
+	inBlock, checked := false, false
+	for i, line := range strings.Split(page, "\n") {
+		if rest, ok := strings.CutPrefix(line, "```"); ok {
+			if !inBlock {
+				info := strings.Fields(rest)
+				checked = len(info) > 0 && (info[0] == "sh" || info[0] == "bash" || info[0] == "shell") && !slices.Contains(info, "network")
+			}
+			inBlock = !inBlock
+			continue
+		}
+		if !inBlock || !checked {
+			continue
+		}
+		code, _, _ := strings.Cut(line, " #")
+		for _, m := range docCommand.FindAllStringSubmatch(code, -1) {
+			words := strings.Fields(m[1])
+			if len(words) == 0 || !slices.Contains(commands, words[0]) {
+				continue
+			}
+			out = append(out, docCmd{line: i + 1, text: strings.Join(words, " ")})
+		}
+	}
+	return out
+}
+
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// checkLinks checks that a page's relative links name files that exist.
+func checkLinks(t *testing.T, page, rel, data string) {
+	t.Helper()
+	for _, m := range mdLink.FindAllStringSubmatch(data, -1) {
+		target, _, _ := strings.Cut(m[1], "#")
+		if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+			t.Errorf("%s: the link %s does not resolve: %v", rel, m[1], err)
+		}
+	}
+}
+
+// testFuncs are the names of the repository's Test functions.
+func testFuncs(t *testing.T) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	decl := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".tools" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range decl.FindAllStringSubmatch(string(data), -1) {
+				names[m[1]] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
 }
