@@ -26,7 +26,7 @@ type policyFlags struct {
 }
 
 func (f *policyFlags) register(fs *flag.FlagSet) {
-	fs.Var(&f.files, "policy", "an action policy, YAML: rules that allow, deny or confirm (ask you) page actions by tool, site, element and form (see README, Guardrails); "+
+	fs.Var(&f.files, "policy", "an action policy, YAML: rules that allow, deny or confirm (ask you) page actions by tool, site, element and form (see docs/security.md); "+
 		"auto draws one from the task before the first action (the sites it needs, what it may do on each), which you see and accept, edit or refuse on a terminal; repeatable, files first")
 	fs.Var(&f.confirm, "confirm", "ask you before these actions: "+strings.Join(policy.PresetNames(), ", ")+" (comma-separated or repeated; after --policy's rules); no answer within --human-timeout is a no")
 }
