@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +48,9 @@ func (c *Client) read(stream *ssestream.Stream[responses.ResponseStreamEventUnio
 	if !a.done {
 		return contract.Reply{}, &llm.Error{Kind: llm.KindProviderDown, Retryable: true, Attempts: attempt,
 			Message: "the stream ended before response.completed"}
+	}
+	if a.thinking > 0 {
+		c.log.Debug("reasoning tokens, counted in the completion tokens", "reasoning_tokens", a.thinking)
 	}
 	return a.reply(), nil
 }
@@ -96,7 +100,7 @@ func (a *assembler) item(index int64, item responses.ResponseOutputItemUnion, do
 	case "function_call":
 		fc := item.AsFunctionCall()
 		call := a.call(index)
-		call.ID, call.Name = fc.CallID, fc.Name
+		call.ID, call.Name = cmp.Or(fc.CallID, fc.ID), fc.Name
 		if done || fc.Arguments != "" {
 			call.Arguments = fc.Arguments
 		}
