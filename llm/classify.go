@@ -193,3 +193,21 @@ func retryableKind(k Kind, status int) bool {
 	}
 	return false
 }
+
+// ProviderError returns the *Error of an error a model server answered, classified as
+// this package classifies its own, so that a client of another API (package
+// llm/responses) gives the loop the same kinds, hints and codes. status is the HTTP
+// status, 0 for an error sent inside the stream; body is the error as the server sent
+// it (any error object parseProviderError reads, or plain text); apiKey is removed from
+// the message.
+func ProviderError(status int, body []byte, apiKey string, attempts int) *Error {
+	pe, ok := parseProviderError(body)
+	if !ok {
+		pe.Message = strings.TrimSpace(string(body))
+		if pe.Message == "" && status > 0 {
+			pe.Message = http.StatusText(status)
+		}
+	}
+	c := &Client{cfg: Config{APIKey: apiKey}}
+	return c.newError(status, pe, attempts)
+}

@@ -1,0 +1,113 @@
+package responses
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/webagent/webagent/llm"
+)
+
+// Config configures a Client. Its fields mean what llm.Config's do; the
+// errors of a bad one wrap llm.ErrConfig.
+type Config struct {
+	// BaseURL is the API root; the client posts to BaseURL + "/responses".
+	// Empty with an APIKey means llm.DefaultOpenAIBaseURL.
+	BaseURL string
+	// APIKey is sent as a bearer token; empty sends none.
+	APIKey string
+	// Model names the model, e.g. "gpt-5.4".
+	Model string
+	// Inactivity ends a stream after which nothing has arrived for this
+	// long (waiting for the response headers included). 0 disables it.
+	Inactivity time.Duration
+	// MaxRetries is how many times a request that failed before its stream
+	// started (429, 5xx, connection refused or reset), or whose stream
+	// failed with a transient error, is sent again. 0 means
+	// llm.DefaultMaxRetries; negative disables retries.
+	MaxRetries int
+	// RetryBaseDelay is the first back-off, doubled on each retry with
+	// jitter; 0 means llm.DefaultRetryBaseDelay.
+	RetryBaseDelay time.Duration
+	// MaxRetryDelay caps one back-off, Retry-After included; 0 means
+	// llm.DefaultMaxRetryDelay.
+	MaxRetryDelay time.Duration
+	// Temperature, TopP and MaxTokens (max_output_tokens) are sent exactly
+	// as set, 0 included; nil leaves them to the server.
+	Temperature *float32
+	TopP        *float32
+	MaxTokens   *int
+	// ReasoningEffort ("minimal", "low", "medium", "high", ...) is sent as
+	// reasoning.effort with a summary "auto"; empty sends no reasoning
+	// settings.
+	ReasoningEffort string
+	// NoReasoningItems stops asking for the encrypted reasoning items
+	// (include "reasoning.encrypted_content"), for a model that does not
+	// reason and refuses the include.
+	NoReasoningItems bool
+	// PromptCacheKey is sent as prompt_cache_key. Empty derives one per
+	// task: a hash of the model, the instructions and the first user
+	// message, the same at every step of a run.
+	PromptCacheKey string
+	// Logger receives retry warnings and debug traces, never the key.
+	Logger *slog.Logger
+	// HTTPClient sends the requests; nil uses one of its own. Its Timeout
+	// must be 0: bound calls with their context and Inactivity.
+	HTTPClient *http.Client
+}
+
+// normalize checks cfg and fills in its defaults.
+func (cfg Config) normalize() (Config, error) {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{llm.ErrConfig}, args...)...))
+	}
+	if cfg.Model == "" {
+		bad("no model given: pass --model or set WEBAGENT_MODEL")
+	}
+	if cfg.BaseURL == "" && cfg.APIKey != "" {
+		cfg.BaseURL = llm.DefaultOpenAIBaseURL
+	}
+	if cfg.BaseURL == "" {
+		bad("no model server given: pass --base-url or set OPENAI_API_KEY to use %s", llm.DefaultOpenAIBaseURL)
+	} else if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("base URL %q is not an absolute http(s) URL (e.g. https://api.openai.com/v1)", redactURL(cfg.BaseURL))
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	for name, d := range map[string]time.Duration{"Inactivity": cfg.Inactivity,
+		"RetryBaseDelay": cfg.RetryBaseDelay, "MaxRetryDelay": cfg.MaxRetryDelay} {
+		if d < 0 {
+			bad("%s is %s: it must not be negative", name, d)
+		}
+	}
+	if cfg.HTTPClient != nil && cfg.HTTPClient.Timeout != 0 {
+		bad("HTTPClient.Timeout is %s: it must be 0, a whole-request timeout cuts long healthy streams", cfg.HTTPClient.Timeout)
+	}
+	if len(errs) > 0 {
+		return cfg, errors.Join(errs...)
+	}
+	switch {
+	case cfg.MaxRetries == 0:
+		cfg.MaxRetries = llm.DefaultMaxRetries
+	case cfg.MaxRetries < 0:
+		cfg.MaxRetries = 0
+	}
+	if cfg.RetryBaseDelay == 0 {
+		cfg.RetryBaseDelay = llm.DefaultRetryBaseDelay
+	}
+	if cfg.MaxRetryDelay == 0 {
+		cfg.MaxRetryDelay = llm.DefaultMaxRetryDelay
+	}
+	return cfg, nil
+}
+
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return s
+}
