@@ -198,4 +198,3 @@ func (b *touchBody) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-

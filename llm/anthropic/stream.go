@@ -13,17 +13,17 @@ import (
 
 // assembler rebuilds a reply from the stream's events, block by index.
 type assembler struct {
-	blocks   map[int64]*block
-	order    []int64
-	usage    sdk.MessageDeltaUsage
-	stop     string
-	stopped  bool // message_stop arrived
+	blocks  map[int64]*block
+	order   []int64
+	usage   sdk.MessageDeltaUsage
+	stop    string
+	stopped bool // message_stop arrived
 }
 
 type block struct {
-	typ, id, name     string
-	text, json        strings.Builder
-	signature, data   string
+	typ, id, name   string
+	text, json      strings.Builder
+	signature, data string
 	input           any // the input of content_block_start, if no delta follows
 }
 
