@@ -30,9 +30,15 @@ type recorded struct {
 
 func newMessagesServer(t *testing.T, respond func(w http.ResponseWriter, r *http.Request, body map[string]any, n int)) *messagesServer {
 	t.Helper()
+	s := newExampleServer(respond)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// newExampleServer starts a messagesServer the caller closes.
+func newExampleServer(respond func(w http.ResponseWriter, r *http.Request, body map[string]any, n int)) *messagesServer {
 	s := &messagesServer{respond: respond}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
 	return s
 }
 
