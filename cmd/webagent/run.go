@@ -28,6 +28,7 @@ type runOpts struct {
 	common
 	url string
 	modelFlags
+	api     string // --api: chat or anthropic
 	secrets secretFlag
 	// taskFile holds the task; "-" is stdin (taskText).
 	taskFile string
@@ -41,6 +42,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	fs.StringVar(&o.url, "url", "", "the page to start on (an http or https URL)")
 	o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
 		"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
+	registerAPI(fs, &o.api)
 	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs, typed only on the start URL's origin; NAME@https://login.example.com=VALUE binds it to another origin; VALUE env:VAR reads it from the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code (repeatable)")
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
@@ -141,7 +143,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 
 	cfg := o.modelFlags.config(log)
 	o.trace.model = modelInfo(cfg)
-	model, err := newModel(ctx, cfg)
+	model, err := newModelAPI(ctx, o.api, &o.modelFlags, log)
 	if err != nil {
 		return exitUsage, err
 	}

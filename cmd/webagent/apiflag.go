@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/anthropic"
+	"github.com/webagent/webagent/llm/responses"
+)
+
+// The APIs --api chooses from.
+const (
+	apiChat      = "chat"
+	apiAnthropic = "anthropic"
+	apiResponses = "responses"
+)
+
+// registerAPI adds --api, which only the commands that read it register.
+func registerAPI(fs *flag.FlagSet, dst *string) {
+	fs.Func("api", "the model's API: chat (OpenAI-compatible chat completions), anthropic (the Messages API; key from $ANTHROPIC_API_KEY or --api-key) or responses (OpenAI's Responses API); default inferred from --base-url (api.anthropic.com is anthropic), else chat",
+		func(s string) error {
+			switch s {
+			case apiChat, apiAnthropic, apiResponses:
+				*dst = s
+				return nil
+			}
+			return fmt.Errorf("use %s, %s or %s", apiChat, apiAnthropic, apiResponses)
+		})
+}
+
+// chooseAPI is --api, or the API the base URL names, said in the log.
+func chooseAPI(api, baseURL string, log *slog.Logger) string {
+	if api != "" {
+		return api
+	}
+	if u, err := url.Parse(baseURL); err == nil && (u.Hostname() == "api.anthropic.com" || strings.HasSuffix(u.Hostname(), ".anthropic.com")) {
+		log.Info("--api anthropic inferred from --base-url", "base_url", u.Redacted())
+		return apiAnthropic
+	}
+	return apiChat
+}
+
+// newModelAPI builds the model client of the API chosen and checks its
+// endpoint, as newModel does for chat completions.
+func newModelAPI(ctx context.Context, api string, m *modelFlags, log *slog.Logger) (contract.Model, error) {
+	cfg := m.config(log)
+	switch chooseAPI(api, m.baseURL, log) {
+	case apiResponses:
+		return newResponsesModel(ctx, m, log)
+	case apiChat:
+		return newModel(ctx, cfg)
+	}
+	acfg := anthropic.Config{BaseURL: m.baseURL, APIKey: m.apiKey, Model: cfg.Model, Inactivity: m.idle,
+		Temperature: m.temperature, TopP: m.topP, Logger: log}
+	if acfg.APIKey == "" {
+		acfg.APIKey = strings.TrimSpace(os.Getenv("ANTHROPIC_API_KEY"))
+	}
+	if m.maxTokens != nil {
+		acfg.MaxTokens = *m.maxTokens
+	}
+	if acfg.Model == "" {
+		return nil, usagef("no model configured: pass --model NAME (e.g. --api anthropic --model claude-sonnet-4-5) or set WEBAGENT_MODEL")
+	}
+	client, err := anthropic.New(acfg)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := client.Ping(pctx); err != nil {
+		return nil, anthropicPingError(ctx, client.BaseURL(), acfg.APIKey != "", err)
+	}
+	return client, nil
+}
+
+// anthropicPingError says what a failed preflight of the Messages API
+// means, once.
+func anthropicPingError(ctx context.Context, base string, keyed bool, err error) error {
+	switch {
+	case errors.Is(err, llm.ErrUnauthorized) && !keyed:
+		return usagef("the model server at %s wants an API key and none was sent; pass --api-key KEY or set ANTHROPIC_API_KEY", base)
+	case errors.Is(err, llm.ErrUnauthorized):
+		return usagef("the model server at %s refused the API key that was sent (%v); check --api-key or ANTHROPIC_API_KEY", base, err)
+	case errors.Is(err, anthropic.ErrNotMessagesEndpoint):
+		return usagef("the model server at %s: %s", base, strings.TrimPrefix(err.Error(), anthropic.ErrNotMessagesEndpoint.Error()+": "))
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return usagef("the model server at %s did not answer within 10s; check --base-url and this machine's network", base)
+	default:
+		return usagef("the model server at %s: %v", base, err)
+	}
+}
+
+// newResponsesModel builds a client of OpenAI's Responses API. The endpoint
+// is checked as for chat completions (GET /models, the key): a server
+// that does not list models is refused before the browser starts.
+func newResponsesModel(ctx context.Context, m *modelFlags, log *slog.Logger) (contract.Model, error) {
+	cfg := m.config(log)
+	if _, err := newModel(ctx, cfg); err != nil {
+		return nil, err
+	}
+	rc, err := responses.New(responses.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Inactivity: m.idle,
+		Temperature: m.temperature, TopP: m.topP, MaxTokens: m.maxTokens, Logger: log})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return rc, nil
+}
