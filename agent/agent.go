@@ -90,6 +90,9 @@ func New(b contract.Browser, m contract.Model, opts ...Option) (*Agent, error) {
 	if _, ok := b.(contract.Screenshotter); cfg.vision && !ok {
 		return nil, errors.New("agent: vision needs a browser that can take screenshots (agent.Screenshotter)")
 	}
+	if _, ok := b.(contract.MarkedScreenshotter); cfg.visionMarks && !ok {
+		return nil, errors.New("agent: vision marks need a browser that can draw refs on a screenshot (contract.MarkedScreenshotter)")
+	}
 	if _, ok := b.(contract.TargetDescriber); cfg.recording != nil && !ok {
 		return nil, errors.New("agent: a recording needs a browser that can tell what an action aims at (agent.TargetDescriber), to replay no call on another element than recorded")
 	}
@@ -291,6 +294,7 @@ func (r *run) prepareMessages() {
 	r.notes = nil
 	for _, j := range r.obsIdx {
 		r.msgs[j].Content = trimmedObservation(r.msgs[j].Content)
+		r.msgs[j].Images = nil // a marked screenshot is shown once
 	}
 }
 

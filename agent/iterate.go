@@ -127,7 +127,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.lim.MaxIterations)
 	r.traceSnapshot(ctx, iter)
 	out.signInPage, obs = r.noteSignIn(snap, obs, in.signInLost)
-	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
+	out.obs = r.observationMessage(ctx, obs)
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
 	out.tools = snap.PageTools

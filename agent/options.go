@@ -55,6 +55,7 @@ type config struct {
 	maxErrors      int
 	human          Human
 	vision         bool
+	visionMarks    bool
 	logger         *slog.Logger
 	observer       Observer
 	tracer         Tracer
@@ -226,6 +227,18 @@ func WithHumanTimeout(d time.Duration) Option { return func(c *config) { c.limit
 // WithVision offers the model a screenshot tool: the page as an image, for
 // models that accept images. The browser must implement Screenshotter.
 func WithVision(on bool) Option { return func(c *config) { c.vision = on } }
+
+// WithVisionMarks sends with each observation a screenshot of the viewport
+// with every ref in view outlined and labelled (set-of-mark), so that a
+// vision model may act by ref or at a point (mouse, x and y in the
+// screenshot's CSS pixels). It implies WithVision. The browser must
+// implement MarkedScreenshotter.
+func WithVisionMarks(on bool) Option {
+	return func(c *config) {
+		c.visionMarks = on
+		c.vision = c.vision || on
+	}
+}
 
 // WithNavigation confines the browser to where p says pages may be opened:
 // the allowed and blocked places (DomainPattern syntax: example.com,

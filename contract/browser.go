@@ -96,6 +96,14 @@ type Screenshotter interface {
 	Screenshot(ctx context.Context) ([]byte, error) // PNG
 }
 
+// MarkedScreenshotter is implemented by browsers that can capture the
+// viewport with the refs in view drawn on it (set-of-mark): each ref's box
+// outlined and labelled with the ref. The loop sends it with each
+// observation under vision marks.
+type MarkedScreenshotter interface {
+	ScreenshotMarked(ctx context.Context) ([]byte, error) // PNG
+}
+
 // Recoverer is implemented by browsers that can bring a page back after an
 // abandoned operation or iteration: stop a navigation that never arrives,
 // terminate a runaway script, replace a crashed tab. The loop calls it,

@@ -159,7 +159,12 @@ func (c *Client) once(ctx context.Context, req contract.Request, prompt bool, st
 	}
 	textCalls := false
 	if len(reply.ToolCalls) == 0 && len(req.Tools) > 0 {
-		if calls, rest := callsFromText(reply.Content, toolNames(req.Tools)); len(calls) > 0 {
+		names := toolNames(req.Tools)
+		calls, rest := callsFromText(reply.Content, names)
+		if len(calls) == 0 {
+			calls, rest = coordCalls(reply.Content, names)
+		}
+		if len(calls) > 0 {
 			reply.ToolCalls, reply.Content, textCalls = calls, rest, true
 		}
 	}

@@ -122,6 +122,9 @@ func (s *Server) inSession(ctx context.Context, t browserTool, name, agentName s
 		req.Command, req.Args = t.action, m
 	case t.tool.Name == "browser_screenshot":
 		req.Command = "screenshot"
+		if annotated(args) {
+			req.Args = map[string]any{"annotate": true}
+		}
 	default:
 		req.Command = "snapshot"
 	}

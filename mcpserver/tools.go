@@ -34,8 +34,8 @@ func browserTools() []browserTool {
 	out := []browserTool{
 		{tool: &mcp.Tool{Name: "browser_snapshot", Description: "The current page as an outline: its text, and every element you can act on with its ref (e12).",
 			InputSchema: withSessionArgs(emptySchema)}, budget: session.SnapshotBudget, do: snapshotOnly},
-		{tool: &mcp.Tool{Name: "browser_screenshot", Description: "The visible part of the page as a PNG image.",
-			InputSchema: withSessionArgs(emptySchema)}, budget: session.ScreenshotBudget, do: screenshot},
+		{tool: &mcp.Tool{Name: "browser_screenshot", Description: "The visible part of the page as a PNG image; with annotate, each element's ref (e12) drawn on its box, to point at what you see.",
+			InputSchema: withSessionArgs(screenshotSchema)}, budget: session.ScreenshotBudget, do: screenshot},
 	}
 	for _, pt := range agent.PageTools() {
 		name := "browser_" + pt.Def.Name
@@ -51,6 +51,10 @@ func browserTools() []browserTool {
 }
 
 var emptySchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+
+// screenshotSchema is browser_screenshot's: annotate draws the refs.
+var screenshotSchema = json.RawMessage(`{"type":"object","properties":{"annotate":{"type":"boolean",` +
+	`"description":"draw each element's ref on its box (set-of-mark)"}},"additionalProperties":false}`)
 
 // handle runs a call of t: its arguments checked as the agent checks them,
 // the action under the tool's budget and the backstop, then a new
@@ -79,6 +83,7 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 				return s.script(ctx, st, b, p.Code)
 			}
 		}
+		t = withAnnotation(t, args)
 		var a contract.Action
 		budget := t.budget
 		if t.action != "" {
@@ -177,6 +182,31 @@ func snapshotText(ctx context.Context, st *connState, b *browser.Browser) (strin
 
 func screenshot(ctx context.Context, _ *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
 	png, err := b.Screenshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}}}, nil
+}
+
+// annotated reports whether a browser_screenshot call asks for the refs
+// drawn.
+func annotated(args json.RawMessage) bool {
+	var p struct{ Annotate bool }
+	_ = json.Unmarshal(args, &p)
+	return p.Annotate
+}
+
+// withAnnotation makes a browser_screenshot call that asks for the refs
+// drawn take the marked screenshot.
+func withAnnotation(t browserTool, args json.RawMessage) browserTool {
+	if t.tool.Name == "browser_screenshot" && annotated(args) {
+		t.do = markedScreenshot
+	}
+	return t
+}
+
+func markedScreenshot(ctx context.Context, _ *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
+	png, err := b.ScreenshotMarked(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -175,7 +175,11 @@ func (s *server) run(ctx context.Context, name string, req Request, a contract.A
 				}
 				return Reply{Status: OK, Text: txt}, err
 			case cmdScreenshot:
-				png, err := b.Screenshot(ctx)
+				shoot := b.Screenshot
+				if on, _ := req.Args["annotate"].(bool); on {
+					shoot = b.ScreenshotMarked
+				}
+				png, err := shoot(ctx)
 				return Reply{Status: OK, PNG: png, Text: fmt.Sprintf("a PNG of %d bytes", len(png))}, err
 			}
 			out, err := b.Do(ctx, a)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/testfixture/signin"
 )
@@ -447,5 +449,40 @@ func TestBrowserAutoConnect(t *testing.T) {
 	}
 	if user.ProcessState != nil || syscall.Kill(user.Process.Pid, 0) != nil {
 		t.Error("the user's browser is gone")
+	}
+}
+
+// browser screenshot --annotate writes a PNG with the refs drawn: the
+// button's box edge has the mark colour, the plain screenshot has not.
+func TestBrowserScreenshotAnnotate(t *testing.T) {
+	t.Parallel()
+	url, host := sitePages(t, map[string]string{"/": `<body style="margin:0;background:#fff">` +
+		`<button style="position:absolute;left:100px;top:80px;width:120px;height:40px">Go</button></body>`})
+	s := newBrowserSession(t)
+	s.must(t, "open", url+"/", "--allowed-domains", host)
+	marked, plain := filepath.Join(t.TempDir(), "marked.png"), filepath.Join(t.TempDir(), "plain.png")
+	if out := s.must(t, "screenshot", marked, "--annotate"); !strings.Contains(out, marked) {
+		t.Errorf("screenshot said %q", out)
+	}
+	s.must(t, "screenshot", plain)
+	at := func(path string, x, y int) bool {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		r, g, b, _ := img.At(x, y).RGBA()
+		c := browser.MarkColour
+		return r>>8 == uint32(c.R) && g>>8 == uint32(c.G) && b>>8 == uint32(c.B)
+	}
+	if !at(marked, 100, 100) || !at(marked, 219, 100) {
+		t.Error("the annotated screenshot has no mark on the button's box edge")
+	}
+	if at(plain, 100, 100) {
+		t.Error("the plain screenshot has a mark")
 	}
 }

@@ -46,7 +46,8 @@ func browserCommands() []browserCommand {
 	out := []browserCommand{
 		{name: "snapshot", tool: "snapshot", desc: "The page as the model reads it: its text and every element you can act on, with its ref (e12)"},
 		{name: "screenshot", tool: "screenshot", desc: "Save the visible part of the page as a PNG (to PATH, else a new temp file) and print its path",
-			params: []agent.Param{{Name: "path", Type: "string", Desc: "the file to write"}}},
+			params: []agent.Param{{Name: "path", Type: "string", Desc: "the file to write"},
+				{Name: "annotate", Type: "boolean", Desc: "draw each element's ref on its box (set-of-mark)"}}},
 	}
 	for _, pt := range agent.PageTools() {
 		name := strings.ReplaceAll(pt.Def.Name, "_", "-")

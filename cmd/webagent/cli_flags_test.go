@@ -1,7 +1,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -237,5 +239,30 @@ func TestStepLinesShowSecretPlaceholder(t *testing.T) {
 	}
 	if strings.Contains(stdout, `\u003c`) {
 		t.Errorf("stdout has an escaped <: %s", stdout)
+	}
+}
+
+// --vision stays a bool and takes marks.
+func TestVisionFlag(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args      []string
+		on, marks bool
+		bad       bool
+	}{
+		{nil, false, false, false},
+		{[]string{"--vision"}, true, false, false},
+		{[]string{"--vision=false"}, false, false, false},
+		{[]string{"--vision=marks"}, true, true, false},
+		{[]string{"--vision=pixels"}, false, false, true},
+	} {
+		var cm common
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		cm.register(fs)
+		err := fs.Parse(c.args)
+		if (err != nil) != c.bad || cm.vision.on != c.on || cm.vision.marks != c.marks {
+			t.Errorf("%v: on %v marks %v err %v", c.args, cm.vision.on, cm.vision.marks, err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ type common struct {
 	loadTimeout    time.Duration
 	uploadDir      string
 	downloadDir    string
-	vision         bool
+	vision         visionFlag
 	noScripts      bool
 	// human answers ask_human; set only when stdin is a terminal.
 	human   agent.Human
@@ -62,7 +63,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "folder whose files the agent may upload; without it, uploads are refused")
 	fs.StringVar(&c.downloadDir, "download-dir", "", "folder for files the pages download (default a temporary folder, removed at the end)")
-	fs.BoolVar(&c.vision, "vision", false, "offer the model a screenshot tool (for models that accept images)")
+	fs.Var(&c.vision, "vision", "offer the model a screenshot tool (for models that accept images); --vision=marks also sends with each observation a screenshot with the refs drawn on their boxes, to act by ref or at a point")
 	fs.BoolFunc("scripts", "offer the model the script tool, many page steps in one model call (default true; --scripts=false for one call a step)", func(v string) error {
 		on, err := strconv.ParseBool(v)
 		c.noScripts = !on
@@ -175,5 +176,34 @@ func (c *common) browserOptions(log *slog.Logger) browser.Options {
 // (the flags', or eval's with its own default), vision and where pages
 // may be opened.
 func (c *common) loopOptions(l agent.Limits) []agent.Option {
-	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision), agent.WithScripts(!c.noScripts), agent.WithNavigation(c.nav.policy)}
+	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision.on), agent.WithVisionMarks(c.vision.marks), agent.WithScripts(!c.noScripts), agent.WithNavigation(c.nav.policy)}
 }
+
+// visionFlag is --vision: a bool (--vision, --vision=false) or marks.
+type visionFlag struct{ on, marks bool }
+
+func (v *visionFlag) String() string {
+	switch {
+	case v == nil || !v.on:
+		return "false"
+	case v.marks:
+		return "marks"
+	}
+	return "true"
+}
+
+func (v *visionFlag) Set(s string) error {
+	if s == "marks" {
+		*v = visionFlag{on: true, marks: true}
+		return nil
+	}
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true, false or marks")
+	}
+	*v = visionFlag{on: on}
+	return nil
+}
+
+// IsBoolFlag lets --vision stand alone.
+func (v *visionFlag) IsBoolFlag() bool { return true }

@@ -128,7 +128,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Secrets:      secrets,
 		Model:        model,
 		Limits:       o.limits,
-		AgentOptions: append([]agent.Option{agent.WithVision(o.vision), agent.WithScripts(!o.noScripts)}, o.inbox.options(nil)...),
+		AgentOptions: append([]agent.Option{agent.WithVision(o.vision.on), agent.WithVisionMarks(o.vision.marks), agent.WithScripts(!o.noScripts)}, o.inbox.options(nil)...),
 		Inbox:        o.inbox.mailboxMCP(),
 		Actions:      o.policy.p,
 		DerivePolicy: o.policy.auto,

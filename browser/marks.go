@@ -1,0 +1,137 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+
+	"github.com/webagent/webagent/contract"
+)
+
+var _ contract.MarkedScreenshotter = (*Browser)(nil)
+
+// marksJS lists the refs shown in the viewport with their boxes.
+var marksJS = program("marks")
+
+// maxMarks bounds the marks drawn on one screenshot: past it, labels
+// cover the page more than they help.
+const maxMarks = 300
+
+// MarkColour is the colour of the marks: each ref's box outline and the
+// ground of its label.
+var MarkColour = color.RGBA{R: 255, G: 0, B: 170, A: 255}
+
+// mark is one ref's box, in CSS pixels of the viewport.
+type mark struct {
+	Ref            string
+	X0, Y0, X1, Y1 float64
+}
+
+type markList struct {
+	VW, VH float64
+	Marks  []mark
+}
+
+// ScreenshotMarked captures the viewport as a PNG with every ref in view
+// drawn on it (set-of-mark): its box outlined and its ref written at the
+// box's top-left corner. The marks are drawn in Go on the image; the page
+// is not changed. A document no snapshot has read yet is read first, so
+// that its elements have refs.
+func (b *Browser) ScreenshotMarked(ctx context.Context) ([]byte, error) {
+	var marks *markList
+	shot, err := b.capture(ctx, func(o *op) ([]byte, error) {
+		var err error
+		if marks, err = o.marks(); err != nil || marks == nil {
+			return nil, err
+		}
+		return o.png()
+	})
+	if err == nil && marks == nil {
+		if _, err = b.Snapshot(ctx); err != nil {
+			return nil, err
+		}
+		shot, err = b.capture(ctx, func(o *op) ([]byte, error) {
+			var err error
+			if marks, err = o.marks(); err != nil {
+				return nil, err
+			}
+			return o.png()
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if marks == nil {
+		marks = &markList{}
+	}
+	return annotate(shot, *marks)
+}
+
+// marks reads the refs in view; nil when the document has no refs yet.
+func (o *op) marks() (*markList, error) {
+	var m *markList
+	if err := o.evalValue(jsCall(marksJS, maxMarks), &m); err != nil {
+		return nil, fmt.Errorf("marks: %w", err)
+	}
+	return m, nil
+}
+
+// png captures the viewport as a PNG.
+func (o *op) png() ([]byte, error) {
+	res, err := cdp.Call(o.ctx, o.b.target, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	if err != nil {
+		return nil, err
+	}
+	return res.Data, nil
+}
+
+// annotate draws the marks on a PNG of the viewport. The image may have
+// more pixels than the viewport has CSS pixels (a device scale): boxes
+// are scaled to it.
+func annotate(shot []byte, m markList) ([]byte, error) {
+	src, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		return nil, fmt.Errorf("marks: the screenshot: %w", err)
+	}
+	img := image.NewRGBA(src.Bounds())
+	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	scale := 1.0
+	if m.VW > 0 {
+		scale = float64(img.Bounds().Dx()) / m.VW
+	}
+	for _, k := range m.Marks {
+		r := image.Rect(int(k.X0*scale), int(k.Y0*scale), int(k.X1*scale+0.5), int(k.Y1*scale+0.5)).Intersect(img.Bounds())
+		drawBorder(img, r, 2)
+	}
+	// Labels last, so that no outline crosses a label.
+	for _, k := range m.Marks {
+		label(img, k.Ref, int(k.X0*scale), int(k.Y0*scale))
+	}
+	var out bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&out, img); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// drawBorder draws a rectangle's border, w pixels wide, inside it.
+func drawBorder(img *image.RGBA, r image.Rectangle, w int) {
+	if r.Empty() {
+		return
+	}
+	c := image.NewUniform(MarkColour)
+	for _, side := range []image.Rectangle{
+		{r.Min, image.Pt(r.Max.X, r.Min.Y+w)}, {image.Pt(r.Min.X, r.Max.Y-w), r.Max},
+		{r.Min, image.Pt(r.Min.X+w, r.Max.Y)}, {image.Pt(r.Max.X-w, r.Min.Y), r.Max},
+	} {
+		draw.Draw(img, side.Intersect(r), c, image.Point{}, draw.Src)
+	}
+}
