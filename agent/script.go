@@ -289,7 +289,7 @@ func (h *scriptHost) element(args json.RawMessage) *Element {
 	}
 	for _, l := range outline.Parse(h.seen) {
 		if l.Ref == a.Ref && l.Role != "" {
-			return &Element{Role: l.Role, Name: l.Name}
+			return &Element{Role: l.Role, Name: h.r.sec.Mask(l.Name)} // it goes to the trace
 		}
 	}
 	return nil
