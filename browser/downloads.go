@@ -103,6 +103,11 @@ func (d *downloads) completed(e *cdpbrowser.EventDownloadProgress) {
 	if src == "" {
 		src = filepath.Join(d.dir, e.GUID)
 	}
+	if filepath.Dir(src) != d.dir {
+		// Another browser context's download on a shared Chromium: the
+		// browser's events reach every client, its files are not ours.
+		return
+	}
 	dst := uniquePath(d.dir, safeName(name))
 	if err := os.Rename(src, dst); err != nil {
 		d.b.log.Warn("naming a download", "error", err, "file", src)
