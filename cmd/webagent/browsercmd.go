@@ -82,21 +82,57 @@ type browserOpts struct {
 	args        map[string]any
 }
 
+// startsSession says whether a command may start its session: all but
+// status and close, which speak to one that runs, and sessions.
+func (c browserCommand) startsSession() bool {
+	return c.name != "status" && c.name != "close" && c.name != "sessions"
+}
+
 // browserFlagSet is the flag set of one browser command: the session's,
-// the browser's and the command's own arguments as flags.
+// the browser's and the command's own arguments as flags. A command that
+// may start its session takes the flags of the session's browser (read
+// by the session it starts); status and close take only the session's
+// address, sessions only --json.
 func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
 	o := &browserOpts{args: map[string]any{}}
-	fs := flag.NewFlagSet("browser", flag.ContinueOnError)
-	fs.StringVar(&o.name, "session", "", "the session to use: one browser kept between commands, started by its first command (default $WEBAGENT_SESSION, else default)")
-	fs.StringVar(&o.agent, "agent", "", "act as this agent, on tabs of its own in the session, sharing its cookies with the others (default $WEBAGENT_AGENT, else default)")
-	fs.DurationVar(&o.idle, "idle-timeout", session.DefaultIdleTimeout, "end the session after this long without commands (applies when the command starts the session)")
-	fs.BoolVar(&o.autoConnect, "auto-connect", false, "use the Chrome or Chromium you already run (started with remote debugging on; found through its profile's DevToolsActivePort, --user-data-dir's if given): the session opens its own tabs there and closes only those")
-	fs.BoolVar(&o.confirmed, "confirmed", false, "the user said yes to this action, which the action policy (--policy, --confirm) wants confirmed")
-	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential typed as <secret>NAME</secret>, only into that site's fields; masked in every answer (VALUE env:VAR reads the environment; repeatable; applies when the command starts the session)")
-	o.common.register(fs)
-	o.common.session.register(fs)
-	o.common.inbox.register(fs)
-	o.policy.register(fs)
+	fs, g := newFlagGroups("browser")
+	if c.name != "sessions" {
+		g.add("Session", func(fs *flag.FlagSet) {
+			fs.StringVar(&o.name, "session", "", "the session to use: one browser kept between commands, started by its first command (default $WEBAGENT_SESSION, else default)")
+			fs.StringVar(&o.agent, "agent", "", "act as this agent, on tabs of its own in the session, sharing its cookies with the others (default $WEBAGENT_AGENT, else default)")
+			registerOperationTimeout(fs, &o.limits)
+		})
+	}
+	if c.name == "close" {
+		g.add("Session", o.common.session.registerSave)
+	}
+	if !c.startsSession() {
+		o.common.registerGroups(g, groupJSON)
+	} else {
+		g.add("Session", func(fs *flag.FlagSet) {
+			fs.DurationVar(&o.idle, "idle-timeout", session.DefaultIdleTimeout, "end the session after this long without commands (applies when the command starts the session)")
+			fs.BoolVar(&o.autoConnect, "auto-connect", false, "use the Chrome or Chromium you already run (started with remote debugging on; found through its profile's DevToolsActivePort, --user-data-dir's if given): the session opens its own tabs there and closes only those")
+			fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential typed as <secret>NAME</secret>, only into that site's fields; masked in every answer (VALUE env:VAR reads the environment; repeatable; applies when the command starts the session)")
+		})
+		o.common.registerGroups(g, groupLocal|groupRemote|groupPage|groupFiles|groupSettings|groupNav|groupJSON|groupLog|groupOTel|groupConfig)
+		g.add(titleSession, o.common.session.register)
+		g.add(titlePolicy, func(fs *flag.FlagSet) {
+			o.policy.register(fs)
+			fs.BoolVar(&o.confirmed, "confirmed", false, "the user said yes to this action, which the action policy (--policy, --confirm) wants confirmed")
+		})
+		g.add(titleInbox, o.common.inbox.register)
+	}
+	g.add("Arguments, also given in order without their flags", func(fs *flag.FlagSet) { registerArgFlags(fs, c, o.args) })
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: webagent browser %s%s [flags]\n\n%s\n\n", c.name, positionals(c), c.desc)
+		g.print()
+	}
+	return fs, o
+}
+
+// registerArgFlags registers the command's arguments as flags, writing
+// into args.
+func registerArgFlags(fs *flag.FlagSet, c browserCommand, args map[string]any) {
 	for _, p := range c.params {
 		flagName := strings.ReplaceAll(p.Name, "_", "-")
 		usage := p.Desc
@@ -104,29 +140,55 @@ func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
 		case "boolean":
 			fs.BoolFunc(flagName, usage, func(v string) error {
 				b, err := strconv.ParseBool(v)
-				o.args[p.Name] = b
+				args[p.Name] = b
 				return err
 			})
 		case "array":
 			fs.Func(flagName, usage+" (repeatable)", func(v string) error {
-				prev, _ := o.args[p.Name].([]any)
-				o.args[p.Name] = append(prev, v)
+				prev, _ := args[p.Name].([]any)
+				args[p.Name] = append(prev, v)
 				return nil
 			})
 		default:
 			fs.Func(flagName, usage, func(v string) error {
 				val, err := argValue(p, v)
-				o.args[p.Name] = val
+				args[p.Name] = val
 				return err
 			})
 		}
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent browser %s%s [flags]\n\n%s\n\n", c.name, positionals(c), c.desc)
-		fmt.Fprint(fs.Output(), "Flags:\n")
-		printFlags(fs)
+}
+
+// commandFirst moves the command's name to the front of args: flags may
+// come before it (webagent browser --session s1 snapshot) as after it.
+// ok is false when args name no command.
+func commandFirst(cmds []browserCommand, args []string) (out []string, ok bool) {
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-") {
+		return args, len(args) > 0
 	}
-	return fs, o
+	// Which flags take a value, to step over it: those of any command.
+	takesValue := map[string]bool{}
+	for _, c := range cmds {
+		fs, _ := browserFlagSet(c)
+		fs.VisitAll(func(f *flag.Flag) {
+			b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+			takesValue[f.Name] = !isBool || !b.IsBoolFlag()
+		})
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return args, false
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return slices.Concat([]string{a}, args[:i], args[i+1:]), true
+		}
+		name, _, withValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !withValue && takesValue[name] {
+			i++
+		}
+	}
+	return args, false
 }
 
 // positionals shows a command's arguments in their order.
@@ -220,6 +282,16 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		return exitOK, nil
 	}
 	serve := args[0] == serveCommand
+	if !serve {
+		var named bool
+		if args, named = commandFirst(cmds, args); !named {
+			if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
+				writeBrowserUsage(stdout, cmds)
+				return exitOK, nil
+			}
+			return exitUsage, usagef("browser: no command given, only flags; name one before or after them, e.g. webagent browser --session s1 snapshot (see 'webagent browser --help')")
+		}
+	}
 	if serve {
 		// The command that started it comes in the environment, which
 		// only this user can read, not on the command line: it may

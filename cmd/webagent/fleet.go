@@ -34,14 +34,26 @@ type temporalFlags struct {
 }
 
 func (t *temporalFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&t.addr, "temporal", os.Getenv("TEMPORAL_ADDRESS"), "the Temporal frontend, HOST:PORT (default $TEMPORAL_ADDRESS)")
+	t.registerAddr(fs)
 	t.registerRest(fs)
+}
+
+// registerAddr registers --temporal, its default $TEMPORAL_ADDRESS.
+func (t *temporalFlags) registerAddr(fs *flag.FlagSet) {
+	fs.StringVar(&t.addr, "temporal", os.Getenv("TEMPORAL_ADDRESS"), "the Temporal frontend, HOST:PORT (default $TEMPORAL_ADDRESS)")
 }
 
 // registerRest registers all but --temporal.
 func (t *temporalFlags) registerRest(fs *flag.FlagSet) {
-	fs.StringVar(&t.namespace, "namespace", envOr("TEMPORAL_NAMESPACE", "default"), "the Temporal namespace (default $TEMPORAL_NAMESPACE, else default)")
 	fs.StringVar(&t.queue, "task-queue", fleet.DefaultTaskQueue, "the fleet's shared task queue")
+	t.registerConn(fs)
+}
+
+// registerConn registers how to connect, but for --temporal: the
+// namespace and the TLS flags (status, cancel and answer name a task by
+// its id, on no queue).
+func (t *temporalFlags) registerConn(fs *flag.FlagSet) {
+	fs.StringVar(&t.namespace, "namespace", envOr("TEMPORAL_NAMESPACE", "default"), "the Temporal namespace (default $TEMPORAL_NAMESPACE, else default)")
 	fs.BoolVar(&t.tls, "temporal-tls", false, "connect with TLS (implied by the certificate flags and --temporal-api-key)")
 	fs.StringVar(&t.cert, "temporal-tls-cert", "", "client certificate file for mTLS (Temporal Cloud)")
 	fs.StringVar(&t.key, "temporal-tls-key", "", "its private key file")
@@ -357,12 +369,17 @@ type idOpts struct {
 
 func idFlags(name, usage string) (*flag.FlagSet, *idOpts) {
 	o := &idOpts{}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	o.temporal.register(fs)
-	fs.BoolVar(&o.json, "json", false, "print JSON on stdout")
+	fs, g := newFlagGroups(name)
+	g.add(titleFleet, func(fs *flag.FlagSet) {
+		o.temporal.registerAddr(fs)
+		o.temporal.registerConn(fs)
+	})
+	if name != "answer" { // answer prints no more than a line on stderr
+		g.add(titleOutput, func(fs *flag.FlagSet) { fs.BoolVar(&o.json, "json", false, "print JSON on stdout") })
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent %s\n\nFlags:\n", usage)
-		printFlags(fs)
+		fmt.Fprintf(fs.Output(), "Usage: webagent %s\n\n", usage)
+		g.print()
 	}
 	return fs, o
 }
@@ -384,7 +401,8 @@ func withTask(ctx context.Context, name, usage string, nargs int, args []string,
 		return startExit(ctx), err
 	}
 	defer c.Close()
-	code, err := f(&fleet.Client{C: c, TaskQueue: o.temporal.queue}, o, pos[0], pos[1:])
+	code, err := f(&fleet.Client{C: c}, o, pos[0], pos[1:]) // a task by its id: no queue
+
 	if errors.Is(err, fleet.ErrNotFound) || errors.Is(err, fleet.ErrNoQuestion) {
 		return exitUsage, usagef("%v", err)
 	}
