@@ -19,7 +19,7 @@ func TestBrowserFlagsBeforeCommand(t *testing.T) {
 	t.Cleanup(site.Close)
 	s := newBrowserSession(t)
 	named := s.env
-	t.Cleanup(func() { s.env = named }) // before the session's own clean-up, which closes it by name
+	t.Cleanup(func() { s.env = named })                      // before the session's own clean-up, which closes it by name
 	s.env = append(slices.Clone(named), "WEBAGENT_SESSION=") // only the flags name it
 	s.must(t, "--session", s.name, "--allow-private-network", "open", site.URL)
 	if out := s.must(t, "--session", s.name, "snapshot"); !strings.Contains(out, "flags first") {
