@@ -94,6 +94,12 @@ func (c browserCommand) startsSession() bool {
 // by the session it starts); status and close take only the session's
 // address, sessions only --json.
 func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
+	fs, o, _ := browserFlagGroups(c)
+	return fs, o
+}
+
+// browserFlagGroups is browserFlagSet with its groups.
+func browserFlagGroups(c browserCommand) (*flag.FlagSet, *browserOpts, *flagGroups) {
 	o := &browserOpts{args: map[string]any{}}
 	fs, g := newFlagGroups("browser")
 	if c.name != "sessions" {
@@ -127,7 +133,7 @@ func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
 		fmt.Fprintf(fs.Output(), "Usage: webagent browser %s%s [flags]\n\n%s\n\n", c.name, positionals(c), c.desc)
 		g.print()
 	}
-	return fs, o
+	return fs, o, g
 }
 
 // registerArgFlags registers the command's arguments as flags, writing
@@ -501,7 +507,7 @@ func printBrowserReply(stdout, stderr io.Writer, o *browserOpts, r session.Reply
 }
 
 func writeBrowserUsage(w io.Writer, cmds []browserCommand) {
-	fmt.Fprint(w, "Usage: webagent browser COMMAND [ARGS] [flags]\n\n"+
+	fmt.Fprint(w, "Usage: webagent browser [flags] COMMAND [ARGS] [flags]\n\n"+
 		"One bounded browser command at a time, for coding agents: the first command starts a session\n"+
 		"(one Chromium, kept between commands); open a page, read its snapshot, act on its refs.\n\n"+
 		"  webagent browser open https://example.com\n  webagent browser snapshot\n  webagent browser click e12\n  webagent browser type e3 alice --submit\n\n"+

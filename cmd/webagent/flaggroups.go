@@ -44,19 +44,27 @@ func (g *flagGroups) group(name string) string { return g.of[name] }
 
 // print writes the flags as help shows them: a heading for each group,
 // then its flags.
-func (g *flagGroups) print() {
+func (g *flagGroups) print() { g.printWhere(func(string) bool { return true }) }
+
+// printWhere writes, grouped, the flags whose names keep keeps.
+func (g *flagGroups) printWhere(keep func(name string) bool) {
 	w := g.fs.Output()
-	for i, title := range g.titles {
-		if i > 0 {
+	first := true
+	for _, title := range append(slices.Clone(g.titles), "") {
+		in := func(name string) bool { return g.of[name] == title && keep(name) }
+		any := false
+		g.fs.VisitAll(func(f *flag.Flag) { any = any || in(f.Name) })
+		if !any {
+			continue
+		}
+		if !first {
 			fmt.Fprintln(w)
 		}
+		first = false
+		if title == "" {
+			title = "Other flags"
+		}
 		fmt.Fprintf(w, "%s:\n", title)
-		printFlagsWhere(g.fs, func(name string) bool { return g.of[name] == title })
-	}
-	other := false
-	g.fs.VisitAll(func(f *flag.Flag) { other = other || g.of[f.Name] == "" })
-	if other {
-		fmt.Fprintf(w, "\nOther flags:\n")
-		printFlagsWhere(g.fs, func(name string) bool { return g.of[name] == "" })
+		printFlagsWhere(g.fs, in)
 	}
 }
