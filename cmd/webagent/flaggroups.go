@@ -38,10 +38,6 @@ func (g *flagGroups) add(title string, register func(fs *flag.FlagSet)) *flagGro
 	return g
 }
 
-// group is the title of the group of the flag name, "" for a flag
-// registered outside the groups.
-func (g *flagGroups) group(name string) string { return g.of[name] }
-
 // print writes the flags as help shows them: a heading for each group,
 // then its flags.
 func (g *flagGroups) print() { g.printWhere(func(string) bool { return true }) }
