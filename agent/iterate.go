@@ -36,6 +36,9 @@ type iterOut struct {
 	noTool      bool
 	rec         replayed   // what came from the recording (WithRecording)
 	script      *scriptLog // the calls of the script call running now
+	view        view       // the page as this observation leaves it in the model's mind
+	wantFull    bool       // the model called snapshot: the next observation is whole
+	prompt      string     // the request as the prefix is measured (promptText)
 }
 
 // iterIn is what an iteration reads of the run, copied: an abandoned
@@ -44,14 +47,17 @@ type iterIn struct {
 	checkSeen bool           // the last snapshot showed a human check standing in front of the page
 	spent     contract.Usage // the usage of the replies before this iteration (WithMaxCost)
 	rec       recordingIn
+	view      view   // what the model read of the page so far
+	wantFull  bool   // the next observation must be whole
+	prompt    string // the previous request (promptText), for its common prefix
 }
 
 // decide asks for the iteration's reply: the recording's when it fits the
 // page, else the model's.
-func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in recordingIn, out *iterOut) (contract.Reply, error) {
+func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in iterIn, out *iterOut) (contract.Reply, error) {
 	t0 := time.Now()
 	obs := out.obs.Content
-	if reply, ok := r.plan(ctx, iter, obs, in, out); ok {
+	if reply, ok := r.plan(ctx, iter, obs, in.rec, out); ok {
 		out.step.Replayed = true
 		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
 		recorded := reply
@@ -62,9 +68,11 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 	if out.rec.note != nil {
 		msgs = append(msgs, *out.rec.note)
 	}
-	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, CacheKey: r.cacheKey}
+	out.prompt = promptText(req.Messages)
 	mctx, span := r.startModel(ctx, iter)
 	reply, err := r.a.model.Complete(mctx, req)
+	reply.Usage.PrefixTokens = prefixTokens(in.prompt, out.prompt)
 	r.endModel(span, obs, reply, err)
 	r.traceModel(iter, obs, req, reply, err, t0)
 	if err != nil {
@@ -122,13 +130,17 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	if err != nil {
 		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
-	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.lim.MaxIterations)
+	obs, v, delta := r.observe(snap, iter, in.view, in.wantFull)
+	out.view = v
 	r.traceSnapshot(ctx, iter)
 	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
 	out.tools = snap.PageTools
-	p.set(func(s *Step) { s.URL = r.sec.Mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
+	p.set(func(s *Step) {
+		s.URL, s.Delta = r.sec.Mask(snap.URL), delta
+		s.SnapshotMS = ms(time.Since(t0))
+	}, "waiting for the model")
 	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
 		out.blocked = msg
 		out.step = p.snapshot().Step
@@ -136,7 +148,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	}
 
 	t1 := time.Now()
-	reply, err := r.decide(ctx, iter, msgs, in.rec, out)
+	reply, err := r.decide(ctx, iter, msgs, in, out)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/secret"
 )
 
@@ -40,28 +41,37 @@ const reminder = "You did not call a tool. Call one of the tools now: act on the
 
 const obsHeader = "Observation, step "
 
-// observation renders a snapshot for the model, with secret values masked
-// and the page's text inside the run's fence.
+// observation renders a whole snapshot for the model, with secret values
+// masked and the page's text inside the run's fence.
 func observation(s contract.Snapshot, sec *secret.Set, f fence, iter, max int) string {
+	return observationWith(s, "Snapshot:\n"+s.Text, sec, f, iter, max)
+}
+
+// observationWith renders an observation: its step, the page's header
+// (URL, title, notices) and body, a whole snapshot or a delta.
+func observationWith(s contract.Snapshot, body string, sec *secret.Set, f fence, iter, max int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "URL: %s\nTitle: %s\n", s.URL, s.Title)
 	for _, n := range s.Notices {
 		fmt.Fprintf(&b, "Notice: %s\n", n)
 	}
-	b.WriteString("Snapshot:\n")
-	b.WriteString(s.Text)
+	b.WriteString(body)
 	return fmt.Sprintf("%s%d of %d.\n", obsHeader, iter, max) + f.wrap(sec.Mask(b.String()))
 }
 
 // trimmedObservation keeps an old observation's header (step, URL, title,
-// notices) and drops its snapshot.
+// notices) and drops its snapshot or delta: what the one cut of a long
+// conversation does (run.cutContext).
 func trimmedObservation(obs string) string {
-	head, _, found := strings.Cut(obs, "Snapshot:\n")
-	if !found {
+	i := strings.Index(obs, "Snapshot:\n")
+	if j := strings.Index(obs, outline.DeltaHeader); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
+	if i < 0 {
 		return obs
 	}
 	closing := obs[strings.LastIndex(obs, "\n")+1:] // the fence's end
-	return head + "(snapshot omitted: an older view of the page)\n" + closing
+	return obs[:i] + "(snapshot omitted: an older view of the page)\n" + closing
 }
 
 // safeArgs returns the arguments for records: valid JSON as is (secret

@@ -35,6 +35,7 @@ type args struct {
 	PageTool  string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Code      string          `json:"code"` // script's program
+	Full      *flexBool       `json:"full"` // snapshot's
 }
 
 // flexBool is a boolean that also takes "true" and "false", as some models
