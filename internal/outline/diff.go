@@ -97,6 +97,23 @@ func (d Delta) Text() string {
 	return b.String()
 }
 
+// deltaLine returns a rendered delta's line as the page has it now: an
+// added or changed line without its mark; ok is false for a removed line,
+// a place, or the fence.
+func deltaLine(raw string) (string, bool) {
+	if len(raw) < 2 || raw[1] != ' ' {
+		return "", false
+	}
+	switch raw[0] {
+	case '+':
+		return raw[2:], true
+	case '~':
+		line, _, _ := strings.Cut(raw[2:], "  (was: ")
+		return line, true
+	}
+	return "", false
+}
+
 // IsDelta reports whether text (a snapshot part of an observation) is a
 // rendered delta.
 func IsDelta(text string) bool { return strings.HasPrefix(text, DeltaHeader) }
