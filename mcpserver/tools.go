@@ -32,8 +32,12 @@ type browserTool struct {
 // browser_navigate), with browser_snapshot and browser_screenshot.
 func browserTools() []browserTool {
 	out := []browserTool{
-		{tool: &mcp.Tool{Name: "browser_snapshot", Description: "The current page as an outline: its text, and every element you can act on with its ref (e12).",
-			InputSchema: withSessionArgs(emptySchema)}, budget: session.SnapshotBudget, do: snapshotOnly},
+		{tool: &mcp.Tool{Name: "browser_snapshot", Description: "The current page as an outline: its text, and every element you can act on with its ref (e12). " +
+			"With diff, only what changed since your last snapshot of the same page (lines added, removed and changed, under their heading); a new page is always whole.",
+			InputSchema: withSessionArgs(diffSchema)}, budget: session.SnapshotBudget,
+			do: func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
+				return snapshotOnly(ctx, st, b, false)
+			}},
 		{tool: &mcp.Tool{Name: "browser_screenshot", Description: "The visible part of the page as a PNG image.",
 			InputSchema: withSessionArgs(emptySchema)}, budget: session.ScreenshotBudget, do: screenshot},
 	}
@@ -49,6 +53,8 @@ func browserTools() []browserTool {
 	}
 	return out
 }
+
+var diffSchema = json.RawMessage(`{"type":"object","properties":{"diff":{"type":"boolean","description":"only what changed since your last snapshot of the same page"}},"additionalProperties":false}`)
 
 var emptySchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 
@@ -66,6 +72,13 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 		if name == "" && req.Extra != nil && statelessVersion(req.Extra.Header) {
 			// No MCP session to keep a browser in: the default named one.
 			name = "default"
+		}
+		if t.tool.Name == "browser_snapshot" && name == "" {
+			var p struct{ Diff bool }
+			_ = json.Unmarshal(args, &p)
+			t.do = func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
+				return snapshotOnly(ctx, st, b, p.Diff)
+			}
 		}
 		if t.action == agent.ToolScript {
 			if name != "" {
@@ -154,12 +167,19 @@ func act(ctx context.Context, st *connState, b *browser.Browser, a contract.Acti
 	return text(out.Text + "\n\n" + snap), nil
 }
 
-func snapshotOnly(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
-	snap, err := snapshotText(ctx, st, b)
+// snapshotOnly answers browser_snapshot: the page, or with diff what
+// changed since the connection's latest snapshot of it (session.Viewed).
+func snapshotOnly(ctx context.Context, st *connState, b *browser.Browser, diff bool) (*mcp.CallToolResult, error) {
+	s, err := b.Snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return text(snap), nil
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.lastTxt = s.Text
+	var out string
+	out, st.viewed = st.viewed.Render(s, diff)
+	return text(out), nil
 }
 
 // snapshotText is the page as session.PageText writes it; the outline is
@@ -171,6 +191,7 @@ func snapshotText(ctx context.Context, st *connState, b *browser.Browser) (strin
 	}
 	st.mu.Lock()
 	st.lastTxt = s.Text
+	_, st.viewed = st.viewed.Render(s, false)
 	st.mu.Unlock()
 	return session.PageText(s), nil
 }
