@@ -119,16 +119,14 @@ func (s stepAt) phase() string {
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
-// iterate runs one observe-decide-act iteration. It must not touch r's
-// mutable state: it works on its own copy of the messages and returns what
-// to append.
-func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in iterIn, p *progress) (*iterOut, error) {
-	out := &iterOut{}
+// look takes the iteration's snapshot and renders its observation into
+// out.
+func (r *run) look(ctx context.Context, iter int, in iterIn, out *iterOut, p *progress) (contract.Snapshot, error) {
 	p.set(nil, "taking a snapshot of the page")
 	t0 := time.Now()
 	snap, err := r.a.browser.Snapshot(ctx)
 	if err != nil {
-		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
+		return snap, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
 	obs, v, delta := r.observe(snap, iter, in.view, in.wantFull)
 	out.view = v
@@ -141,6 +139,18 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		s.URL, s.Delta = r.sec.Mask(snap.URL), delta
 		s.SnapshotMS = ms(time.Since(t0))
 	}, "waiting for the model")
+	return snap, nil
+}
+
+// iterate runs one observe-decide-act iteration. It must not touch r's
+// mutable state: it works on its own copy of the messages and returns what
+// to append.
+func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in iterIn, p *progress) (*iterOut, error) {
+	out := &iterOut{}
+	snap, err := r.look(ctx, iter, in, out, p)
+	if err != nil {
+		return nil, err
+	}
 	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
 		out.blocked = msg
 		out.step = p.snapshot().Step

@@ -73,13 +73,7 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 			// No MCP session to keep a browser in: the default named one.
 			name = "default"
 		}
-		if t.tool.Name == "browser_snapshot" && name == "" {
-			var p struct{ Diff bool }
-			_ = json.Unmarshal(args, &p)
-			t.do = func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
-				return snapshotOnly(ctx, st, b, p.Diff)
-			}
-		}
+		t = t.withArgs(args)
 		if t.action == agent.ToolScript {
 			if name != "" {
 				return s.inSession(ctx, t, name, agentName, args)
@@ -165,6 +159,20 @@ func act(ctx context.Context, st *connState, b *browser.Browser, a contract.Acti
 		return nil, err
 	}
 	return text(out.Text + "\n\n" + snap), nil
+}
+
+// withArgs returns t with the arguments of a call bound into its do, for
+// browser_snapshot (diff); other tools read theirs elsewhere.
+func (t browserTool) withArgs(args json.RawMessage) browserTool {
+	if t.tool.Name != "browser_snapshot" {
+		return t
+	}
+	var p struct{ Diff bool }
+	_ = json.Unmarshal(args, &p)
+	t.do = func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
+		return snapshotOnly(ctx, st, b, p.Diff)
+	}
+	return t
 }
 
 // snapshotOnly answers browser_snapshot: the page, or with diff what
