@@ -140,8 +140,11 @@ func (r *run) cutContext() string {
 			m.Content = trimmedObservation(m.Content)
 		}
 	}
-	r.wantFull = true
 	after := (len(promptText(r.msgs)) + 3) / 4
+	if after >= before {
+		return "" // nothing left to cut: the rules and the task alone
+	}
+	r.wantFull = true
 	return fmt.Sprintf("the conversation held about %d tokens, past the limit of %d: older observations were cut to their header and screenshots dropped, leaving about %d; the next observation is the whole page",
 		before, limit, after)
 }

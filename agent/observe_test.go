@@ -86,3 +86,50 @@ func TestObservationDeltas(t *testing.T) {
 		t.Errorf("steps' delta flags: %v %v, want true false", res.Steps[1].Delta, res.Steps[3].Delta)
 	}
 }
+
+// Past the context limit the conversation is cut once, in one place:
+// older observations keep their header, the next one is whole, and the
+// step says so.
+func TestContextCut(t *testing.T) {
+	t.Parallel()
+	var rows strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&rows, "<li>Order %d, shipped on day %d</li>", 1000+i, i)
+	}
+	url := page(t, `<title>Orders</title><h1>Orders</h1><ul>`+rows.String()+`</ul>`)
+	n := 0
+	m, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		n++
+		if n == 3 {
+			return callTurn("done", map[string]string{"answer": "ok"})
+		}
+		return callTurn("snapshot", map[string]bool{"full": n == 1})
+	}))
+	a := mustAgent(t, tab(t), m, agent.WithLimits(agent.Limits{MaxContextTokens: 1500}))
+	res := a.Run(context.Background(), agent.Task{URL: url, Instruction: "read the orders"})
+	if res.Code != agent.CodeSuccess {
+		t.Fatalf("%s %s", res.Code, res.Message)
+	}
+	cuts := 0
+	for _, s := range res.Steps {
+		if s.Context != "" {
+			cuts++
+		}
+	}
+	if cuts == 0 || cuts == len(res.Steps) {
+		t.Errorf("%d cuts in %d steps, want a cut, not one every step", cuts, len(res.Steps))
+	}
+	last := srv.Requests()[len(srv.Requests())-1].Req.Messages
+	whole := 0
+	for _, msg := range last {
+		if strings.Contains(msg.Content, "Snapshot:\n") {
+			whole++
+		}
+		if strings.Contains(msg.Content, "(snapshot omitted") && strings.Contains(msg.Content, "Order 1001") {
+			t.Errorf("a cut observation kept its page text")
+		}
+	}
+	if whole != 1 {
+		t.Errorf("the last request holds %d whole snapshots, want the one after the cut", whole)
+	}
+}
