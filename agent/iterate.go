@@ -37,6 +37,7 @@ type iterOut struct {
 	rec         replayed   // what came from the recording (WithRecording)
 	script      *scriptLog // the calls of the script call running now
 	view        view       // the page as this observation leaves it in the model's mind
+	whole       string     // the whole observation a delta stands for (ModelCall.Page); "" when obs is whole
 	wantFull    bool       // the model called snapshot: the next observation is whole
 	prompt      string     // the request as the prefix is measured (promptText)
 }
@@ -74,7 +75,7 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 	reply, err := r.a.model.Complete(mctx, req)
 	reply.Usage.PrefixTokens = prefixTokens(in.prompt, out.prompt)
 	r.endModel(span, obs, reply, err)
-	r.traceModel(iter, obs, req, reply, err, t0)
+	r.traceModel(iter, obs, out.whole, req, reply, err, t0)
 	if err != nil {
 		return contract.Reply{}, fmt.Errorf("model: %w", err)
 	}
@@ -130,6 +131,9 @@ func (r *run) look(ctx context.Context, iter int, in iterIn, out *iterOut, p *pr
 	}
 	obs, v, delta := r.observe(snap, iter, in.view, in.wantFull)
 	out.view = v
+	if delta {
+		out.whole = observation(snap, r.sec, r.fence, iter, r.a.cfg.lim.MaxIterations)
+	}
 	r.traceSnapshot(ctx, iter)
 	out.obs = contract.Message{Role: contract.RoleUser, Content: obs}
 	out.page = fingerprint(snap)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/webagent/webagent/agent"
@@ -51,7 +52,8 @@ func TestObservationDeltas(t *testing.T) {
 			return callTurn("done", map[string]string{"answer": "seen"})
 		}
 	}))
-	res := mustAgent(t, tab(t), m).Run(context.Background(), agent.Task{URL: url, Instruction: "look around"})
+	pages := &pageTracer{}
+	res := mustAgent(t, tab(t), m, agent.WithTracer(pages)).Run(context.Background(), agent.Task{URL: url, Instruction: "look around"})
 	if res.Code != agent.CodeSuccess || len(obs) != 5 {
 		t.Fatalf("%s %s after %d observations", res.Code, res.Message, len(obs))
 	}
@@ -82,9 +84,28 @@ func TestObservationDeltas(t *testing.T) {
 	if res.Usage.PrefixTokens == 0 || res.Usage.CachedTokens == 0 || res.Usage.PrefixTokens > res.Usage.PromptTokens {
 		t.Errorf("usage %+v: want prefix and cached tokens within the prompt's", res.Usage)
 	}
+	// The trace keeps the whole page a delta stands for: replay finds
+	// elements there.
+	if len(pages.pages) != 5 || !strings.Contains(pages.pages[1], "Order 1039") || pages.pages[0] != "" {
+		t.Errorf("the traced pages: %d, the delta's whole page %.200q", len(pages.pages), pages.pages[1:])
+	}
 	if !res.Steps[1].Delta || res.Steps[3].Delta {
 		t.Errorf("steps' delta flags: %v %v, want true false", res.Steps[1].Delta, res.Steps[3].Delta)
 	}
+}
+
+// pageTracer keeps ModelCall.Page of each model call.
+type pageTracer struct {
+	mu    sync.Mutex
+	pages []string
+}
+
+func (p *pageTracer) TraceSnapshot(context.Context, int)    {}
+func (p *pageTracer) TraceStep(context.Context, agent.Step) {}
+func (p *pageTracer) TraceModel(mc agent.ModelCall) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pages = append(p.pages, mc.Page)
 }
 
 // Past the context limit the conversation is cut once, in one place:
