@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -156,17 +157,22 @@ func TestLoginTaskSucceeds(t *testing.T) {
 			}
 		}
 	}
-	// The second request saw the first snapshot trimmed, and the account page.
+	// The conversation only grows: the last request starts with the one
+	// before it, whole, and holds both pages (the sign-in navigated).
 	reqs := d.Model.Requests()
 	last := reqs[len(reqs)-1].Req.Messages
+	prev := reqs[len(reqs)-2].Req.Messages
+	if len(last) < len(prev) || !reflect.DeepEqual(last[:len(prev)], prev) {
+		t.Errorf("the last request does not start with the previous one")
+	}
 	obs := 0
 	for _, m := range last {
 		if strings.Contains(m.Content, "Snapshot:\n") {
 			obs++
 		}
 	}
-	if obs != 1 {
-		t.Fatalf("the last request carried %d full snapshots, want 1 (older ones trimmed)", obs)
+	if obs != 2 {
+		t.Fatalf("the last request carried %d whole snapshots, want 2 (the sign-in page and the account page)", obs)
 	}
 }
 

@@ -68,17 +68,15 @@ func (r *run) apply(out *iterOut) (Code, error) {
 	if out.rec.note != nil {
 		r.msgs = append(r.msgs, *out.rec.note)
 	}
-	r.obsIdx = append(r.obsIdx[:0], len(r.msgs))
+	// Messages are only appended: each request starts with the previous
+	// one (see observe.go); only cutContext rewrites them.
 	r.msgs = append(r.msgs, out.obs, out.assistant)
 	r.msgs = append(r.msgs, out.results...)
-	// A screenshot is shown once: the model has seen the previous ones.
-	for _, i := range r.imgIdx {
-		r.msgs[i].Images = nil
-		r.msgs[i].Content = "(screenshot omitted: an older view of the page)"
+	r.view, r.wantFull = out.view, out.wantFull
+	if out.prompt != "" {
+		r.prompt = out.prompt
 	}
-	r.imgIdx = r.imgIdx[:0]
 	if len(out.images) > 0 {
-		r.imgIdx = append(r.imgIdx, len(r.msgs))
 		r.msgs = append(r.msgs, contract.Message{Role: contract.RoleUser, Content: "The screenshot you asked for:", Images: out.images})
 	}
 	if out.noTool {

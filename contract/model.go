@@ -70,6 +70,10 @@ type ToolDef struct {
 type Request struct {
 	Messages []Message
 	Tools    []ToolDef
+	// CacheKey, when set, is the same for requests that share a prefix
+	// (the rules and the tools): a provider that routes by it (OpenAI's
+	// prompt_cache_key) serves that prefix from one cache.
+	CacheKey string
 }
 
 // Reply is the model's answer: text, tool calls, or both.
@@ -93,6 +97,10 @@ type Usage struct {
 	// DeepSeek's prompt_cache_hit_tokens), which it bills at a lower
 	// price; 0 when it says nothing.
 	CachedTokens int `json:"cached_tokens,omitempty"`
+	// PrefixTokens is the part of PromptTokens that repeats the start of
+	// the previous request of the run: what a provider's prompt cache
+	// could have served. The agent estimates it (four bytes a token).
+	PrefixTokens int `json:"prefix_tokens,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -102,5 +110,6 @@ func (u Usage) Add(v Usage) Usage {
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
 		CachedTokens:     u.CachedTokens + v.CachedTokens,
+		PrefixTokens:     u.PrefixTokens + v.PrefixTokens,
 	}
 }
