@@ -65,11 +65,14 @@ func (r *run) apply(out *iterOut) (Code, error) {
 			r.consecutive, r.errors, r.a.cfg.maxConsecutive, r.a.cfg.maxErrors)
 	}
 
+	if out.history != nil {
+		r.msgs = out.history // the pages left, cut (cutPages)
+	}
 	if out.rec.note != nil {
 		r.msgs = append(r.msgs, *out.rec.note)
 	}
-	// Messages are only appended: each request starts with the previous
-	// one (see observe.go); only cutContext rewrites them.
+	// Messages are only appended while the page stays: each request starts
+	// with the previous one (history.go).
 	r.msgs = append(r.msgs, out.obs, out.assistant)
 	r.msgs = append(r.msgs, out.results...)
 	r.view, r.wantFull = out.view, out.wantFull

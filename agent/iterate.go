@@ -35,12 +35,13 @@ type iterOut struct {
 	signInPage  string              // the host of a saved sign-in that shows a sign-in page
 	overCost    string              // why the task ends over its cost limit
 	noTool      bool
-	rec         replayed   // what came from the recording (WithRecording)
-	script      *scriptLog // the calls of the script call running now
-	view        view       // the page as this observation leaves it in the model's mind
-	whole       string     // the whole observation a delta stands for (ModelCall.Page); "" when obs is whole
-	wantFull    bool       // the model called snapshot: the next observation is whole
-	prompt      string     // the request as the prefix is measured (promptText)
+	rec         replayed           // what came from the recording (WithRecording)
+	script      *scriptLog         // the calls of the script call running now
+	view        view               // the page as this observation leaves it in the model's mind
+	whole       string             // the whole observation a delta stands for (ModelCall.Page); "" when obs is whole
+	wantFull    bool               // the model called snapshot: the next observation is whole
+	prompt      string             // the request as the prefix is measured (promptText)
+	history     []contract.Message // the messages before this iteration's, cut (cutPages); nil when not cut
 }
 
 // iterIn is what an iteration reads of the run, copied: an abandoned
@@ -157,6 +158,9 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	snap, err := r.look(ctx, iter, in, out, p)
 	if err != nil {
 		return nil, err
+	}
+	if in.view.left(snap) {
+		msgs = r.leftPage(msgs, out, p)
 	}
 	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
 		out.blocked = msg

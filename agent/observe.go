@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"strings"
 	"time"
 
@@ -37,6 +36,14 @@ type view struct {
 	doc, url string
 	text     string // the latest snapshot's text
 	fullAt   int    // the iteration of the latest whole snapshot; 0 none
+}
+
+// left reports whether snap is of another page than the one the model
+// read: another document (a navigation, a reload, another tab) or, in
+// the same document, another URL (a single-page app's route). Not on the
+// first observation.
+func (v view) left(snap contract.Snapshot) bool {
+	return v.fullAt > 0 && (snap.Document != v.doc || snap.URL != v.url)
 }
 
 // snapshotTool asks for the whole page in the next observation.
@@ -117,34 +124,4 @@ func cacheKeyOf(system string, defs []contract.ToolDef) string {
 		h.Write(d.Parameters)
 	}
 	return "webagent-" + hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-// cutContext cuts the conversation when it holds more than the limit:
-// every observation keeps its header and loses its page text, every
-// screenshot goes, and the next observation is whole. It happens in this
-// one place, rarely, and says so (Step.Context); it returns "" when the
-// conversation fits.
-func (r *run) cutContext() string {
-	limit := r.a.cfg.lim.MaxContextTokens
-	before := (len(promptText(r.msgs)) + 3) / 4
-	if limit <= 0 || before <= limit {
-		return ""
-	}
-	for i := range r.msgs {
-		m := &r.msgs[i]
-		switch {
-		case len(m.Images) > 0:
-			m.Images = nil
-			m.Content = "(screenshot omitted: an older view of the page)"
-		case m.Role == contract.RoleUser && strings.HasPrefix(m.Content, obsHeader):
-			m.Content = trimmedObservation(m.Content)
-		}
-	}
-	after := (len(promptText(r.msgs)) + 3) / 4
-	if after >= before {
-		return "" // nothing left to cut: the rules and the task alone
-	}
-	r.wantFull = true
-	return fmt.Sprintf("the conversation held about %d tokens, past the limit of %d: older observations were cut to their header and screenshots dropped, leaving about %d; the next observation is the whole page",
-		before, limit, after)
 }

@@ -74,8 +74,9 @@ func TestObservationDeltas(t *testing.T) {
 	if !strings.Contains(obs[4], "Arrived.") || !strings.Contains(obs[4], "URL changed") {
 		t.Errorf("after the navigation the observation is not the new page whole:\n%s", obs[4])
 	}
+	// On the page, every request starts with the previous one whole.
 	reqs := srv.Requests()
-	for i := 1; i < len(reqs); i++ {
+	for i := 1; i < 4; i++ {
 		prev, cur := reqs[i-1].Req.Messages, reqs[i].Req.Messages
 		if len(cur) < len(prev) || !reflect.DeepEqual(cur[:len(prev)], prev) {
 			t.Errorf("request %d does not start with request %d whole", i+1, i)
@@ -152,5 +153,87 @@ func TestContextCut(t *testing.T) {
 	}
 	if whole != 1 {
 		t.Errorf("the last request holds %d whole snapshots, want the one after the cut", whole)
+	}
+}
+
+// When the page changes, the observations of the page left become a stub
+// each, once: the rules and the task stay the same bytes, every other
+// message stays, the step says so; on the new page the conversation only
+// grows again.
+func TestPageChangeCut(t *testing.T) {
+	t.Parallel()
+	var rows strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&rows, "<li>Invoice %d, paid</li>", 500+i)
+	}
+	next := page(t, `<title>Receipt</title><h1>Receipt</h1><p>Thank you.</p><ul>`+rows.String()+`</ul>
+<button onclick="this.insertAdjacentHTML('afterend','<p>Mailed to you.</p>')">Mail it</button>`)
+	first := page(t, `<title>Invoices</title><h1>Invoices</h1><ul>`+rows.String()+`</ul>
+<button onclick="this.insertAdjacentHTML('afterend','<p>Total: 30 invoices.</p>')">Count</button>
+<a href="`+next+`">Pay all</a>`)
+	n := 0
+	var whole string // the latest whole observation: a delta lists only what changed
+	m, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		n++
+		if o := req.LastUser(); strings.Contains(o, "Snapshot:\n") {
+			whole = o
+		}
+		ref := func(role, name string) string {
+			r, ok := modelserver.FindRef(whole, role, name)
+			if !ok {
+				t.Errorf("request %d: no %s %q on the page", n, role, name)
+			}
+			return r
+		}
+		switch n {
+		case 1:
+			return callTurn("click", map[string]string{"ref": ref("button", "Count")})
+		case 2:
+			return callTurn("click", map[string]string{"ref": ref("link", "Pay all")})
+		case 3:
+			return callTurn("click", map[string]string{"ref": ref("button", "Mail it")})
+		default:
+			return callTurn("done", map[string]string{"answer": "paid"})
+		}
+	}))
+	res := mustAgent(t, tab(t), m).Run(context.Background(), agent.Task{URL: first, Instruction: "pay the invoices"})
+	reqs := srv.Requests()
+	if res.Code != agent.CodeSuccess || len(reqs) != 4 {
+		t.Fatalf("%s %s after %d requests", res.Code, res.Message, len(reqs))
+	}
+	before, after := reqs[1].Req.Messages, reqs[2].Req.Messages
+	if len(after) <= len(before) || !reflect.DeepEqual(after[:2], before[:2]) {
+		t.Fatalf("the rules and the task changed at the cut")
+	}
+	stubs := 0
+	for j, m := range before {
+		switch {
+		case strings.HasPrefix(m.Content, "Observation, step "):
+			if !strings.Contains(after[j].Content, "(snapshot of "+first+" omitted: the page changed)") ||
+				strings.Contains(after[j].Content, "Invoice 501") || strings.Contains(after[j].Content, "Total: 30") {
+				t.Errorf("observation %d of the page left is not a stub: %q", j, after[j].Content)
+			}
+			stubs++
+		case !reflect.DeepEqual(m, after[j]):
+			t.Errorf("message %d changed at the cut: %q to %q", j, m.Content, after[j].Content)
+		}
+	}
+	if stubs != 2 {
+		t.Errorf("%d observations of the page left, want 2 (the whole page and the delta)", stubs)
+	}
+	if !strings.Contains(after[len(after)-1].Content, "Thank you.") || strings.Contains(after[len(after)-1].Content, "Changes since") {
+		t.Errorf("after the navigation the observation is not the new page whole:\n%s", after[len(after)-1].Content)
+	}
+	last := reqs[3].Req.Messages
+	if len(last) <= len(after) || !reflect.DeepEqual(last[:len(after)], after) {
+		t.Errorf("on the new page the request does not start with the previous one whole")
+	}
+	if !strings.Contains(last[len(last)-1].Content, "Mailed to you.") || !strings.Contains(last[len(last)-1].Content, "Changes since") {
+		t.Errorf("the action on the new page did not give a delta:\n%s", last[len(last)-1].Content)
+	}
+	for i, s := range res.Steps {
+		if got := strings.Contains(s.Context, "the page changed"); got != (i == 2) {
+			t.Errorf("step %d context %q: want the cut at step 3 alone", i+1, s.Context)
+		}
 	}
 }

@@ -70,7 +70,12 @@ func trimmedObservation(obs string) string {
 	if i < 0 {
 		return obs
 	}
-	closing := obs[strings.LastIndex(obs, "\n")+1:] // the fence's end
+	// The fence's end: the last "<<<end page-content" line, which a note
+	// after the fence (vision marks') does not hide.
+	closing := obs[strings.LastIndex(obs, "\n")+1:]
+	if k := strings.LastIndex(obs, "\n<<<end page-content "); k >= i {
+		closing, _, _ = strings.Cut(obs[k+1:], "\n")
+	}
 	return obs[:i] + "(snapshot omitted: an older view of the page)\n" + closing
 }
 
