@@ -237,3 +237,12 @@ func TestPageChangeCut(t *testing.T) {
 		}
 	}
 }
+
+// promptOf joins the contents of a request's messages.
+func promptOf(msgs []modelserver.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
