@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/outline"
 )
 
 // The conversation's history, and the two places it is rewritten. The
@@ -22,9 +23,11 @@ import (
 // about what providers bill for a viewport's image.
 const imageTokens = 1500
 
-// pageStub is what an observation of a page the model left becomes.
-func (r *run) pageStub(step, url string) string {
-	return step + "\n" + r.fence.wrap("(snapshot of "+url+" omitted: the page changed)")
+// pageStub is what an observation of a page the model left becomes: its
+// notices (a download, a dialog answered, a tab opened: what happened
+// then), and a line for its page.
+func (r *run) pageStub(step, url string, notices []string) string {
+	return step + "\n" + r.fence.wrap(strings.Join(notices, "")+"(snapshot of "+url+" omitted: the page changed)")
 }
 
 // screenshotStub is what a screenshot of a page the model left becomes.
@@ -45,11 +48,11 @@ func (r *run) cutPages(msgs []contract.Message) string {
 		switch {
 		case strings.HasPrefix(m.Content, obsHeader):
 			step, rest, _ := strings.Cut(m.Content, "\n")
-			url := lineValue(rest, "URL: ")
+			url, notices := header(rest)
 			if url == "" {
 				continue // a stub already
 			}
-			m.Content, m.Images = r.pageStub(step, url), nil
+			m.Content, m.Images = r.pageStub(step, url, notices), nil
 			n++
 		case len(m.Images) > 0:
 			m.Content, m.Images = screenshotStub, nil
@@ -76,15 +79,20 @@ func (r *run) leftPage(msgs []contract.Message, out *iterOut, p *progress) []con
 	return msgs
 }
 
-// lineValue returns the rest of the first line of s that starts with
-// prefix, or "".
-func lineValue(s, prefix string) string {
-	for line := range strings.Lines(s) {
-		if v, ok := strings.CutPrefix(line, prefix); ok {
-			return strings.TrimRight(v, "\n")
+// header reads an observation's header: its URL ("" in a stub) and its
+// notices, each line with its end.
+func header(obs string) (url string, notices []string) {
+	for line := range strings.Lines(obs) {
+		switch {
+		case line == "Snapshot:\n" || line == outline.DeltaHeader:
+			return url, notices
+		case url == "" && strings.HasPrefix(line, "URL: "):
+			url = strings.TrimSuffix(strings.TrimPrefix(line, "URL: "), "\n")
+		case strings.HasPrefix(line, "Notice: "):
+			notices = append(notices, line)
 		}
 	}
-	return ""
+	return url, notices
 }
 
 // contextTokens estimates the conversation's size: four bytes a token of
