@@ -123,6 +123,7 @@ type run struct {
 	prompt   string // the latest request to the model (promptText)
 	cacheKey string // contract.Request.CacheKey
 	cut      string // how the conversation was cut before this iteration, if it was
+	shown    int    // how many of msgs the model was shown: a screenshot among them is dropped
 	notes    []string
 	res      *Result
 	started  time.Time
@@ -295,6 +296,7 @@ func (r *run) prepareMessages() {
 		r.msgs = append(r.msgs, contract.Message{Role: contract.RoleUser, Content: n})
 	}
 	r.notes = nil
+	dropScreenshots(r.msgs[:r.shown])
 	r.cut = r.cutContext()
 	if r.cacheKey == "" {
 		r.cacheKey = cacheKeyOf(r.msgs[0].Content, r.tools.defs)

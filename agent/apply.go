@@ -75,6 +75,7 @@ func (r *run) apply(out *iterOut) (Code, error) {
 	// with the previous one (history.go).
 	r.msgs = append(r.msgs, out.obs, out.assistant)
 	r.msgs = append(r.msgs, out.results...)
+	r.shown = len(r.msgs) // what follows is shown in the next request
 	r.view, r.wantFull = out.view, out.wantFull
 	if out.prompt != "" {
 		r.prompt = out.prompt

@@ -19,6 +19,28 @@ import (
 // page, not at every turn, and no old page is sent again in full. Past
 // Limits.MaxContextTokens the conversation is cut once more (cutContext).
 
+// Screenshots are the exception to the growing conversation: each is
+// shown once, and the next iteration drops it (dropScreenshots). Kept, a
+// screenshot (about imageTokens) would be billed again, even cached, at
+// every later request, which costs more after two in-page steps than
+// sending the turn before it again, and fills the context.
+
+// dropScreenshots takes the screenshots out of msgs, messages the model
+// was shown: a marked observation keeps its text, a screenshot the model
+// asked for becomes a line.
+func dropScreenshots(msgs []contract.Message) {
+	for i := range msgs {
+		m := &msgs[i]
+		switch {
+		case len(m.Images) == 0:
+		case strings.HasPrefix(m.Content, obsHeader):
+			m.Content, m.Images = strings.TrimSuffix(m.Content, marksNote), nil
+		default:
+			m.Content, m.Images = "(screenshot omitted: shown once)", nil
+		}
+	}
+}
+
 // imageTokens is what a screenshot counts for in the conversation's size:
 // about what providers bill for a viewport's image.
 const imageTokens = 1500

@@ -246,3 +246,34 @@ func promptOf(msgs []modelserver.Message) string {
 	}
 	return b.String()
 }
+
+// A screenshot is shown once, also while the page stays: the marked
+// observation before keeps its text and loses its image.
+func TestScreenshotShownOnce(t *testing.T) {
+	t.Parallel()
+	url := page(t, `<title>Once</title><h1>Once</h1><button onclick="this.insertAdjacentHTML('afterend','<p>Pressed.</p>')">Press</button>`)
+	n := 0
+	m, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		if n++; n == 1 {
+			ref, _ := modelserver.FindRef(req.LastUser(), "button", "Press")
+			return callTurn("click", map[string]string{"ref": ref})
+		}
+		return callTurn("done", map[string]string{"answer": "pressed"})
+	}))
+	res := mustAgent(t, tab(t), m, agent.WithVisionMarks(true)).Run(context.Background(), agent.Task{URL: url, Instruction: "press"})
+	reqs := srv.Requests()
+	if res.Code != agent.CodeSuccess || len(reqs) != 2 {
+		t.Fatalf("%s %s after %d requests", res.Code, res.Message, len(reqs))
+	}
+	msgs := reqs[1].Req.Messages
+	images := 0
+	for _, msg := range msgs {
+		images += msg.Images
+	}
+	if images != 1 || msgs[len(msgs)-1].Images != 1 {
+		t.Errorf("the second request holds %d images, want the latest observation's alone", images)
+	}
+	if first := msgs[2].Content; !strings.Contains(first, `button "Press"`) || strings.Contains(first, "The screenshot shows") {
+		t.Errorf("the first observation lost its text or kept the screenshot's note: %q", first)
+	}
+}
