@@ -101,8 +101,9 @@ func (r *run) leftPage(msgs []contract.Message, out *iterOut, p *progress) []con
 	return msgs
 }
 
-// header reads an observation's header: its URL ("" in a stub) and its
-// notices, each line with its end.
+// header reads an observation's header: its URL ("" in a stub) and the
+// notices that say what happened (a download, a dialog, a tab), each line
+// with its end.
 func header(obs string) (url string, notices []string) {
 	for line := range strings.Lines(obs) {
 		switch {
@@ -110,6 +111,9 @@ func header(obs string) (url string, notices []string) {
 			return url, notices
 		case url == "" && strings.HasPrefix(line, "URL: "):
 			url = strings.TrimSuffix(strings.TrimPrefix(line, "URL: "), "\n")
+		case strings.HasPrefix(line, "Notice: the URL changed from "), strings.Contains(line, " disappeared since the last snapshot"):
+			// What changed against the snapshot before: the stub and the
+			// next observation say it.
 		case strings.HasPrefix(line, "Notice: "):
 			notices = append(notices, line)
 		}

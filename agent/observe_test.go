@@ -169,7 +169,8 @@ func TestPageChangeCut(t *testing.T) {
 	next := page(t, `<title>Receipt</title><h1>Receipt</h1><p>Thank you.</p><ul>`+rows.String()+`</ul>
 <button onclick="this.insertAdjacentHTML('afterend','<p>Mailed to you.</p>')">Mail it</button>`)
 	first := page(t, `<title>Invoices</title><h1>Invoices</h1><ul>`+rows.String()+`</ul>
-<button onclick="this.insertAdjacentHTML('afterend','<p>Total: 30 invoices.</p><button>Print</button>')">Count</button>
+<button onclick="this.insertAdjacentHTML('afterend','<p>Total: 30 invoices.</p>');document.getElementById('d').show()">Count</button>
+<dialog id=d><p>Counted.</p></dialog>
 <a href="`+next+`">Pay all</a>`)
 	n := 0
 	var whole string // the latest whole observation: a delta lists only what changed
@@ -209,7 +210,7 @@ func TestPageChangeCut(t *testing.T) {
 	for j, m := range before {
 		switch {
 		case strings.HasPrefix(m.Content, "Observation, step "):
-			if !strings.Contains(after[j].Content, "(snapshot of "+first+" omitted: the page changed)") || (j == 5) != strings.Contains(after[j].Content, "Notice: 1 element appeared") ||
+			if !strings.Contains(after[j].Content, "(snapshot of "+first+" omitted: the page changed)") || (j == 5) != strings.Contains(after[j].Content, "Notice: a dialog opened") ||
 				strings.Contains(after[j].Content, "Invoice 501") || strings.Contains(after[j].Content, "Total: 30") {
 				t.Errorf("observation %d of the page left is not a stub: %q", j, after[j].Content)
 			}
