@@ -18,7 +18,7 @@ func TestPrintStepTokens(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	printStep(&b, agent.Step{Iteration: 3, Delta: true, Context: "the page changed: 2 observations were cut",
-		Usage: contract.Usage{PromptTokens: 1200, PrefixTokens: 1000, CachedTokens: 900},
+		Usage:   contract.Usage{PromptTokens: 1200, PrefixTokens: 1000, CachedTokens: 900},
 		Actions: []agent.ActionRecord{{Tool: "click", Outcome: "clicked"}}})
 	out := b.String()
 	for _, want := range []string{"snapshot 0ms (changes)", "prompt 1200 tokens, 1000 a prefix of the previous, 900 cached", "step 3: the page changed: 2 observations were cut"} {
