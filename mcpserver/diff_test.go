@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/mcpserver"
 )
@@ -35,7 +34,6 @@ func TestSnapshotDiff(t *testing.T) {
 	}
 	s := mcpserver.New(mcpserver.Config{
 		Policy: contract.NavigationPolicy{Allowed: allowed}, SessionDir: t.TempDir(), SessionIdleTimeout: time.Minute,
-		Limits: agent.Limits{OperationTimeout: backstop},
 	})
 	t.Cleanup(func() { _ = s.Close() })
 	for _, name := range []string{"", "diffs"} {
