@@ -56,8 +56,6 @@ func browserTools() []browserTool {
 
 var diffSchema = json.RawMessage(`{"type":"object","properties":{"diff":{"type":"boolean","description":"only what changed since your last snapshot of the same page"}},"additionalProperties":false}`)
 
-var emptySchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
-
 // screenshotSchema is browser_screenshot's: annotate draws the refs.
 var screenshotSchema = json.RawMessage(`{"type":"object","properties":{"annotate":{"type":"boolean",` +
 	`"description":"draw each element's ref on its box (set-of-mark)"}},"additionalProperties":false}`)
