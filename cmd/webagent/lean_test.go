@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -56,5 +59,99 @@ func TestLeanCommands(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Errorf("%s is not the browser commands of today; run go test ./cmd/webagent -run TestLeanCommands -update", filepath.Clean(leanCommandsFile))
+	}
+}
+
+// buildLean builds the lean front into a folder of its own and returns
+// its path; with full, webagent-full beside it is the whole program.
+func buildLean(t *testing.T, full bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	lean := filepath.Join(dir, "webagent")
+	if out, err := exec.Command("go", "build", "-o", lean, "../webagent-lean").CombinedOutput(); err != nil {
+		t.Fatalf("building the lean front: %v\n%s", err, out)
+	}
+	if full {
+		if err := os.Symlink(bin, filepath.Join(dir, "webagent-full")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lean
+}
+
+// runWith runs exe with args in the session's environment, without the
+// WEBAGENT_ and OTEL_ variables of the test's own.
+func (s *bsess) runWith(t *testing.T, exe string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(exe, append([]string{"browser"}, args...)...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "WEBAGENT_") && !strings.HasPrefix(kv, "OTEL_") && !strings.HasPrefix(kv, "TMPDIR=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, s.env...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("%s: %v", exe, err)
+	}
+	return cmd.ProcessState.ExitCode(), o.String(), e.String()
+}
+
+// TestLeanFront: the lean front (bin/webagent of setup.sh) prints what the
+// whole program prints, with its exit status, for the commands it runs
+// itself and for those it hands over; the ones it runs itself need nothing
+// but the session (no webagent-full beside it), and one it hands over says
+// so when webagent-full is missing.
+func TestLeanFront(t *testing.T) {
+	t.Parallel()
+	base, host := sitePages(t, map[string]string{"/": `<title>Form</title><h1>Sign in</h1>
+<input aria-label="User"><button onclick="this.textContent='Sent'">Send</button>`})
+	lean, alone := buildLean(t, true), buildLean(t, false)
+	s := newBrowserSession(t)
+	if code, out, errOut := s.runWith(t, alone, "open", base+"/", "--allowed-domains", host); code != exitFailed || out != "" ||
+		!strings.Contains(errOut, "webagent-full") {
+		t.Errorf("open with no session and no webagent-full: exit %d, stdout %q, stderr %q; want 1 and the message", code, out, errOut)
+	}
+	if code, _, errOut := s.runWith(t, lean, "open", base+"/", "--allowed-domains", host); code != 0 {
+		t.Fatalf("open: exit %d: %s", code, errOut)
+	}
+	_, snap, _ := s.runWith(t, bin, "snapshot")
+	user, button := refIn(t, snap, `textbox "User"`), refIn(t, snap, `button "Send"`)
+	took := regexp.MustCompile(`"took_ms":\d+`)
+	for _, c := range []struct {
+		args []string
+		self bool // the lean front runs it alone
+	}{
+		{[]string{"snapshot"}, true},
+		{[]string{"snapshot", "--json"}, true},
+		{[]string{"type", "@" + user, "alice", "--json"}, true},
+		{[]string{"--session=" + s.name, "type", "--text", "bob", user}, false}, // a flag first: part of the command line only webagent-full reads
+		{[]string{"type", user, "carol", "--submit=false", "--session", s.name}, true},
+		{[]string{"click", "e999"}, true},
+		{[]string{"click", button, "--agent", "other"}, true},
+		{[]string{"tabs"}, true},
+		{[]string{"type", user}, false},         // invalid: webagent-full's usage error
+		{[]string{"scroll", "--bogus"}, false},  // a flag it does not know
+		{[]string{"snapshot", "--help"}, false}, // help
+		{[]string{"snapshott"}, false},          // no such command
+	} {
+		fc, fo, fe := s.runWith(t, bin, c.args...)
+		lc, lo, le := s.runWith(t, lean, c.args...)
+		fo, lo = took.ReplaceAllString(fo, ""), took.ReplaceAllString(lo, "")
+		if fc != lc || fo != lo || fe != le {
+			t.Errorf("browser %s: the lean front says exit %d, stdout %q, stderr %q; webagent-full exit %d, stdout %q, stderr %q",
+				strings.Join(c.args, " "), lc, lo, le, fc, fo, fe)
+		}
+		ac, ao, ae := s.runWith(t, alone, c.args...)
+		ao = took.ReplaceAllString(ao, "")
+		switch {
+		case c.self && (ac != fc || ao != fo || ae != fe):
+			t.Errorf("browser %s needed webagent-full: exit %d, stdout %q, stderr %q", strings.Join(c.args, " "), ac, ao, ae)
+		case !c.self && !strings.Contains(ae, "webagent-full"):
+			t.Errorf("browser %s ran without webagent-full: exit %d, stdout %q, stderr %q", strings.Join(c.args, " "), ac, ao, ae)
+		}
 	}
 }
