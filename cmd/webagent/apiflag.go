@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/anthropic"
 	"github.com/webagent/webagent/llm/responses"
 )
@@ -77,42 +75,27 @@ func newModelAPI(ctx context.Context, api string, m *modelFlags, log *slog.Logge
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx); err != nil {
-		return nil, anthropicPingError(ctx, client.BaseURL(), acfg.APIKey != "", err)
+		return nil, pingError(ctx, client.BaseURL(), acfg.APIKey != "", "ANTHROPIC_API_KEY", anthropic.ErrNotMessagesEndpoint, err)
 	}
 	return client, nil
 }
 
-// anthropicPingError says what a failed preflight of the Messages API
-// means, once.
-func anthropicPingError(ctx context.Context, base string, keyed bool, err error) error {
-	switch {
-	case errors.Is(err, llm.ErrUnauthorized) && !keyed:
-		return usagef("the model server at %s wants an API key and none was sent; pass --api-key KEY or set ANTHROPIC_API_KEY", base)
-	case errors.Is(err, llm.ErrUnauthorized):
-		return usagef("the model server at %s refused the API key that was sent (%v); check --api-key or ANTHROPIC_API_KEY", base, err)
-	case errors.Is(err, anthropic.ErrNotMessagesEndpoint):
-		return usagef("the model server at %s: %s", base, strings.TrimPrefix(err.Error(), anthropic.ErrNotMessagesEndpoint.Error()+": "))
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(err, context.DeadlineExceeded):
-		return usagef("the model server at %s did not answer within 10s; check --base-url and this machine's network", base)
-	default:
-		return usagef("the model server at %s: %v", base, err)
-	}
-}
-
-// newResponsesModel builds a client of OpenAI's Responses API. The endpoint
-// is checked as for chat completions (GET /models, the key): a server
-// that does not list models is refused before the browser starts.
+// newResponsesModel builds a client of OpenAI's Responses API and checks
+// its endpoint (POST /responses, the key) before the browser starts.
 func newResponsesModel(ctx context.Context, m *modelFlags, log *slog.Logger) (contract.Model, error) {
 	cfg := m.config(log)
-	if _, err := newModel(ctx, cfg); err != nil {
-		return nil, err
+	if cfg.Model == "" {
+		return nil, usagef("no model configured: pass --model NAME (e.g. --api responses --model gpt-5.4) or set WEBAGENT_MODEL")
 	}
 	rc, err := responses.New(responses.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Inactivity: m.idle,
 		Temperature: m.temperature, TopP: m.topP, MaxTokens: m.maxTokens, Logger: log})
 	if err != nil {
 		return nil, usagef("%v", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := rc.Ping(pctx); err != nil {
+		return nil, pingError(ctx, rc.BaseURL(), cfg.APIKey != "", "OPENAI_API_KEY", responses.ErrNotResponsesEndpoint, err)
 	}
 	return rc, nil
 }

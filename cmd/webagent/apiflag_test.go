@@ -21,6 +21,7 @@ func TestAPIFlagErrors(t *testing.T) {
 	}{
 		{"unknown", []string{"--api", "gemini"}, "use chat, anthropic or responses"},
 		{"not-anthropic", []string{"--api", "anthropic", "--api-key", "k", "--base-url", chat.URL + "/v1"}, "not the Anthropic Messages API"},
+		{"not-responses", []string{"--api", "responses", "--api-key", "k", "--base-url", chat.URL + "/v1"}, "not OpenAI's Responses API"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -167,7 +167,7 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx); err != nil {
-		return nil, pingError(ctx, cfg, err)
+		return nil, pingError(ctx, cfg.BaseURL, cfg.APIKey != "", "OPENAI_API_KEY", llm.ErrNotChatEndpoint, err)
 	}
 	return client, nil
 }

@@ -77,8 +77,18 @@ func (s *apiServer) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
 		return
 	}
+	if req.Auth == "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = io.WriteString(w, `{"error":{"message":"You didn't provide an API key.","type":"invalid_request_error","code":null}}`)
+		return
+	}
 	if err := json.Unmarshal(raw, req); err != nil {
 		badRequest(w, "body is not JSON: "+err.Error())
+		return
+	}
+	if req.Model == "" { // as the API answers a request without its model (the client's Ping sends one)
+		badRequest(w, "Missing required parameter: 'model'.")
 		return
 	}
 	if msg := checkRequest(req); msg != "" {
