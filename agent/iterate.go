@@ -55,7 +55,7 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 	obs := out.obs.Content
 	if reply, ok := r.plan(ctx, iter, obs, in, out); ok {
 		out.step.Replayed = true
-		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, Native: r.tools.native}
 		recorded := reply
 		recorded.Usage = out.rec.saved // what the recorded call had cost
 		r.traceReplayed(iter, obs, req, recorded, t0)
@@ -64,7 +64,7 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 	if out.rec.note != nil {
 		msgs = append(msgs, *out.rec.note)
 	}
-	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, Native: r.tools.native}
 	mctx, span := r.startModel(ctx, iter)
 	reply, err := r.a.model.Complete(mctx, req)
 	r.endModel(span, obs, reply, err)
@@ -171,6 +171,8 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
 		structured := false
+		var images [][]byte             // a native call's screenshot
+		var acked []contract.SafetyCheck // its safety checks a person allowed
 		state := ""
 		if stop == "" && r.tools.acts(tc.Name) {
 			state = r.pageState(ctx)
@@ -185,6 +187,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 			}
 			rec.Outcome, rec.Error, structured = r.sec.Mask(res.text), res.failed, res.json
 			rec.Policy, rec.Calls = res.policy, res.calls
+			images, acked = res.images, res.acked
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not
@@ -209,7 +212,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
-		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content})
+		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: images, Acknowledged: acked})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")

@@ -74,6 +74,7 @@ type config struct {
 	noScripts      bool           // WithScripts(false)
 	scriptLimits   script.Limits  // WithScriptLimits
 	savedSignIns   []string       // WithSavedSignIns
+	native         bool           // WithNativeTools
 }
 
 func defaults() config {
