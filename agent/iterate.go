@@ -171,7 +171,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
 		structured := false
-		var images [][]byte             // a native call's screenshot
+		var images [][]byte              // a native call's screenshot
 		var acked []contract.SafetyCheck // its safety checks a person allowed
 		state := ""
 		if stop == "" && r.tools.acts(tc.Name) {
