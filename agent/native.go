@@ -83,6 +83,9 @@ func (r *run) executeNative(ctx context.Context, tc contract.ToolCall, out *iter
 	if r.tools.native == nil {
 		return outcome{text: fmt.Sprintf("error: %s is a vendor's tool, which this run does not offer; use the tools offered", tc.Name), failed: true}, nil
 	}
+	if len(tc.Native) == 0 {
+		return r.withScreenshot(ctx, outcome{text: fmt.Sprintf("error: %s of the %s tool set is not carried out here; use the computer tool", tc.Name, tc.Toolset), failed: true}, nil), nil
+	}
 	acked, refused, err := r.safetyChecks(ctx, tc, out)
 	if err != nil {
 		return outcome{}, err
