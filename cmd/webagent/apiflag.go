@@ -37,6 +37,36 @@ func registerAPI(fs *flag.FlagSet, dst *string) {
 		})
 }
 
+// The tool sets --tools chooses from.
+const (
+	toolsWebagent = "webagent"
+	toolsNative   = "native"
+)
+
+// registerTools adds --tools, beside --api on the commands that read it.
+func registerTools(fs *flag.FlagSet, dst *string) {
+	*dst = toolsWebagent
+	fs.Func("tools", "the tools the model gets: webagent (webagent's own table, on every API) or native (its vendor's computer tool, carried out by webagent's browser: --api anthropic or responses)",
+		func(s string) error {
+			switch s {
+			case toolsWebagent, toolsNative:
+				*dst = s
+				return nil
+			}
+			return fmt.Errorf("use %s or %s", toolsWebagent, toolsNative)
+		})
+}
+
+// checkTools refuses --tools native on an API whose vendor has no native
+// tool set.
+func checkTools(tools, api string) error {
+	if tools == toolsNative && api == apiChat {
+		return usagef("--tools native needs an API with a vendor's computer tool: --api %s (Claude's computer use) or --api %s (OpenAI's computer tool); chat completions have none",
+			apiAnthropic, apiResponses)
+	}
+	return nil
+}
+
 // chooseAPI is --api, or the API the base URL names, said in the log.
 func chooseAPI(api, baseURL string, log *slog.Logger) string {
 	if api != "" {
