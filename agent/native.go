@@ -105,7 +105,6 @@ func (r *run) executeNative(ctx context.Context, tc contract.ToolCall, out *iter
 			o.text = fmt.Sprintf("%d. %s", i+1, o.text)
 		}
 		texts = append(texts, o.text)
-		res.policy = cmpPolicy(res.policy, o.policy)
 		if o.failed || o.navigated || o.terminal {
 			res.failed, res.navigated, res.terminal, res.stale = o.failed, o.navigated, o.terminal, o.stale
 			if rest := len(tc.Native) - i - 1; rest > 0 {
@@ -124,14 +123,6 @@ func (r *run) executeNative(ctx context.Context, tc contract.ToolCall, out *iter
 		return res, nil
 	}
 	return r.withScreenshot(ctx, res, nr.zoom), nil
-}
-
-// cmpPolicy keeps the first decision that refused, else the first.
-func cmpPolicy(a, b *PolicyDecision) *PolicyDecision {
-	if a == nil || b != nil && !b.Allowed && a.Allowed {
-		return b
-	}
-	return a
 }
 
 // withScreenshot adds the viewport's screenshot (or zoom's picture) to a
