@@ -94,7 +94,7 @@ func New(b contract.Browser, m contract.Model, opts ...Option) (*Agent, error) {
 	if _, ok := b.(contract.MarkedScreenshotter); cfg.visionMarks && !ok {
 		return nil, errors.New("agent: vision marks need a browser that can draw refs on a screenshot (contract.MarkedScreenshotter)")
 	}
-	if _, ok := b.(NativeBrowser); cfg.native && !ok {
+	if _, ok := b.(NativeBrowser); cfg.native != "" && !ok {
 		return nil, errors.New("agent: native tools need a browser that gives its viewport's size and screenshots in CSS pixels (agent.NativeBrowser)")
 	}
 	if _, ok := b.(contract.TargetDescriber); cfg.recording != nil && !ok {
@@ -194,15 +194,15 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	}
 	r.tools.addCustom(a.cfg.customTools)
 	native := ""
-	if a.cfg.native {
-		r.tools.useNative(a.browser.(NativeBrowser))
+	if a.cfg.native != "" {
+		r.tools.useNative(a.browser.(NativeBrowser), a.cfg.native)
 		native = nativeNote(r.tools.native)
 	}
 	if a.cfg.recording != nil {
 		r.res.Replay = &ReplaySummary{}
 	}
 	r.msgs = []contract.Message{
-		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + scriptRule(!a.cfg.noScripts && !a.cfg.native) + native + operatorSection(a.cfg.extraPrompt)},
+		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + scriptRule(!a.cfg.noScripts && a.cfg.native == "") + native + operatorSection(a.cfg.extraPrompt)},
 		{Role: contract.RoleUser, Content: "Task: " + r.sec.Mask(task.Instruction)},
 	}
 	return r

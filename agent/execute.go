@@ -15,6 +15,7 @@ import (
 type outcome struct {
 	images    [][]byte               // a native call's screenshot, returned with its result
 	acked     []contract.SafetyCheck // a native call's safety checks a person allowed
+	browser   *contract.BrowserState // a browser tool's tabs after the call
 	text      string
 	failed    bool
 	terminal  bool

@@ -173,6 +173,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		structured := false
 		var images [][]byte              // a native call's screenshot
 		var acked []contract.SafetyCheck // its safety checks a person allowed
+		var tabs *contract.BrowserState  // a browser tool's tabs
 		state := ""
 		if stop == "" && r.tools.acts(tc.Name) {
 			state = r.pageState(ctx)
@@ -187,7 +188,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 			}
 			rec.Outcome, rec.Error, structured = r.sec.Mask(res.text), res.failed, res.json
 			rec.Policy, rec.Calls = res.policy, res.calls
-			images, acked = res.images, res.acked
+			images, acked, tabs = res.images, res.acked, res.browser
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not
@@ -212,7 +213,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
-		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: images, Acknowledged: acked})
+		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: images, Acknowledged: acked, Browser: tabs})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")

@@ -34,35 +34,45 @@ type NativeBrowser interface {
 	ScreenshotCSS(ctx context.Context, region []float64, width, height int) ([]byte, error)
 }
 
-// WithNativeTools offers the model its vendor's computer tool in place of
-// webagent's page tools. The model client must declare it (packages
-// llm/anthropic and llm/responses do, from Request.Native); the browser
-// must implement NativeBrowser.
-func WithNativeTools(on bool) Option { return func(c *config) { c.native = on } }
+// WithNativeTools offers the model its vendor's tool of the kind in place
+// of webagent's page tools: contract.NativeComputer (a computer tool:
+// screenshots and coordinates) or contract.NativeBrowser (a browser tool:
+// the page's outline and refs too); "" offers webagent's. The model client
+// must declare it (packages llm/anthropic and llm/responses do, from
+// Request.Native); the browser must implement NativeBrowser, and for a
+// browser tool TabStater.
+func WithNativeTools(kind string) Option { return func(c *config) { c.native = kind } }
 
 // nativeTools are webagent's tools offered beside a vendor's computer
 // tool: what a screen alone cannot do (open an address, the history, the
 // tabs) and the loop's own.
-var nativeTools = []string{contract.ActGoto, contract.ActBack, contract.ActForward, contract.ActTabs,
-	ToolDone, ToolFail, ToolAskHuman, ToolReadEmail}
+var nativeTools = map[string][]string{
+	contract.NativeComputer: {contract.ActGoto, contract.ActBack, contract.ActForward, contract.ActTabs, ToolDone, ToolFail, ToolAskHuman, ToolReadEmail},
+	contract.NativeBrowser:  {ToolDone, ToolFail, ToolAskHuman, ToolReadEmail}, // it navigates and has tabs
+}
 
 // nativeShotBudget bounds the screenshot a native call returns.
 const nativeShotBudget = 10 * time.Second
 
 // useNative keeps of ts the tools offered beside the vendor's and declares
 // the vendor's tool at the viewport's size.
-func (ts *toolset) useNative(b NativeBrowser) {
+func (ts *toolset) useNative(b NativeBrowser, kind string) {
 	for name := range ts.byName {
-		if !slices.Contains(nativeTools, name) {
+		if !slices.Contains(nativeTools[kind], name) {
 			ts.without(name)
 		}
 	}
 	w, h := b.Viewport()
-	ts.native = &contract.NativeTool{Kind: contract.NativeComputer, Width: w, Height: h}
+	ts.native = &contract.NativeTool{Kind: kind, Width: w, Height: h}
 }
 
 // nativeNote tells the model how its computer tool meets the page.
 func nativeNote(t *contract.NativeTool) string {
+	if t.Kind == contract.NativeBrowser {
+		return fmt.Sprintf("\n- You act on the page with the browser tool: its refs are those of the page outline in each message "+
+			"(read_page gives it again), its screenshots show the viewport, %dx%d pixels. Finish with done or fail. "+
+			"Type a secret as <secret>NAME</secret>.", t.Width, t.Height)
+	}
 	return fmt.Sprintf("\n- You act on the page with the computer tool: its screenshots show the browser's viewport, %dx%d pixels, "+
 		"and its coordinates are pixels of them. The page outline in each message names what is on the page "+
 		"(its refs are not for the computer tool). Open an address with goto; finish with done or fail. "+
@@ -75,6 +85,7 @@ type nativeRun struct {
 	calls  []ActionRecord
 	cursor *contract.Point // where the pointer is, as far as the run moved it
 	zoom   []byte          // a zoom's picture, returned in place of the screenshot
+	shot   bool            // a screenshot was asked for
 }
 
 // executeNative runs a native call: its safety checks asked first, then
@@ -121,6 +132,12 @@ func (r *run) executeNative(ctx context.Context, tc contract.ToolCall, out *iter
 	res.text, res.calls = strings.Join(texts, "\n"), nr.calls
 	if res.terminal {
 		return res, nil
+	}
+	if r.tools.native.Kind == contract.NativeBrowser {
+		res.browser = r.browserState(ctx)
+		if !nr.shot && nr.zoom == nil {
+			return res, nil // its screenshots are asked for
+		}
 	}
 	return r.withScreenshot(ctx, res, nr.zoom), nil
 }
@@ -198,7 +215,7 @@ func cmpStr(a, b string) string {
 // nativeAction runs one action of a native call as a call of the run.
 func (r *run) nativeAction(ctx context.Context, tc contract.ToolCall, na contract.NativeAction, out *iterOut, nr *nativeRun) (outcome, error) {
 	name := cmpStr(na.Vendor, na.Kind)
-	steps, local, err := r.nativeSteps(ctx, na, nr)
+	steps, local, err := r.nativeSteps(ctx, na, out, nr)
 	if err != nil {
 		var ae *contract.ActionError
 		if errors.As(err, &ae) {
@@ -208,8 +225,13 @@ func (r *run) nativeAction(ctx context.Context, tc contract.ToolCall, na contrac
 		}
 		return outcome{}, err
 	}
+	nr.shot = nr.shot || na.Kind == contract.NativeScreenshot
 	if local != "" {
-		o := outcome{text: name + ": " + local}
+		sep := ": "
+		if strings.Contains(local, "\n") {
+			sep = ":\n" // an outline keeps its lines whole
+		}
+		o := outcome{text: name + sep + local}
 		nr.record(name, na, o, 0)
 		return o, nil
 	}

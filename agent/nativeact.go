@@ -34,7 +34,10 @@ func nativeCall(name string, a contract.Action) call {
 // it out; local is the outcome of an action that needs no call (a
 // screenshot, the cursor's position, a zoom). An *contract.ActionError is
 // for the model: the action cannot be done, and why.
-func (r *run) nativeSteps(ctx context.Context, na contract.NativeAction, nr *nativeRun) (steps []call, local string, err error) {
+func (r *run) nativeSteps(ctx context.Context, na contract.NativeAction, out *iterOut, nr *nativeRun) (steps []call, local string, err error) {
+	if steps, local, ok, err := r.browserSteps(ctx, na, out); ok {
+		return steps, local, err
+	}
 	at := na.At
 	pointer := func() (*contract.Point, error) {
 		switch {
@@ -46,6 +49,9 @@ func (r *run) nativeSteps(ctx context.Context, na contract.NativeAction, nr *nat
 		return nil, contract.ActionErrorf("it needs a coordinate: the pointer has not been placed yet")
 	}
 	mouse := func(op string) ([]call, string, error) {
+		if na.Ref != "" && na.Key == "" {
+			return []call{nativeCall(contract.ActMouse, contract.Action{Op: op, Ref: na.Ref})}, "", nil
+		}
 		p, err := pointer()
 		if err != nil {
 			return nil, "", err

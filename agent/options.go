@@ -74,7 +74,7 @@ type config struct {
 	noScripts      bool           // WithScripts(false)
 	scriptLimits   script.Limits  // WithScriptLimits
 	savedSignIns   []string       // WithSavedSignIns
-	native         bool           // WithNativeTools
+	native         string         // WithNativeTools: contract.NativeComputer, NativeBrowser or ""
 }
 
 func defaults() config {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/webagent/webagent/contract"
 )
@@ -121,4 +122,27 @@ func (b *Browser) ScreenshotCSS(ctx context.Context, region []float64, width, he
 		}
 		return res.Data, nil
 	})
+}
+
+// TabStates describes the tabs, in the order they were opened (those the
+// pages opened taken in): each one's id, title and address, the current
+// one marked. A browser tool's result reports them.
+func (b *Browser) TabStates(ctx context.Context) ([]contract.TabState, error) {
+	o, err := b.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer o.end()
+	if err := b.adoptOpened(o.ctx); err != nil {
+		return nil, o.fail("listing the tabs", err)
+	}
+	var out []contract.TabState
+	for _, t := range b.tabs {
+		s := contract.TabState{ID: t.id, URL: t.nav.state().url, Active: t == b.cur}
+		if info, err := cdp.Call(o.ctx, b.sess.browser, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.target.TargetID}); err == nil && info.TargetInfo != nil {
+			s.URL, s.Title = info.TargetInfo.URL, info.TargetInfo.Title
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

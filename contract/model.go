@@ -47,6 +47,9 @@ type Message struct {
 	// Acknowledged are, on a native tool's result, the safety checks of
 	// its call that a person allowed (ToolCall.SafetyChecks).
 	Acknowledged []SafetyCheck `json:"acknowledged,omitempty"`
+	// Browser is, on a browser tool's result, the browser's state after
+	// the call.
+	Browser *BrowserState `json:"browser,omitempty"`
 }
 
 // ToolCall is one function call requested by the model. Arguments is the raw

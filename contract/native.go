@@ -13,6 +13,11 @@ package contract
 // pointer and keyboard actions at pixel coordinates out.
 const NativeComputer = "computer"
 
+// NativeBrowser is the kind of a vendor's browser tool: the computer's
+// actions, by coordinate or by an element's ref, and the page's structure
+// (its outline with refs, its text, a search), navigation and tabs.
+const NativeBrowser = "browser"
+
 // NativeTool is a vendor's tool set a request declares.
 type NativeTool struct {
 	// Kind is NativeComputer.
@@ -42,11 +47,21 @@ const (
 	NativeScreenshot  = "screenshot"   // nothing but the picture
 	NativeZoom        = "zoom"         // Region: a part of the screen at full resolution
 	NativeCursor      = "cursor_position"
+
+	// A browser tool's own (NativeBrowser).
+	NativeNavigate  = "navigate"  // URL, or "back", "forward", "reload"
+	NativeReadPage  = "read_page" // the page's outline with refs; Ref: a part of it
+	NativePageText  = "page_text" // the page's text
+	NativeFind      = "find"      // Text: what to look for
+	NativeFormInput = "form_input"
+	NativeScrollTo  = "scroll_to" // Ref into view
+	NativeTabs      = "tabs"      // Op: list, switch, close; Tab
 )
 
 // NativeActions are the kinds the loop carries out, for messages.
 var NativeActions = []string{NativeClick, NativeDoubleClick, NativeTripleClick, NativeMove, NativeDrag, NativeMouseDown,
-	NativeMouseUp, NativeScroll, NativeType, NativeKey, NativeWait, NativeScreenshot, NativeZoom, NativeCursor}
+	NativeMouseUp, NativeScroll, NativeType, NativeKey, NativeWait, NativeScreenshot, NativeZoom, NativeCursor,
+	NativeNavigate, NativeReadPage, NativePageText, NativeFind, NativeFormInput, NativeScrollTo, NativeTabs}
 
 // NativeAction is one action of a vendor's computer tool. Coordinates
 // are in the display's pixels (NativeTool's Width and Height).
@@ -54,13 +69,19 @@ type NativeAction struct {
 	Kind string `json:"kind"`
 	// Vendor is the action's name in the vendor's tool ("left_click",
 	// "keypress"), for the record and for messages.
-	Vendor  string  `json:"vendor,omitempty"`
-	At      *Point  `json:"at,omitempty"`
+	Vendor string `json:"vendor,omitempty"`
+	At     *Point `json:"at,omitempty"`
+	// Ref names an element of the page's outline (a browser tool's
+	// target by reference), in place of At.
+	Ref     string  `json:"ref,omitempty"`
+	URL     string  `json:"url,omitempty"`    // navigate
+	Op      string  `json:"op,omitempty"`     // tabs: list, switch, close
+	Tab     string  `json:"tab,omitempty"`    // tabs: the tab's id
 	Button  string  `json:"button,omitempty"` // click: left (default), right, middle
 	Path    []Point `json:"path,omitempty"`   // drag
 	ScrollX int     `json:"scroll_x,omitempty"`
 	ScrollY int     `json:"scroll_y,omitempty"`
-	Text    string  `json:"text,omitempty"` // type
+	Text    string  `json:"text,omitempty"` // type; find: the query; form_input: the value
 	// Key is a key or chord in webagent's names ("Control+A", "Enter"),
 	// translated by the client from the vendor's (xdotool's "ctrl+a",
 	// "Return"; a list of keys). For a click, the keys held.
@@ -69,6 +90,20 @@ type NativeAction struct {
 	MS     int    `json:"ms,omitempty"`     // wait
 	// Region is zoom's rectangle: x0, y0, x1, y1.
 	Region []int `json:"region,omitempty"`
+}
+
+// BrowserState is what a browser tool's result reports of the browser
+// after the call: its tabs.
+type BrowserState struct {
+	Tabs []TabState `json:"tabs"`
+}
+
+// TabState is one tab: its id (as tabs takes it), title and address.
+type TabState struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	URL    string `json:"url"`
+	Active bool   `json:"active,omitempty"`
 }
 
 // SafetyCheck is a vendor's warning about a call (OpenAI's

@@ -19,7 +19,7 @@ import (
 
 // common holds the flags shared by run and demo.
 type common struct {
-	native         bool // --tools native, where a command registers it (apiflag.go)
+	native         string // the vendor's tool of --tools, where a command registers it (apiflag.go)
 	limits         agent.Limits
 	chrome         string
 	cdpURL         string

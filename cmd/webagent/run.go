@@ -145,10 +145,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 
 	cfg := o.modelFlags.config(log)
 	o.trace.model = modelInfo(cfg)
-	if err := checkTools(o.tools, chooseAPI(o.api, o.baseURL, log)); err != nil {
+	if o.native, err = nativeKind(o.tools, chooseAPI(o.api, o.baseURL, log)); err != nil {
 		return exitUsage, err
 	}
-	o.native = o.tools == toolsNative
 	model, err := newModelAPI(ctx, o.api, &o.modelFlags, log)
 	if err != nil {
 		return exitUsage, err

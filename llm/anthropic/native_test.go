@@ -118,7 +118,7 @@ func toolResultText(body map[string]any) string {
 // runNative runs a task on the checkout through the computer toolset.
 func runNative(t *testing.T, b *browser.Browser, srv *messagesServer, c *checkout, opts ...agent.Option) *agent.Result {
 	t.Helper()
-	opts = append([]agent.Option{agent.WithNativeTools(true), agent.WithIterationTimeout(30 * time.Second), agent.WithMaxIterations(5)}, opts...)
+	opts = append([]agent.Option{agent.WithNativeTools(contract.NativeComputer), agent.WithIterationTimeout(30 * time.Second), agent.WithMaxIterations(6)}, opts...)
 	a, err := agent.New(b, newClient(t, srv.URL, nil), opts...)
 	if err != nil {
 		t.Fatal(err)

@@ -45,10 +45,16 @@ func (c *Client) params(req contract.Request) (sdk.MessageNewParams, error) {
 		p.Tools[n-1].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
 	}
 	if req.Native != nil {
-		if req.Native.Kind != contract.NativeComputer {
-			return p, fmt.Errorf("the Messages API has no native tool %q; it has %q", req.Native.Kind, contract.NativeComputer)
+		var native sdk.ToolUnionParam
+		switch req.Native.Kind {
+		case contract.NativeComputer:
+			native = computerTool()
+		case contract.NativeBrowser:
+			native = browserTool()
+		default:
+			return p, fmt.Errorf("the Messages API has no native tool %q; it has %q and %q", req.Native.Kind, contract.NativeComputer, contract.NativeBrowser)
 		}
-		p.Tools = append([]sdk.ToolUnionParam{computerTool()}, p.Tools...)
+		p.Tools = append([]sdk.ToolUnionParam{native}, p.Tools...)
 	}
 	var system []string
 	toolsets := map[string]string{} // a native call's id: its toolset, which its result names too
@@ -191,6 +197,9 @@ func toolResult(m contract.Message, toolset string) sdk.ContentBlockParamUnion {
 		Content: []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: text}}}}
 	if toolset != "" {
 		r.ToolsetName = sdk.String(toolset)
+	}
+	if m.Browser != nil {
+		r.Content = append(r.Content, browserState(m.Browser))
 	}
 	for _, img := range m.Images {
 		r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfImage: imageBlock(img).OfImage})

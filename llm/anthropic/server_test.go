@@ -135,8 +135,8 @@ func streamReply(w http.ResponseWriter, thinking, text string, calls []call) {
 	}
 	for k, c := range calls {
 		block := map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", i, k), "name": c.name, "input": map[string]any{}}
-		if member, ok := strings.CutPrefix(c.name, "computer:"); ok { // a member of the computer toolset
-			block["name"], block["toolset_name"] = member, "computer"
+		if set, member, ok := strings.Cut(c.name, ":"); ok { // a member of a toolset
+			block["name"], block["toolset_name"] = member, set
 		}
 		send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": block})
 		half := len(c.input) / 2

@@ -107,8 +107,11 @@ func (a *assembler) reply(attempts int) (contract.Reply, error) {
 			x.Thinking = append(x.Thinking, thinkingBlock{Type: b.typ, Data: b.data})
 		case "tool_use":
 			tc := contract.ToolCall{ID: b.id, Name: b.name, Arguments: b.arguments(), Toolset: b.toolset}
-			if b.toolset == computerToolset {
+			switch b.toolset {
+			case computerToolset:
 				tc.Native = []contract.NativeAction{computerAction(b.name, tc.Arguments)}
+			case browserToolset:
+				tc.Native = []contract.NativeAction{browserAction(b.name, tc.Arguments)}
 			}
 			r.ToolCalls = append(r.ToolCalls, tc)
 		}

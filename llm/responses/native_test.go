@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm/responses"
 )
 
@@ -68,7 +69,7 @@ func runComputer(t *testing.T, srv *apiServer, url string, opts ...agent.Option)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts = append([]agent.Option{agent.WithNativeTools(true), agent.WithIterationTimeout(30 * time.Second), agent.WithMaxIterations(4)}, opts...)
+	opts = append([]agent.Option{agent.WithNativeTools(contract.NativeComputer), agent.WithIterationTimeout(30 * time.Second), agent.WithMaxIterations(4)}, opts...)
 	a, err := agent.New(chrome.Tab(t), client, opts...)
 	if err != nil {
 		t.Fatal(err)
