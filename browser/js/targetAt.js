@@ -6,6 +6,19 @@
 // the frame's address, whose site the policy judges.
 /* global target */
 (function (x, y, kind) {
+  // describe names an element as the snapshot does; before the first
+  // snapshot of a document, by its role and its label or text, so that a
+  // rule on a name still sees it.
+  const describe = (el) => {
+    const reg = window[Symbol.for('webagent.refs')];
+    if (reg && reg.describe) return reg.describe(el);
+    const tag = el.localName, type = (el.getAttribute('type') || '').toLowerCase();
+    const role = el.getAttribute('role') || {a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', summary: 'button', iframe: 'iframe'}[tag] ||
+      (tag === 'input' ? ({checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', reset: 'button', image: 'button'}[type] || 'textbox') : tag);
+    const name = (el.getAttribute('aria-label') || el.getAttribute('title') || (tag === 'input' && ['submit', 'button', 'reset'].includes(type) ? el.value : '') ||
+      (el.innerText || '').replace(/\s+/g, ' ').trim()).slice(0, 100);
+    return name ? role + ' ' + JSON.stringify(name) : role;
+  };
   let doc = document, h = null;
   for (let depth = 0; depth < 8; depth++) {
     h = doc.elementFromPoint(x, y);
@@ -21,9 +34,7 @@
     if (!d) {
       let url = '';
       try { url = new URL(h.src, doc.baseURI).href; } catch (e) { /* no address */ }
-      const reg = window[Symbol.for('webagent.refs')];
-      const desc = reg && reg.describe ? reg.describe(h) : 'iframe';
-      return {aims: true, form: null, desc: desc, url: url};
+      return {aims: true, form: null, desc: describe(h), url: url};
     }
     x -= r.left + h.clientLeft; y -= r.top + h.clientTop;
     doc = d;
@@ -31,8 +42,7 @@
   if (!h) return {aims: false, form: null};
   const el = h.closest('a, button, input, select, textarea, summary, [role]') || h;
   const r = target.call(el, kind);
-  const reg = window[Symbol.for('webagent.refs')];
-  r.desc = reg && reg.describe ? reg.describe(el) : el.localName;
+  r.desc = describe(el);
   if (doc !== document) r.url = doc.location.href;
   return r;
 })
