@@ -170,10 +170,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
-		structured := false
-		var images [][]byte              // a native call's screenshot
-		var acked []contract.SafetyCheck // its safety checks a person allowed
-		var tabs *contract.BrowserState  // a browser tool's tabs
+		structured, shown := false, outcome{} // shown: a native call's picture, checks and tabs
 		state := ""
 		if stop == "" && r.tools.acts(tc.Name) {
 			state = r.pageState(ctx)
@@ -187,8 +184,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 				return nil, err
 			}
 			rec.Outcome, rec.Error, structured = r.sec.Mask(res.text), res.failed, res.json
-			rec.Policy, rec.Calls = res.policy, res.calls
-			images, acked, tabs = res.images, res.acked, res.browser
+			rec.Policy, rec.Calls, shown = res.policy, res.calls, res
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not
@@ -213,7 +209,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
-		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: images, Acknowledged: acked, Browser: tabs})
+		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: shown.images, Acknowledged: shown.acked, Browser: shown.browser})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")

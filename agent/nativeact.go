@@ -38,55 +38,12 @@ func (r *run) nativeSteps(ctx context.Context, na contract.NativeAction, out *it
 	if steps, local, ok, err := r.browserSteps(ctx, na, out); ok {
 		return steps, local, err
 	}
-	at := na.At
-	pointer := func() (*contract.Point, error) {
-		switch {
-		case at != nil:
-			return at, nil
-		case nr.cursor != nil:
-			return nr.cursor, nil
-		}
-		return nil, contract.ActionErrorf("it needs a coordinate: the pointer has not been placed yet")
-	}
-	mouse := func(op string) ([]call, string, error) {
-		if na.Ref != "" && na.Key == "" {
-			return []call{nativeCall(contract.ActMouse, contract.Action{Op: op, Ref: na.Ref})}, "", nil
-		}
-		p, err := pointer()
-		if err != nil {
-			return nil, "", err
-		}
-		if na.Key != "" {
-			return nil, "", contract.ActionErrorf("clicking with keys held (%s) is not supported; press the keys apart, or click alone", na.Key)
-		}
-		return []call{nativeCall(contract.ActMouse, contract.Action{Op: op, At: p})}, "", nil
+	if steps, ok, err := pointerSteps(na, nr); ok {
+		return steps, "", err
 	}
 	switch na.Kind {
-	case contract.NativeClick:
-		switch na.Button {
-		case "", "left":
-			return mouse(contract.MouseClick)
-		case "right":
-			return mouse(contract.MouseRightClick)
-		}
-		return nil, "", contract.ActionErrorf("a click with the %s button is not supported: use left or right", na.Button)
-	case contract.NativeDoubleClick:
-		return mouse(contract.MouseDoubleClick)
-	case contract.NativeTripleClick:
-		return mouse(contract.MouseTripleClick)
-	case contract.NativeMove:
-		return mouse(contract.MouseHover)
 	case contract.NativeDrag:
 		return nativeDrag(na.Path)
-	case contract.NativeScroll:
-		p, err := pointer()
-		if err != nil {
-			return nil, "", err
-		}
-		if na.ScrollX == 0 && na.ScrollY == 0 {
-			return nil, "", contract.ActionErrorf("it needs an amount to scroll by")
-		}
-		return []call{nativeCall(contract.ActScroll, contract.Action{At: p, DX: na.ScrollX, DY: na.ScrollY})}, "", nil
 	case contract.NativeType:
 		if na.Text == "" {
 			return nil, "", contract.ActionErrorf("it needs the text to type")
@@ -115,6 +72,52 @@ func (r *run) nativeSteps(ctx context.Context, na contract.NativeAction, out *it
 		return nil, "", contract.ActionErrorf("pressing and releasing the button apart is not supported: drag with one action from its start to its end")
 	}
 	return nil, "", contract.ActionErrorf("this computer tool has no action %q; it has %s", cmpStr(na.Vendor, na.Kind), strings.Join(contract.NativeActions, ", "))
+}
+
+// pointerSteps are the steps of the actions at the pointer: clicks, a
+// move, a scroll, at the action's point (or ref), else where the pointer
+// is; ok is false for another action.
+func pointerSteps(na contract.NativeAction, nr *nativeRun) (steps []call, ok bool, err error) {
+	at := na.At
+	if at == nil {
+		at = nr.cursor
+	}
+	mouse := func(op string) ([]call, bool, error) {
+		switch {
+		case na.Ref != "" && na.Key == "":
+			return []call{nativeCall(contract.ActMouse, contract.Action{Op: op, Ref: na.Ref})}, true, nil
+		case na.Key != "":
+			return nil, true, contract.ActionErrorf("clicking with keys held (%s) is not supported; press the keys apart, or click alone", na.Key)
+		case at == nil:
+			return nil, true, contract.ActionErrorf("it needs a coordinate: the pointer has not been placed yet")
+		}
+		return []call{nativeCall(contract.ActMouse, contract.Action{Op: op, At: at})}, true, nil
+	}
+	switch na.Kind {
+	case contract.NativeClick:
+		switch na.Button {
+		case "", "left":
+			return mouse(contract.MouseClick)
+		case "right":
+			return mouse(contract.MouseRightClick)
+		}
+		return nil, true, contract.ActionErrorf("a click with the %s button is not supported: use left or right", na.Button)
+	case contract.NativeDoubleClick:
+		return mouse(contract.MouseDoubleClick)
+	case contract.NativeTripleClick:
+		return mouse(contract.MouseTripleClick)
+	case contract.NativeMove:
+		return mouse(contract.MouseHover)
+	case contract.NativeScroll:
+		switch {
+		case at == nil:
+			return nil, true, contract.ActionErrorf("it needs a coordinate: the pointer has not been placed yet")
+		case na.ScrollX == 0 && na.ScrollY == 0:
+			return nil, true, contract.ActionErrorf("it needs an amount to scroll by")
+		}
+		return []call{nativeCall(contract.ActScroll, contract.Action{At: at, DX: na.ScrollX, DY: na.ScrollY})}, true, nil
+	}
+	return nil, false, nil
 }
 
 // nativeDrag is a drag along a path: from the first point to the last,
