@@ -284,3 +284,37 @@ func TestNativeUnknownMember(t *testing.T) {
 	}
 	_ = contract.NativeClick
 }
+
+// A scroll over another site's frame and a drag dropped on it are judged
+// as that site: the drag at its drop point, though it starts on the page.
+func TestNativeScrollAndDragOverFrame(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		tool string
+		do   call
+		want string
+	}{
+		{"scroll", member("scroll", map[string]any{"coordinate": atCard, "scroll_direction": "down", "scroll_amount": 3}), "scroll"},
+		{"drag", member("left_click_drag", map[string]any{"start_coordinate": atName, "coordinate": atCard}), "drag (its drop point)"},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			t.Parallel()
+			page := newCheckout(t)
+			deny, err := policy.Parse("p.yaml", []byte("version: 1\nrules:\n  - when: {tool: "+c.tool+", site: localhost}\n    then: deny\n    reason: not in the payment frame\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := newMessagesServer(t, scriptedClaude([]call{c.do}))
+			res := runNative(t, chrome.Tab(t), srv, page, agent.WithPolicy(deny))
+			if res.Code != agent.CodeSuccess {
+				t.Fatalf("%s: %s", res.Code, res.Message)
+			}
+			if len(res.Policy) != 1 || res.Policy[0].Tool != c.tool || !strings.HasPrefix(res.Policy[0].Site, "localhost:") || res.Policy[0].Allowed {
+				t.Fatalf("decisions %+v; told %q", res.Policy, res.Answer)
+			}
+			if !strings.Contains(res.Answer, "not in the payment frame") || !strings.Contains(res.Answer, c.want) {
+				t.Errorf("the model was told %q", res.Answer)
+			}
+		})
+	}
+}
