@@ -62,11 +62,12 @@ func XdotoolKey(s string) string {
 	if s == "+" || s == "" {
 		return s
 	}
+	parts := strings.Split(s, "+")
+	if strings.HasSuffix(s, "++") { // "ctrl++" presses "+"
+		parts = append(strings.Split(strings.TrimSuffix(s, "++"), "+"), "+")
+	}
 	var keys []string
-	for _, p := range strings.Split(s, "+") {
-		if p == "" {
-			p = "+"
-		}
+	for _, p := range parts {
 		keys = append(keys, domKey(p))
 	}
 	return chord(keys)
