@@ -36,6 +36,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -93,6 +94,9 @@ func New(b contract.Browser, m contract.Model, opts ...Option) (*Agent, error) {
 	if _, ok := b.(contract.MarkedScreenshotter); cfg.visionMarks && !ok {
 		return nil, errors.New("agent: vision marks need a browser that can draw refs on a screenshot (contract.MarkedScreenshotter)")
 	}
+	if _, ok := b.(NativeBrowser); cfg.native != "" && !ok {
+		return nil, errors.New("agent: native tools need a browser that gives its viewport's size and screenshots in CSS pixels (agent.NativeBrowser)")
+	}
 	if _, ok := b.(contract.TargetDescriber); cfg.recording != nil && !ok {
 		return nil, errors.New("agent: a recording needs a browser that can tell what an action aims at (agent.TargetDescriber), to replay no call on another element than recorded")
 	}
@@ -141,6 +145,8 @@ type run struct {
 
 	lostSignIn     string // the host whose saved sign-in showed a sign-in page (signinlost.go)
 	lostSignInStep int
+
+	cursor atomic.Pointer[contract.Point] // where native calls left the pointer (native.go)
 }
 
 // Run performs the task and returns how it ended. It never returns nil and
@@ -191,11 +197,16 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 		policy:  a.cfg.policy,
 	}
 	r.tools.addCustom(a.cfg.customTools)
+	native := ""
+	if a.cfg.native != "" {
+		r.tools.useNative(a.browser.(NativeBrowser), a.cfg.native)
+		native = nativeNote(r.tools.native)
+	}
 	if a.cfg.recording != nil {
 		r.res.Replay = &ReplaySummary{}
 	}
 	r.msgs = []contract.Message{
-		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + scriptRule(!a.cfg.noScripts) + operatorSection(a.cfg.extraPrompt)},
+		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + scriptRule(!a.cfg.noScripts && a.cfg.native == "") + native + operatorSection(a.cfg.extraPrompt)},
 		{Role: contract.RoleUser, Content: "Task: " + r.sec.Mask(task.Instruction)},
 	}
 	return r

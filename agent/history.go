@@ -32,7 +32,8 @@ func dropScreenshots(msgs []contract.Message) {
 	for i := range msgs {
 		m := &msgs[i]
 		switch {
-		case len(m.Images) == 0:
+		case len(m.Images) == 0, m.Role != contract.RoleUser:
+			// A native tool's result keeps its picture: its API pairs them.
 		case strings.HasPrefix(m.Content, obsHeader):
 			m.Content, m.Images = strings.TrimSuffix(m.Content, marksNote), nil
 		default:

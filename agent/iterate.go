@@ -63,7 +63,7 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 	obs := out.obs.Content
 	if reply, ok := r.plan(ctx, iter, obs, in.rec, out); ok {
 		out.step.Replayed = true
-		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, Native: r.tools.native}
 		recorded := reply
 		recorded.Usage = out.rec.saved // what the recorded call had cost
 		r.traceReplayed(iter, obs, req, recorded, t0)
@@ -72,7 +72,7 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 	if out.rec.note != nil {
 		msgs = append(msgs, *out.rec.note)
 	}
-	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, CacheKey: r.cacheKey}
+	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, Native: r.tools.native, CacheKey: r.cacheKey}
 	out.prompt = promptText(req.Messages)
 	mctx, span := r.startModel(ctx, iter)
 	reply, err := r.a.model.Complete(mctx, req)
@@ -200,7 +200,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
-		structured := false
+		structured, shown := false, outcome{} // shown: a native call's picture, checks and tabs
 		state := ""
 		if stop == "" && r.tools.acts(tc.Name) {
 			state = r.pageState(ctx)
@@ -214,7 +214,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 				return nil, err
 			}
 			rec.Outcome, rec.Error, structured = r.sec.Mask(res.text), res.failed, res.json
-			rec.Policy, rec.Calls = res.policy, res.calls
+			rec.Policy, rec.Calls, shown = res.policy, res.calls, res
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not
@@ -239,7 +239,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
-		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content})
+		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: shown.images, Acknowledged: shown.acked, Browser: shown.browser})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")

@@ -79,6 +79,7 @@ type config struct {
 	noScripts      bool           // WithScripts(false)
 	scriptLimits   script.Limits  // WithScriptLimits
 	savedSignIns   []string       // WithSavedSignIns
+	native         string         // WithNativeTools: contract.NativeComputer, NativeBrowser or ""
 }
 
 func defaults() config {

@@ -35,6 +35,44 @@ func registerAPI(fs *flag.FlagSet, dst *string) {
 		})
 }
 
+// The tool sets --tools chooses from.
+const (
+	toolsWebagent = "webagent"
+	toolsNative   = "native"
+	toolsBrowser  = "browser"
+)
+
+// registerTools adds --tools, beside --api on the commands that read it.
+func registerTools(fs *flag.FlagSet, dst *string) {
+	*dst = toolsWebagent
+	fs.Func("tools", "the tools the model gets: webagent (webagent's own table, on every API), native (its vendor's computer tool, carried out by webagent's browser: --api anthropic or responses) or browser (Claude's browser use tool: --api anthropic)",
+		func(s string) error {
+			switch s {
+			case toolsWebagent, toolsNative, toolsBrowser:
+				*dst = s
+				return nil
+			}
+			return fmt.Errorf("use %s, %s or %s", toolsWebagent, toolsNative, toolsBrowser)
+		})
+}
+
+// nativeKind is the vendor's tool kind --tools asks for on api ("" for
+// webagent's own tools), or a usage error when the API's vendor has none.
+func nativeKind(tools, api string) (string, error) {
+	switch {
+	case tools == toolsNative && api == apiChat:
+		return "", usagef("--tools native needs an API with a vendor's computer tool: --api %s (Claude's computer use) or --api %s (OpenAI's computer tool); chat completions have none",
+			apiAnthropic, apiResponses)
+	case tools == toolsBrowser && api != apiAnthropic:
+		return "", usagef("--tools browser is Claude's browser use tool: it needs --api %s", apiAnthropic)
+	case tools == toolsNative:
+		return contract.NativeComputer, nil
+	case tools == toolsBrowser:
+		return contract.NativeBrowser, nil
+	}
+	return "", nil
+}
+
 // chooseAPI is --api, or the API the base URL names, said in the log.
 func chooseAPI(api, baseURL string, log *slog.Logger) string {
 	if api != "" {

@@ -19,6 +19,7 @@ import (
 
 // common holds the flags shared by run and demo.
 type common struct {
+	native         string // the vendor's tool of --tools, where a command registers it (apiflag.go)
 	limits         agent.Limits
 	chrome         string
 	cdpURL         string
@@ -176,7 +177,7 @@ func (c *common) browserOptions(log *slog.Logger) browser.Options {
 // (the flags', or eval's with its own default), vision and where pages
 // may be opened.
 func (c *common) loopOptions(l agent.Limits) []agent.Option {
-	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision.on), agent.WithVisionMarks(c.vision.marks), agent.WithScripts(!c.noScripts), agent.WithNavigation(c.nav.policy)}
+	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision.on), agent.WithVisionMarks(c.vision.marks), agent.WithScripts(!c.noScripts), agent.WithNavigation(c.nav.policy), agent.WithNativeTools(c.native)}
 }
 
 // visionFlag is --vision: a bool (--vision, --vision=false) or marks.

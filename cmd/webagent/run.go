@@ -29,6 +29,7 @@ type runOpts struct {
 	url string
 	modelFlags
 	api     string // --api: chat or anthropic
+	tools   string // --tools: webagent or native
 	secrets secretFlag
 	// taskFile holds the task; "-" is stdin (taskText).
 	taskFile string
@@ -43,6 +44,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
 		"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
 	registerAPI(fs, &o.api)
+	registerTools(fs, &o.tools)
 	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs, typed only on the start URL's origin; NAME@https://login.example.com=VALUE binds it to another origin; VALUE env:VAR reads it from the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code (repeatable)")
 	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
 	o.common.register(fs)
@@ -143,6 +145,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 
 	cfg := o.modelFlags.config(log)
 	o.trace.model = modelInfo(cfg)
+	if o.native, err = nativeKind(o.tools, chooseAPI(o.api, o.baseURL, log)); err != nil {
+		return exitUsage, err
+	}
 	model, err := newModelAPI(ctx, o.api, &o.modelFlags, log)
 	if err != nil {
 		return exitUsage, err

@@ -54,6 +54,10 @@ type Config struct {
 	// task: a hash of the model, the instructions and the first user
 	// message, the same at every step of a run.
 	PromptCacheKey string
+	// ComputerPreview declares the older computer_use_preview tool (the
+	// display's size, environment "browser", one action a call) in place
+	// of the computer tool, for a model that knows only it.
+	ComputerPreview bool
 	// Logger receives retry warnings and debug traces, never the key.
 	Logger *slog.Logger
 	// HTTPClient sends the requests; nil uses one of its own. Its Timeout
