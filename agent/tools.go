@@ -276,6 +276,7 @@ type toolset struct {
 
 func newToolset(human bool, humanBudget time.Duration, vision bool) *toolset {
 	list := slices.Clone(tools)
+	list = append(list, snapshotTool)
 	if vision {
 		list = append(list, screenshotTool)
 	}

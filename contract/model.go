@@ -89,6 +89,10 @@ type Request struct {
 	// Native, when set, declares the vendor's own tool set beside Tools
 	// (--tools native); the client maps it to its API's tool.
 	Native *NativeTool
+	// CacheKey, when set, is the same for requests that share a prefix
+	// (the rules and the tools): a provider that routes by it (OpenAI's
+	// prompt_cache_key) serves that prefix from one cache.
+	CacheKey string
 }
 
 // Reply is the model's answer: text, tool calls, or both.
@@ -112,6 +116,10 @@ type Usage struct {
 	// DeepSeek's prompt_cache_hit_tokens), which it bills at a lower
 	// price; 0 when it says nothing.
 	CachedTokens int `json:"cached_tokens,omitempty"`
+	// PrefixTokens is the part of PromptTokens that repeats the start of
+	// the previous request of the run: what a provider's prompt cache
+	// could have served. The agent estimates it (four bytes a token).
+	PrefixTokens int `json:"prefix_tokens,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -121,5 +129,6 @@ func (u Usage) Add(v Usage) Usage {
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
 		CachedTokens:     u.CachedTokens + v.CachedTokens,
+		PrefixTokens:     u.PrefixTokens + v.PrefixTokens,
 	}
 }

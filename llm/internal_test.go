@@ -2,7 +2,10 @@ package llm
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/webagent/webagent/contract"
 )
 
 func TestAssemblerWithoutIndexes(t *testing.T) {
@@ -89,6 +92,27 @@ func TestClassifyRealMessages(t *testing.T) {
 		}
 		if pe.Message == "" {
 			t.Errorf("%s: no message read", tc.body)
+		}
+	}
+}
+
+// The cache key goes to OpenAI as prompt_cache_key, and to no other
+// server, which may refuse a field it does not know.
+func TestPromptCacheKey(t *testing.T) {
+	t.Parallel()
+	req := contract.Request{Messages: []contract.Message{{Role: contract.RoleUser, Content: "hi"}}, CacheKey: "webagent-1"}
+	for base, want := range map[string]bool{"https://api.openai.com/v1": true, "http://127.0.0.1:11434/v1": false} {
+		c, err := New(Config{BaseURL: base, Model: "m", APIKey: "k"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := c.buildRequest(req, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(w)
+		if got := strings.Contains(string(b), `"prompt_cache_key":"webagent-1"`); got != want {
+			t.Errorf("%s: prompt_cache_key sent %v, want %v: %s", base, got, want, b)
 		}
 	}
 }

@@ -9,7 +9,7 @@ const defaultOperationTimeout = 120000 * time.Millisecond
 
 // commands are webagent browser's commands.
 var commands = []command{
-	{name: "snapshot", tool: "snapshot"},
+	{name: "snapshot", tool: "snapshot", params: []param{{"diff", "boolean"}}},
 	{name: "screenshot", tool: "screenshot", params: []param{{"path", "string"}, {"annotate", "boolean"}}},
 	{name: "open", tool: "goto", params: []param{{"url", "string"}}},
 	{name: "click", tool: "click", params: []param{{"ref", "string"}}},

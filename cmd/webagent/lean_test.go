@@ -127,6 +127,7 @@ func TestLeanFront(t *testing.T) {
 	}{
 		{[]string{"snapshot"}, true},
 		{[]string{"snapshot", "--json"}, true},
+		{[]string{"snapshot", "--diff"}, true},
 		{[]string{"type", "@" + user, "alice", "--json"}, true},
 		{[]string{"--session=" + s.name, "type", "--text", "bob", user}, false}, // a flag first: part of the command line only webagent-full reads
 		{[]string{"type", user, "carol", "--submit=false", "--session", s.name}, true},

@@ -400,8 +400,15 @@ func printStep(w io.Writer, s agent.Step) {
 			acts = append(acts, "(no tool call) "+oneLine(s.Thought, 160))
 		}
 	}
-	fmt.Fprintf(w, "step %d: %s  [snapshot %dms, model %dms, action %dms]\n",
-		s.Iteration, strings.Join(acts, "; "), s.SnapshotMS, s.LLMMS, s.ActionMS)
+	seen := "page"
+	if s.Delta {
+		seen = "changes"
+	}
+	fmt.Fprintf(w, "step %d: %s  [snapshot %dms (%s), model %dms, action %dms; prompt %d tokens, %d a prefix of the previous, %d cached]\n",
+		s.Iteration, strings.Join(acts, "; "), s.SnapshotMS, seen, s.LLMMS, s.ActionMS, s.Usage.PromptTokens, s.Usage.PrefixTokens, s.Usage.CachedTokens)
+	if s.Context != "" {
+		fmt.Fprintf(w, "step %d: %s\n", s.Iteration, s.Context)
+	}
 	for _, a := range s.Actions {
 		for k, c := range a.Calls { // a script's calls, a line each
 			line := c.Tool

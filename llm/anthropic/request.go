@@ -27,8 +27,9 @@ type thinkingBlock struct {
 }
 
 // params maps the loop's request to the API's: system messages joined
-// into system, the rest into alternating user and assistant turns, and a
-// cache_control breakpoint after the last tool and the system prompt.
+// into system, the rest into alternating user and assistant turns, and
+// cache_control breakpoints after the last tool, on the system prompt and
+// in the messages (markCache).
 func (c *Client) params(req contract.Request) (sdk.MessageNewParams, error) {
 	p := sdk.MessageNewParams{Model: sdk.Model(c.cfg.Model), MaxTokens: int64(c.cfg.MaxTokens)}
 	if c.cfg.ThinkingBudget > 0 {
@@ -78,6 +79,7 @@ func (c *Client) params(req contract.Request) (sdk.MessageNewParams, error) {
 	if len(p.Messages) == 0 || p.Messages[0].OfUser == nil {
 		p.Messages = append([]sdk.MessageParam{sdk.NewUserMessage(sdk.NewTextBlock("(start)"))}, p.Messages...)
 	}
+	markCache(p.Messages)
 	return p, nil
 }
 
