@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian/Ubuntu machine for webagent: Chromium and Xvfb (apt-get, only
 # when missing), the MCP Inspector CLI for the tests (npm, where npm is), the Go modules,
-# and the binary in ./bin/webagent.
+# and the binaries in ./bin: webagent, the lean front that runs a browser command
+# to a running session itself (a millisecond or two to start, where the whole
+# program takes about ten), and webagent-full, the whole program, which it
+# runs for everything else.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -44,6 +47,7 @@ fi
 
 echo "setup: downloading Go modules" >&2
 go mod download
-echo "setup: building bin/webagent" >&2
-go build -o bin/webagent ./cmd/webagent
+echo "setup: building bin/webagent and bin/webagent-full" >&2
+go build -o bin/webagent-full ./cmd/webagent
+go build -o bin/webagent ./cmd/webagent-lean
 echo "setup: done; try: bin/webagent eval (or bin/webagent demo)" >&2

@@ -36,6 +36,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -93,6 +94,9 @@ func New(b contract.Browser, m contract.Model, opts ...Option) (*Agent, error) {
 	if _, ok := b.(contract.MarkedScreenshotter); cfg.visionMarks && !ok {
 		return nil, errors.New("agent: vision marks need a browser that can draw refs on a screenshot (contract.MarkedScreenshotter)")
 	}
+	if _, ok := b.(NativeBrowser); cfg.native != "" && !ok {
+		return nil, errors.New("agent: native tools need a browser that gives its viewport's size and screenshots in CSS pixels (agent.NativeBrowser)")
+	}
 	if _, ok := b.(contract.TargetDescriber); cfg.recording != nil && !ok {
 		return nil, errors.New("agent: a recording needs a browser that can tell what an action aims at (agent.TargetDescriber), to replay no call on another element than recorded")
 	}
@@ -110,20 +114,24 @@ var errTaskTimeout = errors.New("task timeout")
 // run is the state of one task. Only the goroutine running Agent.Run reads
 // or writes it, except asks, which is safe for concurrent use.
 type run struct {
-	a       *Agent
-	task    Task
-	policy  *policy.Policy // the user's, with the one drawn from the task
-	sec     *secret.Set
-	fence   fence // marks page text as data
-	tools   *toolset
-	asks    *asks
-	msgs    []contract.Message
-	obsIdx  []int // indexes of observation messages, to trim old ones
-	imgIdx  []int // indexes of messages with screenshots, shown once
-	notes   []string
-	res     *Result
-	started time.Time
-	ctx     context.Context // the caller's, for the tracer
+	a        *Agent
+	task     Task
+	policy   *policy.Policy // the user's, with the one drawn from the task
+	sec      *secret.Set
+	fence    fence // marks page text as data
+	tools    *toolset
+	asks     *asks
+	msgs     []contract.Message
+	view     view   // the page as the model read it (observe.go)
+	wantFull bool   // the next observation is the whole page
+	prompt   string // the latest request to the model (promptText)
+	cacheKey string // contract.Request.CacheKey
+	cut      string // how the conversation was cut before this iteration, if it was
+	shown    int    // how many of msgs the model was shown: a screenshot among them is dropped
+	notes    []string
+	res      *Result
+	started  time.Time
+	ctx      context.Context // the caller's, for the tracer
 
 	nudged      bool   // the model was reminded to call a tool
 	checkSeen   bool   // the last snapshot showed a human check standing in front of the page
@@ -137,6 +145,8 @@ type run struct {
 
 	lostSignIn     string // the host whose saved sign-in showed a sign-in page (signinlost.go)
 	lostSignInStep int
+
+	cursor atomic.Pointer[contract.Point] // where native calls left the pointer (native.go)
 }
 
 // Run performs the task and returns how it ended. It never returns nil and
@@ -187,11 +197,16 @@ func (a *Agent) newRun(ctx context.Context, task Task) *run {
 		policy:  a.cfg.policy,
 	}
 	r.tools.addCustom(a.cfg.customTools)
+	native := ""
+	if a.cfg.native != "" {
+		r.tools.useNative(a.browser.(NativeBrowser), a.cfg.native)
+		native = nativeNote(r.tools.native)
+	}
 	if a.cfg.recording != nil {
 		r.res.Replay = &ReplaySummary{}
 	}
 	r.msgs = []contract.Message{
-		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + scriptRule(!a.cfg.noScripts) + operatorSection(a.cfg.extraPrompt)},
+		{Role: contract.RoleSystem, Content: systemPrompt(r.sec.PromptNames(a.cfg.human != nil), a.cfg.human != nil, r.fence) + scriptRule(!a.cfg.noScripts && a.cfg.native == "") + native + operatorSection(a.cfg.extraPrompt)},
 		{Role: contract.RoleUser, Content: "Task: " + r.sec.Mask(task.Instruction)},
 	}
 	return r
@@ -255,9 +270,10 @@ func (r *run) start(taskCtx context.Context) (Code, error) {
 func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end bool, err error) {
 	r.res.Iterations = i
 	r.prepareMessages()
-	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}}}
+	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}, Context: r.cut}}
 	msgs := append([]contract.Message(nil), r.msgs...)
-	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn(), signInLost: r.lostSignIn != ""}
+	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn(), signInLost: r.lostSignIn != "",
+		view: r.view, wantFull: r.wantFull, prompt: r.prompt}
 	sctx, span := tracer.Start(taskCtx, "iteration", trace.WithAttributes(attribute.Int("webagent.iteration", i)))
 	defer span.End()
 	out, err := watchdog.Run(sctx, fmt.Sprintf("iteration %d", i), r.a.cfg.lim.IterationTimeout,
@@ -281,9 +297,8 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 }
 
 // prepareMessages adds the notes gathered since the last iteration (the
-// human's answers among them) and trims the older observations: the
-// iteration brings a fresh snapshot, and older ones keep only their header,
-// so tokens do not grow with every iteration.
+// human's answers among them), and cuts the conversation when it is past
+// its limit (cutContext).
 func (r *run) prepareMessages() {
 	if r.asks != nil {
 		r.notes = append(r.notes, r.asks.delivered()...)
@@ -292,9 +307,10 @@ func (r *run) prepareMessages() {
 		r.msgs = append(r.msgs, contract.Message{Role: contract.RoleUser, Content: n})
 	}
 	r.notes = nil
-	for _, j := range r.obsIdx {
-		r.msgs[j].Content = trimmedObservation(r.msgs[j].Content)
-		r.msgs[j].Images = nil // a marked screenshot is shown once
+	dropScreenshots(r.msgs[:r.shown])
+	r.cut = r.cutContext()
+	if r.cacheKey == "" {
+		r.cacheKey = cacheKeyOf(r.msgs[0].Content, r.tools.defs)
 	}
 }
 

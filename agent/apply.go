@@ -65,20 +65,22 @@ func (r *run) apply(out *iterOut) (Code, error) {
 			r.consecutive, r.errors, r.a.cfg.maxConsecutive, r.a.cfg.maxErrors)
 	}
 
+	if out.history != nil {
+		r.msgs = out.history // the pages left, cut (cutPages)
+	}
 	if out.rec.note != nil {
 		r.msgs = append(r.msgs, *out.rec.note)
 	}
-	r.obsIdx = append(r.obsIdx[:0], len(r.msgs))
+	// Messages are only appended while the page stays: each request starts
+	// with the previous one (history.go).
 	r.msgs = append(r.msgs, out.obs, out.assistant)
 	r.msgs = append(r.msgs, out.results...)
-	// A screenshot is shown once: the model has seen the previous ones.
-	for _, i := range r.imgIdx {
-		r.msgs[i].Images = nil
-		r.msgs[i].Content = "(screenshot omitted: an older view of the page)"
+	r.shown = len(r.msgs) // what follows is shown in the next request
+	r.view, r.wantFull = out.view, out.wantFull
+	if out.prompt != "" {
+		r.prompt = out.prompt
 	}
-	r.imgIdx = r.imgIdx[:0]
 	if len(out.images) > 0 {
-		r.imgIdx = append(r.imgIdx, len(r.msgs))
 		r.msgs = append(r.msgs, contract.Message{Role: contract.RoleUser, Content: "The screenshot you asked for:", Images: out.images})
 	}
 	if out.noTool {

@@ -13,6 +13,9 @@ import (
 
 // outcome is the result of one tool call as the model will see it.
 type outcome struct {
+	images    [][]byte               // a native call's screenshot, returned with its result
+	acked     []contract.SafetyCheck // a native call's safety checks a person allowed
+	browser   *contract.BrowserState // a browser tool's tabs after the call
 	text      string
 	failed    bool
 	terminal  bool
@@ -27,11 +30,20 @@ type outcome struct {
 // call must aim at (WithRecording). Its error is only for failures that
 // end the iteration (the iteration's context ended, the browser broke).
 func (r *run) execute(ctx context.Context, tc contract.ToolCall, out *iterOut, expect *contract.Target) (outcome, error) {
+	if tc.Toolset != "" {
+		return r.executeNative(ctx, tc, out) // a vendor's own tool (native.go)
+	}
 	c, err := r.tools.parse(tc)
 	if err != nil {
 		return outcome{text: "error: " + err.Error(), failed: true}, nil
 	}
 	c.id = tc.ID
+	return r.executeCall(ctx, tc, c, out, expect)
+}
+
+// executeCall runs a parsed call: the recording's check, the policy, the
+// dispatch.
+func (r *run) executeCall(ctx context.Context, tc contract.ToolCall, c call, out *iterOut, expect *contract.Target) (outcome, error) {
 	if c.tool.end != nil {
 		return outcome{text: c.tool.end(c, out), terminal: true}, nil
 	}

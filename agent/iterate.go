@@ -35,8 +35,13 @@ type iterOut struct {
 	signInPage  string              // the host of a saved sign-in that shows a sign-in page
 	overCost    string              // why the task ends over its cost limit
 	noTool      bool
-	rec         replayed   // what came from the recording (WithRecording)
-	script      *scriptLog // the calls of the script call running now
+	rec         replayed           // what came from the recording (WithRecording)
+	script      *scriptLog         // the calls of the script call running now
+	view        view               // the page as this observation leaves it in the model's mind
+	whole       string             // the whole observation a delta stands for (ModelCall.Page); "" when obs is whole
+	wantFull    bool               // the model called snapshot: the next observation is whole
+	prompt      string             // the request as the prefix is measured (promptText)
+	history     []contract.Message // the messages before this iteration's, cut (cutPages); nil when not cut
 }
 
 // iterIn is what an iteration reads of the run, copied: an abandoned
@@ -46,16 +51,19 @@ type iterIn struct {
 	signInLost bool           // a saved sign-in was already found not to work (signinlost.go)
 	spent      contract.Usage // the usage of the replies before this iteration (WithMaxCost)
 	rec        recordingIn
+	view       view   // what the model read of the page so far
+	wantFull   bool   // the next observation must be whole
+	prompt     string // the previous request (promptText), for its common prefix
 }
 
 // decide asks for the iteration's reply: the recording's when it fits the
 // page, else the model's.
-func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in recordingIn, out *iterOut) (contract.Reply, error) {
+func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in iterIn, out *iterOut) (contract.Reply, error) {
 	t0 := time.Now()
 	obs := out.obs.Content
-	if reply, ok := r.plan(ctx, iter, obs, in, out); ok {
+	if reply, ok := r.plan(ctx, iter, obs, in.rec, out); ok {
 		out.step.Replayed = true
-		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+		req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, Native: r.tools.native}
 		recorded := reply
 		recorded.Usage = out.rec.saved // what the recorded call had cost
 		r.traceReplayed(iter, obs, req, recorded, t0)
@@ -64,11 +72,13 @@ func (r *run) decide(ctx context.Context, iter int, msgs []contract.Message, in 
 	if out.rec.note != nil {
 		msgs = append(msgs, *out.rec.note)
 	}
-	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs}
+	req := contract.Request{Messages: append(msgs, out.obs), Tools: r.tools.defs, Native: r.tools.native, CacheKey: r.cacheKey}
+	out.prompt = promptText(req.Messages)
 	mctx, span := r.startModel(ctx, iter)
 	reply, err := r.a.model.Complete(mctx, req)
+	reply.Usage.PrefixTokens = prefixTokens(in.prompt, out.prompt)
 	r.endModel(span, obs, reply, err)
-	r.traceModel(iter, obs, req, reply, err, t0)
+	r.traceModel(iter, obs, out.whole, req, reply, err, t0)
 	if err != nil {
 		return contract.Reply{}, fmt.Errorf("model: %w", err)
 	}
@@ -113,25 +123,45 @@ func (s stepAt) phase() string {
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
-// iterate runs one observe-decide-act iteration. It must not touch r's
-// mutable state: it works on its own copy of the messages and returns what
-// to append.
-func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in iterIn, p *progress) (*iterOut, error) {
-	out := &iterOut{}
+// look takes the iteration's snapshot and renders its observation into
+// out.
+func (r *run) look(ctx context.Context, iter int, in iterIn, out *iterOut, p *progress) (contract.Snapshot, error) {
 	p.set(nil, "taking a snapshot of the page")
 	t0 := time.Now()
 	snap, err := r.a.browser.Snapshot(ctx)
 	if err != nil {
-		return nil, &browserError{fmt.Errorf("snapshot: %w", err)}
+		return snap, &browserError{fmt.Errorf("snapshot: %w", err)}
 	}
-	obs := observation(snap, r.sec, r.fence, iter, r.a.cfg.lim.MaxIterations)
+	obs, v, delta := r.observe(snap, iter, in.view, in.wantFull)
+	out.view = v
+	if delta {
+		out.whole = observation(snap, r.sec, r.fence, iter, r.a.cfg.lim.MaxIterations)
+	}
 	r.traceSnapshot(ctx, iter)
 	out.signInPage, obs = r.noteSignIn(snap, obs, in.signInLost)
 	out.obs = r.observationMessage(ctx, obs)
 	out.page = fingerprint(snap)
 	out.seen, out.url, out.check, out.checkBlocks = snap.Text, snap.URL, snap.HumanCheck, snap.HumanCheckBlocks
 	out.tools = snap.PageTools
-	p.set(func(s *Step) { s.URL = r.sec.Mask(snap.URL); s.SnapshotMS = ms(time.Since(t0)) }, "waiting for the model")
+	p.set(func(s *Step) {
+		s.URL, s.Delta = r.sec.Mask(snap.URL), delta
+		s.SnapshotMS = ms(time.Since(t0))
+	}, "waiting for the model")
+	return snap, nil
+}
+
+// iterate runs one observe-decide-act iteration. It must not touch r's
+// mutable state: it works on its own copy of the messages and returns what
+// to append.
+func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in iterIn, p *progress) (*iterOut, error) {
+	out := &iterOut{}
+	snap, err := r.look(ctx, iter, in, out, p)
+	if err != nil {
+		return nil, err
+	}
+	if in.view.left(snap) {
+		msgs = r.leftPage(msgs, out, p)
+	}
 	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
 		out.blocked = msg
 		out.step = p.snapshot().Step
@@ -139,7 +169,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	}
 
 	t1 := time.Now()
-	reply, err := r.decide(ctx, iter, msgs, in.rec, out)
+	reply, err := r.decide(ctx, iter, msgs, in, out)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +200,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	for _, tc := range reply.ToolCalls {
 		rec := ActionRecord{Tool: tc.Name, Args: safeArgs(tc.Arguments, r.sec)}
 		ta := time.Now()
-		structured := false
+		structured, shown := false, outcome{} // shown: a native call's picture, checks and tabs
 		state := ""
 		if stop == "" && r.tools.acts(tc.Name) {
 			state = r.pageState(ctx)
@@ -184,7 +214,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 				return nil, err
 			}
 			rec.Outcome, rec.Error, structured = r.sec.Mask(res.text), res.failed, res.json
-			rec.Policy, rec.Calls = res.policy, res.calls
+			rec.Policy, rec.Calls, shown = res.policy, res.calls, res
 			switch {
 			case res.stale && done > 0:
 				// The page changed under a later call of the batch: not
@@ -209,7 +239,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
-		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content})
+		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: shown.images, Acknowledged: shown.acked, Browser: shown.browser})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")

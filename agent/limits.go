@@ -45,6 +45,11 @@ type Limits struct {
 	// MaxIterationTimeouts ends a task under PolicyRecover at this many
 	// timed-out iterations (default DefaultMaxIterationTimeouts, 3).
 	MaxIterationTimeouts int `json:"max_iteration_timeouts,omitempty"`
+	// MaxContextTokens is the most the conversation may hold, in tokens
+	// estimated at four bytes each (default DefaultMaxContextTokens).
+	// Past it the loop cuts the conversation once: older observations
+	// keep their header and lose their page text, older screenshots go.
+	MaxContextTokens int `json:"max_context_tokens,omitempty"`
 }
 
 // ErrLimits is wrapped by every error of Limits.Validate.
@@ -59,6 +64,8 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("%w: MaxIterations is %d; give at least 1, or 0 for the default %d", ErrLimits, l.MaxIterations, DefaultMaxIterations)
 	case l.MaxIterationTimeouts < 0:
 		return fmt.Errorf("%w: MaxIterationTimeouts is %d; give at least 1, or 0 for the default %d", ErrLimits, l.MaxIterationTimeouts, DefaultMaxIterationTimeouts)
+	case l.MaxContextTokens < 0:
+		return fmt.Errorf("%w: MaxContextTokens is %d; give at least 1, or 0 for the default %d", ErrLimits, l.MaxContextTokens, DefaultMaxContextTokens)
 	case l.HumanTimeout < 0:
 		return fmt.Errorf("%w: HumanTimeout is %s; a wait for a person needs a bound: give a positive duration, or 0 for the default %s", ErrLimits, l.HumanTimeout, DefaultHumanTimeout)
 	}
@@ -85,6 +92,7 @@ func (l Limits) Effective() Limits {
 		HumanTimeout:         d(l.HumanTimeout, DefaultHumanTimeout),
 		TimeoutPolicy:        cmp.Or(l.TimeoutPolicy, PolicyFatal),
 		MaxIterationTimeouts: n(l.MaxIterationTimeouts, DefaultMaxIterationTimeouts),
+		MaxContextTokens:     n(l.MaxContextTokens, DefaultMaxContextTokens),
 	}
 }
 
@@ -109,6 +117,7 @@ func (l Limits) over(o Limits) Limits {
 		HumanTimeout:         cmp.Or(o.HumanTimeout, l.HumanTimeout),
 		TimeoutPolicy:        cmp.Or(o.TimeoutPolicy, l.TimeoutPolicy),
 		MaxIterationTimeouts: cmp.Or(o.MaxIterationTimeouts, l.MaxIterationTimeouts),
+		MaxContextTokens:     cmp.Or(o.MaxContextTokens, l.MaxContextTokens),
 	}
 }
 

@@ -29,7 +29,7 @@ func TestLimits(t *testing.T) {
 		MaxIterations: agent.DefaultMaxIterations, IterationTimeout: -1, TaskTimeout: time.Minute,
 		StartTimeout: agent.DefaultStartTimeout, OperationTimeout: agent.DefaultOperationTimeout,
 		HumanTimeout: agent.DefaultHumanTimeout, TimeoutPolicy: agent.PolicyFatal,
-		MaxIterationTimeouts: agent.DefaultMaxIterationTimeouts,
+		MaxIterationTimeouts: agent.DefaultMaxIterationTimeouts, MaxContextTokens: agent.DefaultMaxContextTokens,
 	}
 	if e != want {
 		t.Errorf("Effective = %+v, want %+v", e, want)

@@ -30,6 +30,11 @@ const (
 	// DefaultMaxIterationTimeouts is how many timed-out iterations the
 	// recover policy absorbs before the task ends.
 	DefaultMaxIterationTimeouts = 3
+	// DefaultMaxContextTokens is the conversation's size past which the
+	// loop cuts older observations to their header: below the context
+	// window of the models webagent is used with (128k and more), with
+	// room for the tools and the reply.
+	DefaultMaxContextTokens = 64000
 )
 
 // TimeoutPolicy says what an iteration timeout does to the task.
@@ -74,6 +79,7 @@ type config struct {
 	noScripts      bool           // WithScripts(false)
 	scriptLimits   script.Limits  // WithScriptLimits
 	savedSignIns   []string       // WithSavedSignIns
+	native         string         // WithNativeTools: contract.NativeComputer, NativeBrowser or ""
 }
 
 func defaults() config {

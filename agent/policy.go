@@ -111,7 +111,7 @@ func (r *run) checkPolicy(ctx context.Context, c call, out *iterOut) (*PolicyDec
 		if i := slices.IndexFunc(out.tools, func(t contract.PageTool) bool { return t.Name == c.action.Tool }); i >= 0 {
 			act.URL, act.ReadOnly = out.tools[i].Origin+"/", out.tools[i].ReadOnly
 		}
-	} else if d, ok := r.a.browser.(contract.TargetDescriber); ok && p.Needs(act.Tool) {
+	} else if d, ok := r.a.browser.(contract.TargetDescriber); ok && (p.Needs(act.Tool) || c.action.At != nil && p.NeedsSite(act.Tool)) {
 		t, refused, err := r.describeTarget(ctx, d, c)
 		if refused != nil || err != nil {
 			return nil, refused, err

@@ -120,6 +120,12 @@ type Step struct {
 	LLMMS      int64          `json:"llm_ms"`
 	ActionMS   int64          `json:"action_ms"`
 	Usage      contract.Usage `json:"usage"`
+	// Delta is set when the step's observation listed what changed since
+	// the previous one instead of the whole page.
+	Delta bool `json:"delta,omitempty"`
+	// Context says how the conversation was cut before this step, when
+	// it grew past Limits.MaxContextTokens.
+	Context string `json:"context,omitempty"`
 	// Error is set when the iteration itself failed, e.g. it timed out
 	// while waiting for the model.
 	Error string `json:"error,omitempty"`

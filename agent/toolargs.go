@@ -36,9 +36,10 @@ type args struct {
 	Arguments json.RawMessage `json:"arguments"`
 	Code      string          `json:"code"` // script's program
 	// From, Subject and WaitMS are read_email's.
-	From    string `json:"from"`
-	Subject string `json:"subject"`
-	WaitMS  *int   `json:"wait_ms"`
+	From    string    `json:"from"`
+	Subject string    `json:"subject"`
+	WaitMS  *int      `json:"wait_ms"`
+	Full    *flexBool `json:"full"` // snapshot's
 }
 
 // flexBool is a boolean that also takes "true" and "false", as some models

@@ -271,10 +271,12 @@ func browserAction(ctx context.Context, r *run, c call, out *iterOut) (contract.
 type toolset struct {
 	byName map[string]*tool
 	defs   []contract.ToolDef
+	native *contract.NativeTool // the vendor's tool declared beside defs (WithNativeTools)
 }
 
 func newToolset(human bool, humanBudget time.Duration, vision bool) *toolset {
 	list := slices.Clone(tools)
+	list = append(list, snapshotTool)
 	if vision {
 		list = append(list, screenshotTool)
 	}

@@ -31,11 +31,15 @@ type Tracer interface {
 type ModelCall struct {
 	Iteration   int
 	Observation string // the observation message exactly as sent
-	Request     contract.Request
-	Reply       contract.Reply
-	Err         error // the model's error, when it failed
-	Started     time.Time
-	Duration    time.Duration
+	// Page is the whole page the observation stands for, written as a
+	// whole observation, when Observation lists only what changed; ""
+	// when Observation is whole. Replay finds elements here.
+	Page     string
+	Request  contract.Request
+	Reply    contract.Reply
+	Err      error // the model's error, when it failed
+	Started  time.Time
+	Duration time.Duration
 	// Replayed is set when the reply came from a recording
 	// (WithRecording): no model was asked.
 	Replayed bool
@@ -45,11 +49,11 @@ type ModelCall struct {
 func WithTracer(t Tracer) Option { return func(c *config) { c.tracer = t } }
 
 // traceModel hands a model call to the tracer, if any.
-func (r *run) traceModel(iter int, obs string, req contract.Request, reply contract.Reply, err error, t0 time.Time) {
+func (r *run) traceModel(iter int, obs, page string, req contract.Request, reply contract.Reply, err error, t0 time.Time) {
 	if r.a.cfg.tracer == nil {
 		return
 	}
-	r.a.cfg.tracer.TraceModel(ModelCall{Iteration: iter, Observation: obs, Request: req, Reply: reply, Err: err,
+	r.a.cfg.tracer.TraceModel(ModelCall{Iteration: iter, Observation: obs, Page: page, Request: req, Reply: reply, Err: err,
 		Started: t0, Duration: time.Since(t0)})
 }
 

@@ -267,9 +267,11 @@ var consentCases = []consentCase{
 // banner, says how it was answered, and the site's next request carries
 // the answer in its cookie.
 func TestConsentAnswersBanners(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{ConsentReject, ConsentAccept} {
 		t.Run(mode, func(t *testing.T) {
-			b := launch(t, Options{Logger: testLogger(), Consent: mode})
+			t.Parallel()
+			b := newTabWith(t, Options{Consent: mode})
 			site := newConsentSite(t)
 			for _, c := range consentCases {
 				s := open(t, b, site.url+c.path)
@@ -322,7 +324,8 @@ func TestConsentOffLeavesBanner(t *testing.T) {
 // a page whose body is named after its banner; and a banner without a
 // reject button is left to the model, which a notice tells.
 func TestConsentClicksOnlyBannerButtons(t *testing.T) {
-	b := launch(t, Options{Logger: testLogger(), Consent: ConsentReject})
+	t.Parallel()
+	b := newTabWith(t, Options{Consent: ConsentReject})
 	noneClicked := func(s contract.Snapshot) {
 		t.Helper()
 		if got := evalPage[any](t, b, "window.clicked ?? null"); got != nil {

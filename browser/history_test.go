@@ -29,7 +29,8 @@ func TestBack(t *testing.T) {
 }
 
 func TestBackWithoutHistory(t *testing.T) {
-	b := launch(t, Options{})
+	t.Parallel()
+	b := newTab(t)
 	_, err := b.Do(tctx(t), contract.Action{Name: contract.ActBack})
 	if !isActionError(err) {
 		t.Errorf("back in a new tab: %v, want an ActionError", err)

@@ -93,7 +93,7 @@ func (o *op) whatIsAt(p contract.Point) string {
 }
 
 // mouseVerbs say what each operation of the mouse action did.
-var mouseVerbs = map[string]string{contract.MouseClick: "clicked", contract.MouseDoubleClick: "double-clicked", contract.MouseRightClick: "right-clicked", contract.MouseHover: "hovered"}
+var mouseVerbs = map[string]string{contract.MouseClick: "clicked", contract.MouseDoubleClick: "double-clicked", contract.MouseRightClick: "right-clicked", contract.MouseHover: "hovered", contract.MouseTripleClick: "triple-clicked"}
 
 // doMouse clicks, double-clicks, right-clicks or hovers at a point, and says
 // what was there and what changed.
@@ -143,6 +143,13 @@ func (o *op) mouseOp(op string, at contract.Point) error {
 		return press(input.MouseButtonLeft, 1, 2)
 	case contract.MouseRightClick:
 		return press(input.MouseButtonRight, 2, 1)
+	case contract.MouseTripleClick:
+		for n := int64(1); n <= 3; n++ {
+			if err := press(input.MouseButtonLeft, 1, n); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return nil
 }

@@ -69,7 +69,8 @@ func pdfSite(t *testing.T, pdf []byte) string {
 // downloaded reads with read_region by the handle its notice gives; a
 // damaged one says so in a line.
 func TestPDF(t *testing.T) {
-	b := launch(t, Options{})
+	t.Parallel()
+	b := newTab(t)
 	base := pdfSite(t, printPDF(t, b, reportHTML))
 
 	t.Run("inline", func(t *testing.T) {
@@ -127,7 +128,8 @@ func TestPDF(t *testing.T) {
 // With a small budget each page is folded into a region that read_region
 // reads.
 func TestPDFFoldedPages(t *testing.T) {
-	b := launch(t, Options{SnapshotTokens: 40})
+	t.Parallel()
+	b := newTabWith(t, Options{SnapshotTokens: 40})
 	base := pdfSite(t, printPDF(t, b, reportHTML))
 	s := open(t, b, base+"/report.pdf")
 	wantLine(t, s, `document "report.pdf": PDF of 3 pages`)

@@ -53,7 +53,7 @@ func TestRecoverFrozenPage(t *testing.T) {
 		{"timer", `<title>Frozen</title><p id=p>ok</p><button onclick="setTimeout(() => { for (;;) {} }, 50)">Freeze</button>`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b := launch(t, Options{})
+			b := newTab(t)
 			url := servePage(t, c.html)
 			s := open(t, b, url)
 			const bound = 700 * time.Millisecond
@@ -109,7 +109,7 @@ func TestRecoverPendingNavigation(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	defer close(hang)
-	b := launch(t, Options{})
+	b := newTab(t)
 	open(t, b, srv.URL+"/")
 	const bound = 500 * time.Millisecond
 	start := time.Now()
@@ -195,7 +195,7 @@ func TestNoInputAfterContextEnded(t *testing.T) {
 // timer), the call is abandoned at its deadline, and when the page is free
 // again no click arrives.
 func TestAbandonedClickNeverLands(t *testing.T) {
-	b := launch(t, Options{})
+	b := newTab(t)
 	s := open(t, b, servePage(t, `<title>Busy</title>
 <button onclick="window.clicks=(window.clicks||0)+1">Target</button>
 <button onclick="setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end) {} }, 20)">Busy</button>`))
@@ -308,7 +308,7 @@ func TestCrashedTab(t *testing.T) {
 // refuses to the model, so the test navigates as goto would) is an
 // ActionError saying the tab was replaced; the next calls work.
 func TestCrashDuringAction(t *testing.T) {
-	b := launch(t, Options{})
+	b := newTab(t)
 	url := servePage(t, `<title>Before</title><p>before the crash</p>`)
 	open(t, b, url)
 	start := time.Now()

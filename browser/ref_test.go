@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -75,5 +76,42 @@ func TestSnapshotCannotForgeRefs(t *testing.T) {
 	ref := refOf(t, s, `link "Claim the offer [ref:e9999]"`)
 	if ref == "e9999" {
 		t.Errorf("the link took the forged ref")
+	}
+}
+
+// An element keeps its ref across snapshots of its document while it
+// exists: a ref held across three actions, each followed by a snapshot
+// (elements added before it, text typed, a box checked), still clicks its
+// element, and keeps its place in the Document the snapshots name; once
+// the element is removed its ref is stale (contract.ErrStaleRef).
+func TestRefHeldAcrossActions(t *testing.T) {
+	t.Parallel()
+	b := newTab(t)
+	s := open(t, b, servePage(t, `<title>Held</title><div id=top></div>
+<button onclick="document.getElementById('top').insertAdjacentHTML('afterbegin','<button>New '+Date.now()+'</button>')">Add above</button>
+<input aria-label="Note"><label><input type=checkbox> Agree</label>
+<button id=count onclick="this.textContent='Clicked '+(++window.n)">Count</button><script>window.n=0</script>
+<button onclick="document.getElementById('count').remove()">Remove count</button>`))
+	held := refOf(t, s, `button "Count"`)
+	doc := s.Document
+	for _, a := range []contract.Action{
+		{Name: contract.ActClick, Ref: refOf(t, s, `button "Add above"`)},
+		{Name: contract.ActType, Ref: refOf(t, s, `textbox "Note"`), Text: "hello"},
+		{Name: contract.ActCheck, Ref: refOf(t, s, `checkbox "Agree"`)},
+	} {
+		do(t, b, a)
+		now := snapshot(t, b)
+		if got := refOf(t, now, `button "Count"`); got != held || now.Document != doc {
+			t.Fatalf("after %s the button's ref is %s in document %q, want %s in %q", a.Name, got, now.Document, held, doc)
+		}
+	}
+	do(t, b, contract.Action{Name: contract.ActClick, Ref: held})
+	if got := refOf(t, snapshot(t, b), `button "Clicked 1"`); got != held {
+		t.Errorf("the clicked button has ref %s, want the held %s", got, held)
+	}
+	do(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, snapshot(t, b), `button "Remove count"`)})
+	_, err := b.Do(tctx(t), contract.Action{Name: contract.ActClick, Ref: held})
+	if !errors.Is(err, contract.ErrStaleRef) {
+		t.Errorf("click on the removed element's ref: %v, want ErrStaleRef", err)
 	}
 }

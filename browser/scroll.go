@@ -28,6 +28,9 @@ func (o *op) doScroll(a contract.Action) (string, error) {
 	if strings.TrimSpace(a.Ref) != "" {
 		return o.scrollTo(a.Ref)
 	}
+	if a.At != nil && (a.DX != 0 || a.DY != 0) {
+		return o.scrollAt(*a.At, float64(a.DX), float64(a.DY))
+	}
 	return o.scrollBy(a.Direction)
 }
 
@@ -51,7 +54,41 @@ func (o *op) scrollBy(direction string) (string, error) {
 	default: // not one of them: Validate refuses it
 		return "", fmt.Errorf("browser: scroll direction %q", direction)
 	}
-	cx, cy := w/2, h/2
+	return o.wheelAt(w/2, h/2, dx, dy, dir)
+}
+
+// scrollAt turns the mouse wheel at a viewport point by (dx, dy) CSS
+// pixels, and says what was under the pointer and where it is now.
+func (o *op) scrollAt(at contract.Point, dx, dy float64) (string, error) {
+	vw, vh, err := o.viewport()
+	if err != nil {
+		return "", err
+	}
+	if at.X < 0 || at.Y < 0 || at.X >= vw || at.Y >= vh {
+		return "", contract.ActionErrorf("the point (%g, %g) is outside the viewport, which is %gx%g CSS pixels; nothing was scrolled", at.X, at.Y, vw, vh)
+	}
+	dir := "down"
+	switch {
+	case dy < 0:
+		dir = "up"
+	case dy == 0 && dx > 0:
+		dir = "right"
+	case dy == 0 && dx < 0:
+		dir = "left"
+	}
+	out, err := o.wheelAt(at.X, at.Y, dx, dy, dir)
+	if err != nil {
+		return "", err
+	}
+	if under := o.whatIsAt(at); under != "" {
+		out += fmt.Sprintf(" (the wheel at (%g, %g), over %s)", at.X, at.Y, under)
+	}
+	return out, nil
+}
+
+// wheelAt turns the wheel at (cx, cy) by (dx, dy) and says where the
+// page, or the scrollable area there, is now; dir names the direction.
+func (o *op) wheelAt(cx, cy, dx, dy float64, dir string) (string, error) {
 	r, err := o.eval(runtime.EvaluateParams{Expression: jsCall(scrollerJS, cx, cy, dx, dy), ObjectGroup: o.objectGroup()})
 	if err != nil {
 		return "", err

@@ -136,7 +136,7 @@ const wk = new Worker('/worker.js'); wk.onmessage = (e) => { document.getElement
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := launch(t, Options{Signer: signer, SignDomains: domains})
+			b := newTabWith(t, Options{Signer: signer, SignDomains: domains})
 			do(t, b, contract.Action{Name: contract.ActGoto, URL: site.URL + "/"})
 			waitFor(t, "the worker's answer", 10*time.Second, func() bool {
 				return evalPage[string](t, b, "document.getElementById('s').textContent") == "done"

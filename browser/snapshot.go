@@ -179,6 +179,7 @@ func (o *op) snapshot() (contract.Snapshot, error) {
 		PageTools:        tools,
 		URL:              res.URL,
 		Title:            res.Title,
+		Document:         b.snap.document(),
 		Text:             text,
 		Notices:          notes,
 		HumanCheck:       check.Name,
@@ -388,6 +389,14 @@ func (b *Browser) changes(res walkResult) []string {
 	s.taken, s.tab, s.url, s.loader = true, b.cur, res.URL, string(st.loader)
 	s.refs, s.dialogs, s.popups = refs, dialogs, st.popups
 	return out
+}
+
+// document names the document of the latest snapshot: its tab and load.
+func (s *snapState) document() string {
+	if s.tab == nil {
+		return ""
+	}
+	return s.tab.id + "/" + s.loader
 }
 
 // refsIn returns the refs of the actionable lines of a snapshot text.

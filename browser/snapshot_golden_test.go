@@ -39,6 +39,7 @@ var goldenPages = []struct {
 // every line is one of the snapshot's forms, as the readers of the Go side
 // take them (grammarErrors).
 func TestSnapshotGolden(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "snapshot")
 	// The pages are served under 127.0.0.1; frames.html's {{other}} is the
 	// same server under localhost, another site.
@@ -57,8 +58,9 @@ func TestSnapshotGolden(t *testing.T) {
 
 	for _, g := range goldenPages {
 		t.Run(g.page, func(t *testing.T) {
+			t.Parallel()
 			// drawing.html's canvas shows what the canvas log recorded.
-			b := launch(t, Options{SnapshotTokens: g.tokens, Observable: g.page == "drawing.html"})
+			b := newTabWith(t, Options{SnapshotTokens: g.tokens, Observable: g.page == "drawing.html"})
 			s := open(t, b, srv.URL+"/"+g.page)
 			golden := filepath.Join(dir, strings.TrimSuffix(g.page, ".html")+".golden")
 			if *update {

@@ -27,6 +27,9 @@ type targetInfo struct {
 	Aims bool           `json:"aims"`
 	Desc string         `json:"desc"`
 	Form *contract.Form `json:"form"`
+	// URL is, for a point in a frame, the frame document's address:
+	// the policy judges the frame's site.
+	URL string `json:"url"`
 }
 
 // DescribeTarget says what a would aim at: the page's URL, the element's
@@ -65,6 +68,11 @@ func (o *op) describeTarget(a contract.Action) (contract.Target, error) {
 		if err := o.evalValue(jsCall(targetFocusedJS, kind), &info); err != nil {
 			return t, err
 		}
+	case a.Name == contract.ActType && a.Ref == "":
+		// Typing where the focus is (a vendor's computer tool).
+		if err := o.evalValue(jsCall(targetFocusedJS, kind), &info); err != nil {
+			return t, err
+		}
 	case a.Ref == "" && a.At != nil:
 		if err := o.evalValue(jsCall(targetAtJS, a.At.X, a.At.Y, kind), &info); err != nil {
 			return t, err
@@ -86,6 +94,9 @@ func (o *op) describeTarget(a contract.Action) (contract.Target, error) {
 	}
 	t.Role, t.Name = splitDesc(info.Desc)
 	t.Form = info.Form
+	if info.URL != "" {
+		t.URL = info.URL
+	}
 	return t, nil
 }
 
@@ -112,6 +123,8 @@ func targetKind(a contract.Action) (kind string, aims bool) {
 			return "click", a.Ref != "" || a.At != nil
 		case contract.MouseRightClick:
 			return "", a.Ref != "" || a.At != nil
+		case contract.MouseTripleClick:
+			return "click", a.Ref != "" || a.At != nil
 		}
 		return "", false // hover
 	case contract.ActType:
@@ -119,6 +132,10 @@ func targetKind(a contract.Action) (kind string, aims bool) {
 			return "enter", true
 		}
 		return "", true
+	case contract.ActScroll:
+		return "", a.Ref != "" || a.At != nil // a wheel over a point: what is there, a frame's site
+	case contract.ActDrag:
+		return "", a.Ref != "" || a.At != nil
 	case contract.ActPress:
 		keys := strings.Split(strings.TrimSpace(a.Key), "+")
 		switch k := strings.ToLower(strings.TrimSpace(keys[len(keys)-1])); {

@@ -87,3 +87,23 @@ func sameForm(a, b *contract.Form) bool {
 	}
 	return *a == *b
 }
+
+// A point is judged as the element there also before the first snapshot
+// of its document, when the page's refs are not there yet: by its role
+// and label or text, so that a rule on its name still sees it.
+func TestDescribeTargetAtBeforeSnapshot(t *testing.T) {
+	t.Parallel()
+	b := newTab(t)
+	url := servePage(t, `<title>Checkout</title><style>body{margin:0} button{position:absolute;left:100px;top:100px;width:200px;height:50px}</style>
+<form method="post" action="/order"><button>Place <b>order</b></button></form>`)
+	if _, err := b.Do(t.Context(), contract.Action{Name: contract.ActGoto, URL: url}); err != nil {
+		t.Fatal(err)
+	}
+	tg, err := b.DescribeTarget(t.Context(), contract.Action{Name: contract.ActMouse, At: &contract.Point{X: 200, Y: 125}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Role != "button" || tg.Name != "Place order" || tg.Form == nil || tg.Form.Method != "post" {
+		t.Errorf("the point is on %+v", tg)
+	}
+}

@@ -53,6 +53,9 @@ var valueFormats = map[string]string{
 // doType replaces the text of a field with a.Text (a secret only in its
 // own origins), reads it back, and presses Enter after it if a.Submit.
 func (o *op) doType(a contract.Action) (string, error) {
+	if strings.TrimSpace(a.Ref) == "" {
+		return o.typeFocused(a) // where the focus is (native.go)
+	}
 	if err := o.checkSecretOrigin(a); err != nil {
 		return "", err
 	}

@@ -80,11 +80,12 @@ func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
 }
 
 func TestUploadDirOption(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "doc.txt"), []byte("doc"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := launch(t, Options{UploadDir: dir})
+	b := newTabWith(t, Options{UploadDir: dir})
 	s := open(t, b, servePage(t, `<title>Upload</title><input type=file aria-label="Attachment">`))
 	out := do(t, b, contract.Action{Name: contract.ActUpload, Ref: ref(t, s, "button", "Attachment"), Files: []string{"doc.txt"}})
 	if !strings.HasPrefix(out, `uploaded "doc.txt"`) {

@@ -64,7 +64,7 @@ func NewReplayer(e *Entry, startURL string, vars map[string]string) *Replayer {
 		if m == nil || m.Error != "" || st.Step.Error != "" || len(m.Reply.ToolCalls) == 0 {
 			continue // an iteration that failed or called no tool: nothing to replay
 		}
-		rs := recStep{n: len(r.steps) + 1, lines: outline.Parse(m.Observation), page: r.subst.apply(pageText(m.Observation)),
+		rs := recStep{n: len(r.steps) + 1, lines: outline.Parse(m.Whole()), page: r.subst.apply(pageText(m.Whole())),
 			content: m.Reply.Content, calls: m.Reply.ToolCalls, usage: m.Reply.Usage}
 		for i := range rs.calls {
 			failed := i >= len(st.Step.Actions) || st.Step.Actions[i].Error || st.Step.Actions[i].Skipped

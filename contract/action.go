@@ -43,6 +43,7 @@ const (
 	MouseClick       = "click"
 	MouseDoubleClick = "double_click"
 	MouseRightClick  = "right_click"
+	MouseTripleClick = "triple_click" // selects a line or paragraph (vendors' computer tools)
 	MouseHover       = "hover"
 )
 

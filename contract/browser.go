@@ -42,6 +42,10 @@ type Outcome struct {
 type Snapshot struct {
 	URL   string
 	Title string
+	// Document names the document the snapshot read (its tab and its
+	// load): two snapshots with the same Document are of one document, in
+	// which an element keeps its ref. Empty when the browser cannot tell.
+	Document string
 	// Text is the indented outline of the visible page in which every
 	// actionable element stands on its own line with its role, accessible
 	// name, state and [ref=ID].

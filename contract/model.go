@@ -42,8 +42,14 @@ type Message struct {
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Images are screenshots (PNG or JPEG) shown with a user message
-	// (vision).
+	// (vision), or returned by a native tool's call (a tool message).
 	Images [][]byte `json:"-"`
+	// Acknowledged are, on a native tool's result, the safety checks of
+	// its call that a person allowed (ToolCall.SafetyChecks).
+	Acknowledged []SafetyCheck `json:"acknowledged,omitempty"`
+	// Browser is, on a browser tool's result, the browser's state after
+	// the call.
+	Browser *BrowserState `json:"browser,omitempty"`
 }
 
 // ToolCall is one function call requested by the model. Arguments is the raw
@@ -56,6 +62,16 @@ type ToolCall struct {
 	// sent back with it in later turns (Gemini's thought signature in
 	// "extra_content"). The loop keeps it with the call and never reads it.
 	Extra json.RawMessage `json:"extra,omitempty"`
+	// Native, set on a call of a vendor's own tool (Request.Native), is
+	// what it asks, in order; Name is then the vendor's tool or member
+	// name and Arguments its input, for the record.
+	Native []NativeAction `json:"native,omitempty"`
+	// Toolset is the vendor's name of the tool set a native call belongs
+	// to ("computer"), sent back with it.
+	Toolset string `json:"toolset,omitempty"`
+	// SafetyChecks are the vendor's warnings about a native call, which a
+	// person must allow before it runs.
+	SafetyChecks []SafetyCheck `json:"safety_checks,omitempty"`
 }
 
 // ToolDef describes a tool offered to the model. Parameters is a JSON Schema
@@ -70,6 +86,13 @@ type ToolDef struct {
 type Request struct {
 	Messages []Message
 	Tools    []ToolDef
+	// Native, when set, declares the vendor's own tool set beside Tools
+	// (--tools native); the client maps it to its API's tool.
+	Native *NativeTool
+	// CacheKey, when set, is the same for requests that share a prefix
+	// (the rules and the tools): a provider that routes by it (OpenAI's
+	// prompt_cache_key) serves that prefix from one cache.
+	CacheKey string
 }
 
 // Reply is the model's answer: text, tool calls, or both.
@@ -93,6 +116,10 @@ type Usage struct {
 	// DeepSeek's prompt_cache_hit_tokens), which it bills at a lower
 	// price; 0 when it says nothing.
 	CachedTokens int `json:"cached_tokens,omitempty"`
+	// PrefixTokens is the part of PromptTokens that repeats the start of
+	// the previous request of the run: what a provider's prompt cache
+	// could have served. The agent estimates it (four bytes a token).
+	PrefixTokens int `json:"prefix_tokens,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -102,5 +129,6 @@ func (u Usage) Add(v Usage) Usage {
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
 		CachedTokens:     u.CachedTokens + v.CachedTokens,
+		PrefixTokens:     u.PrefixTokens + v.PrefixTokens,
 	}
 }

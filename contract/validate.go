@@ -69,6 +69,9 @@ func checkScroll(a Action) error {
 	if !blank(a.Ref) {
 		return nil
 	}
+	if a.At != nil && (a.DX != 0 || a.DY != 0) {
+		return nil // the wheel at a point by an amount (vendors' computer tools)
+	}
 	dir := strings.ToLower(strings.TrimSpace(a.Direction))
 	switch {
 	case dir == "":
@@ -150,7 +153,7 @@ func checkWaitFor(a Action) error {
 
 func checkMouse(a Action) error {
 	switch strings.TrimSpace(a.Op) {
-	case "", MouseClick, MouseDoubleClick, MouseRightClick, MouseHover:
+	case "", MouseClick, MouseDoubleClick, MouseRightClick, MouseHover, MouseTripleClick:
 	default:
 		return ActionErrorf("unknown mouse op %q: use click, double_click, right_click or hover", a.Op)
 	}

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // Kind classifies a provider's error so that the user gets a hint.
@@ -189,7 +191,7 @@ func classifyKind(status int, code, typ, msg string) Kind {
 func retryableKind(k Kind, status int) bool {
 	switch k {
 	case KindRateLimit, KindProviderDown:
-		return status == 0 || retryableStatus(status)
+		return status == 0 || httpretry.RetryableStatus(status)
 	}
 	return false
 }

@@ -13,20 +13,21 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // Client talks to an OpenAI-compatible chat-completions endpoint. It
 // implements contract.Model and is safe for concurrent use.
 //
 // Requests are go-openai's request type (see wireRequest) sent through a
-// retrying openai.HTTPDoer (retryDoer); the stream is read by this
+// retrying HTTP doer (httpretry.Doer); the stream is read by this
 // package's own SSE reader (sseReader, readStream), because go-openai's
 // decoder loses what some servers send: "error:" fields, error objects in
 // chunks, comments glued to the next chunk, arguments sent as objects,
 // null IDs, reasoning text and Gemini's thought signatures.
 type Client struct {
 	cfg    Config
-	doer   *retryDoer
+	doer   *httpretry.Doer
 	http   *http.Client // without retries: Ping fails fast
 	log    *slog.Logger
 	prompt atomic.Bool  // tools are described in the prompt
@@ -50,13 +51,15 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	log := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
-	c := &Client{cfg: cfg, http: hc, log: log, doer: &retryDoer{
-		next:       hc,
-		maxRetries: cfg.MaxRetries,
-		baseDelay:  cfg.RetryBaseDelay,
-		maxDelay:   cfg.MaxRetryDelay,
-		log:        log,
-		apiKey:     cfg.APIKey,
+	c := &Client{cfg: cfg, http: hc, log: log, doer: &httpretry.Doer{
+		Next:       hc,
+		MaxRetries: cfg.MaxRetries,
+		BaseDelay:  cfg.RetryBaseDelay,
+		MaxDelay:   cfg.MaxRetryDelay,
+		Log:        log,
+		Redact:     func(s string) string { return redactKey(s, cfg.APIKey) },
+		Final:      func(status int, body []byte) bool { return !transientBody(status, body) },
+		Reason:     bodyMessage,
 	}}
 	c.prompt.Store(cfg.ToolMode == ToolModePrompt)
 	return c, nil
@@ -89,7 +92,7 @@ func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.Reply, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
-		return contract.Reply{}, fmt.Errorf("model request not sent: %w", ctxErr(ctx))
+		return contract.Reply{}, fmt.Errorf("model request not sent: %w", httpretry.CtxErr(ctx))
 	}
 	switched := false
 	for resend := 0; ; resend++ {
@@ -107,10 +110,10 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 			c.prompt.Store(true)
 			c.log.Warn("the model server refuses tools; describing them in the prompt instead (--tool-mode prompt)", "reason", e.Message)
 		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.cfg.MaxRetries && ctx.Err() == nil:
-			delay := c.doer.backoff(resend + 1)
+			delay := httpretry.Backoff(c.cfg.RetryBaseDelay, c.cfg.MaxRetryDelay, resend+1)
 			c.log.Warn("model server failed in the middle of its reply; the partial reply is dropped and the request sent again",
 				"resend", resend+1, "retry_in", delay, "reason", e.Message)
-			if err := sleep(ctx, delay); err != nil {
+			if err := httpretry.Sleep(ctx, delay); err != nil {
 				return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
 			}
 		default:
@@ -133,10 +136,10 @@ func (c *Client) once(ctx context.Context, req contract.Request, prompt bool, st
 	if err != nil {
 		return contract.Reply{}, fmt.Errorf("encoding the model request: %w", err)
 	}
-	w := &streamWatch{window: c.cfg.Inactivity}
-	defer w.stop() // cancels the request's context: the connection is closed if still open
+	w := &httpretry.Watch{Window: c.cfg.Inactivity}
+	defer w.Stop() // cancels the request's context: the connection is closed if still open
 
-	hreq, err := http.NewRequestWithContext(withWatch(ctx, w), http.MethodPost, c.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(httpretry.WithWatch(ctx, w), http.MethodPost, c.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
 		return contract.Reply{}, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -150,10 +153,10 @@ func (c *Client) once(ctx context.Context, req contract.Request, prompt bool, st
 		return contract.Reply{}, c.failure(ctx, w, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return contract.Reply{}, c.failure(ctx, w, c.responseError(resp, w.attempts))
+		return contract.Reply{}, c.failure(ctx, w, c.responseError(resp, w.Attempts))
 	}
 	defer resp.Body.Close()
-	reply, finish, err := c.readStream(resp.Body, w.attempts)
+	reply, finish, err := c.readStream(resp.Body, w.Attempts)
 	if err != nil {
 		return contract.Reply{}, c.failure(ctx, w, err)
 	}
@@ -175,7 +178,7 @@ func (c *Client) once(ctx context.Context, req contract.Request, prompt bool, st
 			reply.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", n, i)
 		}
 	}
-	attrs := []any{"model", c.cfg.Model, "took", time.Since(start), "attempts", w.attempts,
+	attrs := []any{"model", c.cfg.Model, "took", time.Since(start), "attempts", w.Attempts,
 		"tool_calls", len(reply.ToolCalls), "calls_from_text", textCalls, "prompt_mode", prompt,
 		"text_bytes", len(reply.Content), "finish", finish,
 		"prompt_tokens", reply.Usage.PromptTokens, "completion_tokens", reply.Usage.CompletionTokens}
@@ -188,15 +191,9 @@ func (c *Client) once(ctx context.Context, req contract.Request, prompt bool, st
 
 // failure explains why a call failed: the caller's context first, then
 // the inactivity window, then the server's answer.
-func (c *Client) failure(ctx context.Context, w *streamWatch, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("model request stopped: %w", ctxErr(ctx))
+func (c *Client) failure(ctx context.Context, w *httpretry.Watch, err error) error {
+	if stopped := w.Stopped(ctx); stopped != nil {
+		return stopped
 	}
-	if idle := w.idle(); idle != nil {
-		if !w.streaming {
-			return fmt.Errorf("model server sent no response within the %s inactivity window: %w", w.window, idle)
-		}
-		return fmt.Errorf("model stream went silent for the %s inactivity window: %w", w.window, idle)
-	}
-	return c.classify(err, w.attempts)
+	return c.classify(err, w.Attempts)
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // Defaults of Config.
@@ -106,7 +108,7 @@ func (cfg Config) normalize() (Config, error) {
 		bad("no model server given: pass --base-url (for Ollama: --base-url http://localhost:11434/v1) "+
 			"or set OPENAI_API_KEY to use %s", DefaultOpenAIBaseURL)
 	} else if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("base URL %q is not an absolute http(s) URL (e.g. http://localhost:11434/v1)", redactURL(cfg.BaseURL))
+		bad("base URL %q is not an absolute http(s) URL (e.g. http://localhost:11434/v1)", httpretry.RedactURL(cfg.BaseURL))
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if cfg.Inactivity < 0 {
@@ -143,12 +145,4 @@ func (cfg Config) normalize() (Config, error) {
 		cfg.MaxRetryDelay = DefaultMaxRetryDelay
 	}
 	return cfg, nil
-}
-
-// redactURL hides a password in a URL, if it parses.
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	return s
 }

@@ -97,12 +97,6 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
-// retryableStatus reports whether a status is worth another try.
-func retryableStatus(status int) bool {
-	return status == http.StatusTooManyRequests ||
-		(status >= 500 && status <= 599 && status != http.StatusNotImplemented)
-}
-
 // newError builds the *Error of a provider's error: status 0 for an error
 // sent in the stream.
 func (c *Client) newError(status int, pe providerError, attempts int) *Error {

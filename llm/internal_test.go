@@ -2,57 +2,11 @@ package llm
 
 import (
 	"encoding/json"
-	"net/http"
+	"strings"
 	"testing"
-	"time"
+
+	"github.com/webagent/webagent/contract"
 )
-
-func TestRetryAfterParsing(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tests := []struct {
-		header, value string
-		want          time.Duration
-		ok            bool
-	}{
-		{"Retry-After", "1", time.Second, true},
-		{"Retry-After", " 0 ", 0, true},
-		{"Retry-After", "1.5", 1500 * time.Millisecond, true},
-		{"Retry-After", now.Add(7 * time.Second).Format(http.TimeFormat), 7 * time.Second, true},
-		{"Retry-After", now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
-		{"Retry-After", "soon", 0, false},
-		{"Retry-After", "-3", 0, false},
-		{"Retry-After-Ms", "250", 250 * time.Millisecond, true},
-		{"X-Other", "5", 0, false},
-	}
-	for _, tt := range tests {
-		h := http.Header{}
-		h.Set(tt.header, tt.value)
-		got, ok := retryAfter(h, now)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("%s: %q = %s, %v; want %s, %v", tt.header, tt.value, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
-func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
-	t.Parallel()
-	d := &retryDoer{baseDelay: 100 * time.Millisecond, maxDelay: time.Second}
-	for attempt, full := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond,
-		3: 400 * time.Millisecond, 4: 800 * time.Millisecond, 5: time.Second, 80: time.Second} {
-		seen := map[time.Duration]bool{}
-		for range 50 {
-			got := d.backoff(attempt)
-			if got < full/2 || got > full {
-				t.Fatalf("attempt %d: backoff %s outside [%s, %s]", attempt, got, full/2, full)
-			}
-			seen[got] = true
-		}
-		if len(seen) < 2 {
-			t.Errorf("attempt %d: no jitter", attempt)
-		}
-	}
-}
 
 func TestAssemblerWithoutIndexes(t *testing.T) {
 	t.Parallel()
@@ -76,13 +30,6 @@ func TestAssemblerWithoutIndexes(t *testing.T) {
 	if len(r.ToolCalls) != 2 || r.ToolCalls[0].Name != "click" || r.ToolCalls[0].Arguments != `{"ref":"e1"}` ||
 		r.ToolCalls[0].ID != "" || r.ToolCalls[1].ID != "b" || r.ToolCalls[1].Arguments != "{}" {
 		t.Errorf("calls = %+v", r.ToolCalls)
-	}
-}
-
-func TestTransient(t *testing.T) {
-	t.Parallel()
-	if transient(http.ErrHandlerTimeout) {
-		t.Error("an unrelated error counted as transient")
 	}
 }
 
@@ -145,6 +92,27 @@ func TestClassifyRealMessages(t *testing.T) {
 		}
 		if pe.Message == "" {
 			t.Errorf("%s: no message read", tc.body)
+		}
+	}
+}
+
+// The cache key goes to OpenAI as prompt_cache_key, and to no other
+// server, which may refuse a field it does not know.
+func TestPromptCacheKey(t *testing.T) {
+	t.Parallel()
+	req := contract.Request{Messages: []contract.Message{{Role: contract.RoleUser, Content: "hi"}}, CacheKey: "webagent-1"}
+	for base, want := range map[string]bool{"https://api.openai.com/v1": true, "http://127.0.0.1:11434/v1": false} {
+		c, err := New(Config{BaseURL: base, Model: "m", APIKey: "k"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := c.buildRequest(req, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(w)
+		if got := strings.Contains(string(b), `"prompt_cache_key":"webagent-1"`); got != want {
+			t.Errorf("%s: prompt_cache_key sent %v, want %v: %s", base, got, want, b)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // ErrNotChatEndpoint marks a base URL whose chat-completions path is not an
@@ -96,7 +98,7 @@ func (c *Client) preflight(ctx context.Context, method, url string, body io.Read
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, ctxErr(ctx))
+			return nil, fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, httpretry.CtxErr(ctx))
 		}
 		return nil, fmt.Errorf("%w: cannot reach %s (%w)", ErrUnreachable, url, netCause(err))
 	}

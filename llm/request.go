@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -24,6 +25,11 @@ type wireRequest struct {
 	Temperature *float32      `json:"temperature,omitempty"`
 	TopP        *float32      `json:"top_p,omitempty"`
 	MaxTokens   *int          `json:"max_tokens,omitempty"`
+	// PromptCacheKey is OpenAI's routing hint for its prompt cache
+	// (go-openai's chat request lacks it); sent to OpenAI only, as other
+	// servers may refuse a field they do not know. Anthropic's
+	// cache_control belongs to a client of its own API, not this one.
+	PromptCacheKey string `json:"prompt_cache_key,omitempty"`
 }
 
 // wireMessage is a request message. Content is a string or a list of
@@ -80,6 +86,9 @@ func (c *Client) buildRequest(req contract.Request, prompt bool) (*wireRequest, 
 		TopP:        c.cfg.TopP,
 		MaxTokens:   c.cfg.MaxTokens,
 	}
+	if isOpenAI(c.cfg.BaseURL) {
+		w.PromptCacheKey = req.CacheKey
+	}
 	if len(tools) > 0 {
 		w.Tools = tools
 	}
@@ -130,4 +139,11 @@ func imageURL(img []byte) string {
 		mime = "image/png"
 	}
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(img)
+}
+
+// isOpenAI reports whether base is OpenAI's API, which takes
+// prompt_cache_key.
+func isOpenAI(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && u.Hostname() == "api.openai.com"
 }

@@ -216,6 +216,11 @@ return snapshot().text.match(/Count\S* (\d+)|(\d+)\s*$/m)[0]`})
 			if !strings.Contains(out, `"calls":5`) || !strings.Contains(out, "4") {
 				t.Errorf("browser_script: %s", out)
 			}
+			// browser_snapshot with diff: on a page this small a delta
+			// would not be much smaller, so it is the whole page, as it is now.
+			if res, out := call(t, cs, "browser_snapshot", map[string]any{"diff": true}); res.IsError || !strings.Contains(out, "\n4\n") {
+				t.Errorf("browser_snapshot with diff after the script: %s", out)
+			}
 
 			res, out := call(t, cs, "browser_click", map[string]any{"ref": 12})
 			if !res.IsError || !strings.Contains(out, `argument "ref" of click must be a string`) {

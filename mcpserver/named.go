@@ -127,6 +127,11 @@ func (s *Server) inSession(ctx context.Context, t browserTool, name, agentName s
 		}
 	default:
 		req.Command = "snapshot"
+		var p struct{ Diff bool }
+		_ = json.Unmarshal(args, &p)
+		if p.Diff {
+			req.Args = map[string]any{"diff": true}
+		}
 	}
 	r, err := s.sessionDo(ctx, name, req)
 	if errors.Is(err, errEnded) {

@@ -55,6 +55,7 @@ import (
 	"github.com/webagent/webagent/mcptask"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/secret"
+	"github.com/webagent/webagent/session"
 )
 
 // Config configures a Server.
@@ -324,7 +325,8 @@ type connState struct {
 	mu      sync.Mutex // guards b and closed
 	b       *browser.Browser
 	closed  bool
-	lastTxt string // the latest snapshot's text, for wait_for
+	lastTxt string         // the latest snapshot's text, for wait_for
+	viewed  session.Viewed // the latest snapshot, for browser_snapshot's diff
 }
 
 // browser returns the session's browser, launching it at the first call.

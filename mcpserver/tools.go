@@ -32,8 +32,12 @@ type browserTool struct {
 // browser_navigate), with browser_snapshot and browser_screenshot.
 func browserTools() []browserTool {
 	out := []browserTool{
-		{tool: &mcp.Tool{Name: "browser_snapshot", Description: "The current page as an outline: its text, and every element you can act on with its ref (e12).",
-			InputSchema: withSessionArgs(emptySchema)}, budget: session.SnapshotBudget, do: snapshotOnly},
+		{tool: &mcp.Tool{Name: "browser_snapshot", Description: "The current page as an outline: its text, and every element you can act on with its ref (e12). " +
+			"With diff, only what changed since your last snapshot of the same page (lines added, removed and changed, under their heading); a new page is always whole.",
+			InputSchema: withSessionArgs(diffSchema)}, budget: session.SnapshotBudget,
+			do: func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
+				return snapshotOnly(ctx, st, b, false)
+			}},
 		{tool: &mcp.Tool{Name: "browser_screenshot", Description: "The visible part of the page as a PNG image; with annotate, each element's ref (e12) drawn on its box, to point at what you see.",
 			InputSchema: withSessionArgs(screenshotSchema)}, budget: session.ScreenshotBudget, do: screenshot},
 	}
@@ -50,7 +54,7 @@ func browserTools() []browserTool {
 	return out
 }
 
-var emptySchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+var diffSchema = json.RawMessage(`{"type":"object","properties":{"diff":{"type":"boolean","description":"only what changed since your last snapshot of the same page"}},"additionalProperties":false}`)
 
 // screenshotSchema is browser_screenshot's: annotate draws the refs.
 var screenshotSchema = json.RawMessage(`{"type":"object","properties":{"annotate":{"type":"boolean",` +
@@ -71,6 +75,7 @@ func (s *Server) handle(t browserTool) mcp.ToolHandler {
 			// No MCP session to keep a browser in: the default named one.
 			name = "default"
 		}
+		t = t.withArgs(args)
 		if t.action == agent.ToolScript {
 			if name != "" {
 				return s.inSession(ctx, t, name, agentName, args)
@@ -159,12 +164,33 @@ func act(ctx context.Context, st *connState, b *browser.Browser, a contract.Acti
 	return text(out.Text + "\n\n" + snap), nil
 }
 
-func snapshotOnly(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
-	snap, err := snapshotText(ctx, st, b)
+// withArgs returns t with the arguments of a call bound into its do, for
+// browser_snapshot (diff); other tools read theirs elsewhere.
+func (t browserTool) withArgs(args json.RawMessage) browserTool {
+	if t.tool.Name != "browser_snapshot" {
+		return t
+	}
+	var p struct{ Diff bool }
+	_ = json.Unmarshal(args, &p)
+	t.do = func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
+		return snapshotOnly(ctx, st, b, p.Diff)
+	}
+	return t
+}
+
+// snapshotOnly answers browser_snapshot: the page, or with diff what
+// changed since the connection's latest snapshot of it (session.Viewed).
+func snapshotOnly(ctx context.Context, st *connState, b *browser.Browser, diff bool) (*mcp.CallToolResult, error) {
+	s, err := b.Snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return text(snap), nil
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.lastTxt = s.Text
+	var out string
+	out, st.viewed = st.viewed.Render(s, diff)
+	return text(out), nil
 }
 
 // snapshotText is the page as session.PageText writes it; the outline is
@@ -176,6 +202,7 @@ func snapshotText(ctx context.Context, st *connState, b *browser.Browser) (strin
 	}
 	st.mu.Lock()
 	st.lastTxt = s.Text
+	_, st.viewed = st.viewed.Render(s, false)
 	st.mu.Unlock()
 	return session.PageText(s), nil
 }

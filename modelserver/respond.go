@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -263,7 +264,7 @@ func (x *exchange) replyChunks(t Turn) []any {
 	events = append(events, x.callChunks(t)...)
 	events = append(events, x.chunk(delta{}, ptr(finishReason(t))))
 	if x.rec.Req.IncludeUsage {
-		u := estimateUsage(x.rec.Req, t)
+		u := estimateUsage(x.rec.Req, x.s.previous(x.rec), t)
 		events = append(events, chunk{ID: x.id, Object: "chat.completion.chunk", Created: x.rec.Start.Unix(),
 			Model: x.rec.Req.Model, Choices: []chunkChoice{}, Usage: &u})
 	}
@@ -342,7 +343,7 @@ func (x *exchange) plain(t Turn) {
 		msg.ToolCalls = append(msg.ToolCalls, deltaCall{ID: x.callID(), Type: "function",
 			Function: deltaFunc{Name: c.Name, Arguments: c.Args}})
 	}
-	u := estimateUsage(x.rec.Req, t)
+	u := estimateUsage(x.rec.Req, x.s.previous(x.rec), t)
 	resp := completion{ID: x.id, Object: "chat.completion", Created: x.rec.Start.Unix(), Model: x.rec.Req.Model,
 		Choices: []completionChoice{{Message: msg, FinishReason: finishReason(t)}}, Usage: u}
 	b, err := json.Marshal(resp)
@@ -409,8 +410,10 @@ func split(s string, n int) []string {
 }
 
 // estimateUsage counts about one token per four bytes, unless the turn
-// gives its usage.
-func estimateUsage(req *ChatRequest, t Turn) usage {
+// gives its usage. As a provider's prompt cache would, it reports the
+// tokens of the request's start that repeat the previous request's
+// (prev, nil for the first) as cached.
+func estimateUsage(req, prev *ChatRequest, t Turn) usage {
 	if u := t.Usage; u != nil {
 		w := usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.PromptTokens + u.CompletionTokens}
 		if u.CachedTokens > 0 {
@@ -418,20 +421,37 @@ func estimateUsage(req *ChatRequest, t Turn) usage {
 		}
 		return w
 	}
-	var in, out int
-	for _, m := range req.Messages {
-		in += len(m.Role) + len(m.Content) + len(m.ToolCallID)
-		for _, c := range m.ToolCalls {
-			in += len(c.ID) + len(c.Name) + len(c.Arguments)
-		}
-	}
-	out = len(t.Text)
+	text := promptText(req)
+	in, out := len(text), len(t.Text)
 	for _, c := range t.ToolCalls {
 		out += len(c.Name) + len(c.Args)
 	}
 	u := usage{PromptTokens: (in + 3) / 4, CompletionTokens: (out + 3) / 4}
 	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	if prev != nil {
+		p := promptText(prev)
+		n := 0
+		for n < min(len(p), len(text)) && p[n] == text[n] {
+			n++
+		}
+		if n/4 > 0 {
+			u.PromptTokensDetails = &tokenDetails{CachedTokens: n / 4}
+		}
+	}
 	return u
+}
+
+// promptText is what the estimate counts of a request: each message's
+// role, text, tool call id and calls, in order.
+func promptText(req *ChatRequest) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(m.Role + m.Content + m.ToolCallID)
+		for _, c := range m.ToolCalls {
+			b.WriteString(c.ID + c.Name + c.Arguments)
+		}
+	}
+	return b.String()
 }
 
 func orDefault(s, def string) string {

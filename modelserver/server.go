@@ -33,6 +33,16 @@ type Server struct {
 	arrived chan struct{} // closed and replaced whenever a request is recorded
 }
 
+// previous returns the request recorded before rec, or nil.
+func (s *Server) previous(rec *Recorded) *ChatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rec.Index == 0 || rec.Index > len(s.reqs) {
+		return nil
+	}
+	return s.reqs[rec.Index-1].Req
+}
+
 // Option configures a Server.
 type Option func(*options)
 

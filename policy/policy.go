@@ -135,6 +135,16 @@ func (p *Policy) Needs(tool string) bool {
 	})
 }
 
+// NeedsSite reports whether a rule that may match a call of tool names a
+// site: an action at a point may aim at a frame of another site, which is
+// judged as that frame's site, so the caller must ask what is there.
+func (p *Policy) NeedsSite(tool string) bool {
+	if p == nil {
+		return false
+	}
+	return slices.ContainsFunc(p.Rules, func(r Rule) bool { return r.When.Tool.Match(tool) && !r.When.Site.any() })
+}
+
 // Match reports whether the condition holds for a.
 func (c Condition) Match(a Action) bool {
 	if !c.Tool.Match(a.Tool) || !c.Role.Match(a.Role) || !c.Name.Match(a.Name) {

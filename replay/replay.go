@@ -250,7 +250,7 @@ func retarget(ctx context.Context, b contract.Browser, t *trace.Trace, iter int,
 	if m == nil {
 		return describe(a), nil, fmt.Errorf("the trace has no snapshot for step %d", iter)
 	}
-	old := outline.Parse(m.Observation)
+	old := outline.Parse(m.Whole())
 	snap, err := observe(ctx, b, d)
 	if err != nil {
 		return describe(a), nil, err

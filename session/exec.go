@@ -169,11 +169,15 @@ func (s *server) run(ctx context.Context, name string, req Request, a contract.A
 		return watchdog.Run(ctx, req.Command, budget, func(ctx context.Context) (Reply, error) {
 			switch req.Command {
 			case cmdSnapshot:
-				txt, err := snapshotText(ctx, b)
-				if err == nil {
-					st.lastTxt = txt
+				snap, err := b.Snapshot(ctx)
+				if err != nil {
+					return Reply{}, err
 				}
-				return Reply{Status: OK, Text: txt}, err
+				diff, _ := req.Args["diff"].(bool)
+				var txt string
+				txt, st.viewed = st.viewed.Render(snap, diff)
+				st.lastTxt = PageText(snap)
+				return Reply{Status: OK, Text: txt}, nil
 			case cmdScreenshot:
 				shoot := b.Screenshot
 				if on, _ := req.Args["annotate"].(bool); on {
@@ -391,15 +395,6 @@ func reason(r string) string {
 		return ""
 	}
 	return ": " + r
-}
-
-// snapshotText is the page as PageText writes it.
-func snapshotText(ctx context.Context, b *browser.Browser) (string, error) {
-	s, err := b.Snapshot(ctx)
-	if err != nil {
-		return "", err
-	}
-	return PageText(s), nil
 }
 
 // PageText writes a snapshot as a driving agent reads it (webagent browser,

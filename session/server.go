@@ -97,6 +97,7 @@ type server struct {
 type agentState struct {
 	tab     string // its current tab; "" before its first command
 	lastTxt string // its latest snapshot's text, for wait_for
+	viewed  Viewed // its latest snapshot, for snapshot --diff
 }
 
 // Serve runs the session named cfg.Name until a close command, its idle

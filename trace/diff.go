@@ -78,7 +78,7 @@ func (d *Diff) Write(w io.Writer) {
 func (t *Trace) DescribeStep(s StepEvent) string {
 	var lines []outline.Line
 	if m := t.Model(s.Iteration); m != nil {
-		lines = outline.Parse(m.Observation)
+		lines = outline.Parse(m.Whole())
 	}
 	out := []string{s.Step.URL}
 	if s.Step.Error != "" {

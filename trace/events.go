@@ -49,14 +49,17 @@ type ModelInfo struct {
 
 // ModelEvent is one model call.
 type ModelEvent struct {
-	Type        string        `json:"type"`
-	Iteration   int           `json:"iteration"`
-	Started     time.Time     `json:"started"`
-	MS          int64         `json:"ms"`
-	Observation string        `json:"observation"`
-	Request     RequestRecord `json:"request"`
-	Reply       ReplyRecord   `json:"reply"`
-	Error       string        `json:"error,omitempty"`
+	Type        string    `json:"type"`
+	Iteration   int       `json:"iteration"`
+	Started     time.Time `json:"started"`
+	MS          int64     `json:"ms"`
+	Observation string    `json:"observation"`
+	// Page is the whole page a delta observation stands for (see
+	// agent.ModelCall.Page); empty when Observation is whole.
+	Page    string        `json:"page,omitempty"`
+	Request RequestRecord `json:"request"`
+	Reply   ReplyRecord   `json:"reply"`
+	Error   string        `json:"error,omitempty"`
 	// Replayed is set when no model was asked: the reply came from a
 	// recording of an earlier run (the run cache).
 	Replayed bool `json:"replayed,omitempty"`
@@ -112,4 +115,13 @@ type EndEvent struct {
 type rawEvent struct {
 	Type    string `json:"type"`
 	Version int    `json:"version"`
+}
+
+// Whole is the observation as the whole page: Page when the model read a
+// delta, else Observation. Elements are found here.
+func (m *ModelEvent) Whole() string {
+	if m.Page != "" {
+		return m.Page
+	}
+	return m.Observation
 }

@@ -133,7 +133,7 @@ func (w *Writer) Dir() string { return w.dir }
 func (w *Writer) TraceModel(mc agent.ModelCall) {
 	ev := ModelEvent{
 		Type: TypeModel, Iteration: mc.Iteration, Started: mc.Started, MS: mc.Duration.Milliseconds(),
-		Observation: mc.Observation, Replayed: mc.Replayed,
+		Observation: mc.Observation, Page: mc.Page, Replayed: mc.Replayed,
 		Request: RequestRecord{Messages: mc.Request.Messages},
 		Reply: ReplyRecord{Content: mc.Reply.Content, Reasoning: mc.Reply.Reasoning,
 			ToolCalls: mc.Reply.ToolCalls, Usage: mc.Reply.Usage},

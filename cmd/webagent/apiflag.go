@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
-	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/anthropic"
 	"github.com/webagent/webagent/llm/responses"
 )
@@ -35,6 +33,44 @@ func registerAPI(fs *flag.FlagSet, dst *string) {
 			}
 			return fmt.Errorf("use %s, %s or %s", apiChat, apiAnthropic, apiResponses)
 		})
+}
+
+// The tool sets --tools chooses from.
+const (
+	toolsWebagent = "webagent"
+	toolsNative   = "native"
+	toolsBrowser  = "browser"
+)
+
+// registerTools adds --tools, beside --api on the commands that read it.
+func registerTools(fs *flag.FlagSet, dst *string) {
+	*dst = toolsWebagent
+	fs.Func("tools", "the tools the model gets: webagent (webagent's own table, on every API), native (its vendor's computer tool, carried out by webagent's browser: --api anthropic or responses) or browser (Claude's browser use tool: --api anthropic)",
+		func(s string) error {
+			switch s {
+			case toolsWebagent, toolsNative, toolsBrowser:
+				*dst = s
+				return nil
+			}
+			return fmt.Errorf("use %s, %s or %s", toolsWebagent, toolsNative, toolsBrowser)
+		})
+}
+
+// nativeKind is the vendor's tool kind --tools asks for on api ("" for
+// webagent's own tools), or a usage error when the API's vendor has none.
+func nativeKind(tools, api string) (string, error) {
+	switch {
+	case tools == toolsNative && api == apiChat:
+		return "", usagef("--tools native needs an API with a vendor's computer tool: --api %s (Claude's computer use) or --api %s (OpenAI's computer tool); chat completions have none",
+			apiAnthropic, apiResponses)
+	case tools == toolsBrowser && api != apiAnthropic:
+		return "", usagef("--tools browser is Claude's browser use tool: it needs --api %s", apiAnthropic)
+	case tools == toolsNative:
+		return contract.NativeComputer, nil
+	case tools == toolsBrowser:
+		return contract.NativeBrowser, nil
+	}
+	return "", nil
 }
 
 // chooseAPI is --api, or the API the base URL names, said in the log.
@@ -77,42 +113,27 @@ func newModelAPI(ctx context.Context, api string, m *modelFlags, log *slog.Logge
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx); err != nil {
-		return nil, anthropicPingError(ctx, client.BaseURL(), acfg.APIKey != "", err)
+		return nil, pingError(ctx, client.BaseURL(), acfg.APIKey != "", "ANTHROPIC_API_KEY", anthropic.ErrNotMessagesEndpoint, err)
 	}
 	return client, nil
 }
 
-// anthropicPingError says what a failed preflight of the Messages API
-// means, once.
-func anthropicPingError(ctx context.Context, base string, keyed bool, err error) error {
-	switch {
-	case errors.Is(err, llm.ErrUnauthorized) && !keyed:
-		return usagef("the model server at %s wants an API key and none was sent; pass --api-key KEY or set ANTHROPIC_API_KEY", base)
-	case errors.Is(err, llm.ErrUnauthorized):
-		return usagef("the model server at %s refused the API key that was sent (%v); check --api-key or ANTHROPIC_API_KEY", base, err)
-	case errors.Is(err, anthropic.ErrNotMessagesEndpoint):
-		return usagef("the model server at %s: %s", base, strings.TrimPrefix(err.Error(), anthropic.ErrNotMessagesEndpoint.Error()+": "))
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(err, context.DeadlineExceeded):
-		return usagef("the model server at %s did not answer within 10s; check --base-url and this machine's network", base)
-	default:
-		return usagef("the model server at %s: %v", base, err)
-	}
-}
-
-// newResponsesModel builds a client of OpenAI's Responses API. The endpoint
-// is checked as for chat completions (GET /models, the key): a server
-// that does not list models is refused before the browser starts.
+// newResponsesModel builds a client of OpenAI's Responses API and checks
+// its endpoint (POST /responses, the key) before the browser starts.
 func newResponsesModel(ctx context.Context, m *modelFlags, log *slog.Logger) (contract.Model, error) {
 	cfg := m.config(log)
-	if _, err := newModel(ctx, cfg); err != nil {
-		return nil, err
+	if cfg.Model == "" {
+		return nil, usagef("no model configured: pass --model NAME (e.g. --api responses --model gpt-5.4) or set WEBAGENT_MODEL")
 	}
 	rc, err := responses.New(responses.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Inactivity: m.idle,
 		Temperature: m.temperature, TopP: m.topP, MaxTokens: m.maxTokens, Logger: log})
 	if err != nil {
 		return nil, usagef("%v", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := rc.Ping(pctx); err != nil {
+		return nil, pingError(ctx, rc.BaseURL(), cfg.APIKey != "", "OPENAI_API_KEY", responses.ErrNotResponsesEndpoint, err)
 	}
 	return rc, nil
 }

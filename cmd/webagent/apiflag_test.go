@@ -21,6 +21,10 @@ func TestAPIFlagErrors(t *testing.T) {
 	}{
 		{"unknown", []string{"--api", "gemini"}, "use chat, anthropic or responses"},
 		{"not-anthropic", []string{"--api", "anthropic", "--api-key", "k", "--base-url", chat.URL + "/v1"}, "not the Anthropic Messages API"},
+		{"not-responses", []string{"--api", "responses", "--api-key", "k", "--base-url", chat.URL + "/v1"}, "not OpenAI's Responses API"},
+		{"tools-unknown", []string{"--tools", "vendor"}, "use webagent, native or browser"},
+		{"browser-on-responses", []string{"--tools", "browser", "--api", "responses"}, "--tools browser is Claude's browser use tool: it needs --api anthropic"},
+		{"native-on-chat", []string{"--tools", "native", "--base-url", chat.URL + "/v1"}, "--tools native needs an API with a vendor's computer tool: --api anthropic"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

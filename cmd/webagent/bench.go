@@ -20,6 +20,7 @@ type benchOpts struct {
 	logLevel string
 	dump     string
 	repeat   int
+	walk     bool
 }
 
 func benchFlags() (*flag.FlagSet, *benchOpts) {
@@ -29,6 +30,7 @@ func benchFlags() (*flag.FlagSet, *benchOpts) {
 	fs.IntVar(&o.tokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "the snapshot's size budget in estimated tokens")
 	fs.IntVar(&o.repeat, "repeat", 1, "take each page's snapshot this many times and report the fastest (filters out the noise of a busy machine)")
 	fs.StringVar(&o.dump, "dump", "", "write each page's snapshot to this folder (PAGE.txt)")
+	fs.BoolVar(&o.walk, "walk", false, "instead, play five in-page actions on each page (type, open a menu, check, select, expand) and compare the tokens of the delta after each with the whole snapshot's")
 	fs.StringVar(&o.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: webagent bench snapshot [flags] DIR
@@ -73,6 +75,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		return exitUsage, usagef("--log-level %q is not one of debug, info, warn, error, disabled", o.logLevel)
 	}
 	c := common{logLevel: o.logLevel}
+	if o.walk {
+		_, err := snapbench.Walk(ctx, snapbench.Config{Dir: dir, ChromePath: o.chrome, SnapshotTokens: o.tokens, Logger: c.logger(stderr)}, stdout)
+		if err != nil {
+			return exitFailed, fmt.Errorf("bench snapshot --walk: %w", err)
+		}
+		return exitOK, nil
+	}
 	_, sum, err := snapbench.Run(ctx, snapbench.Config{
 		Dir:            dir,
 		ChromePath:     o.chrome,

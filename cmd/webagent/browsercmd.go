@@ -43,7 +43,8 @@ type browserCommand struct {
 // then snapshot, screenshot, tabs' neighbours and the session's own.
 func browserCommands() []browserCommand {
 	out := []browserCommand{
-		{name: "snapshot", tool: "snapshot", desc: "The page as the model reads it: its text and every element you can act on, with its ref (e12)"},
+		{name: "snapshot", tool: "snapshot", desc: "The page as the model reads it: its text and every element you can act on, with its ref (e12); with --diff, only what changed since your last snapshot of the same page",
+			params: []agent.Param{{Name: "diff", Type: "boolean", Desc: "only the lines added, removed and changed since your last snapshot, when the page is the same document (else the whole page)"}}},
 		{name: "screenshot", tool: "screenshot", desc: "Save the visible part of the page as a PNG (to PATH, else a new temp file) and print its path",
 			params: []agent.Param{{Name: "path", Type: "string", Desc: "the file to write"},
 				{Name: "annotate", Type: "boolean", Desc: "draw each element's ref on its box (set-of-mark)"}}},
@@ -210,7 +211,7 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err := o.validate(); err != nil {
 		return exitUsage, err
 	}
-	if c.params != nil && c.tool != "screenshot" && c.tool != agent.ToolReadEmail {
+	if c.params != nil && c.tool != "screenshot" && c.tool != "snapshot" && c.tool != agent.ToolReadEmail {
 		raw, _ := json.Marshal(o.args)
 		if _, _, err := agent.ParseAction(c.tool, string(raw)); err != nil {
 			return exitUsage, usagef("browser %s: %v (see 'webagent browser %s --help')", c.name, err, c.name)

@@ -19,6 +19,7 @@ import (
 // groups (commongroups.go): each command registers the groups it reads,
 // and validate checks those.
 type common struct {
+	native         string // the vendor's tool of --tools, where a command registers it (apiflag.go)
 	limits         agent.Limits
 	chrome         string
 	cdpURL         string
@@ -154,7 +155,7 @@ func (c *common) browserOptions(log *slog.Logger) browser.Options {
 // (the flags', or eval's with its own default), vision and where pages
 // may be opened.
 func (c *common) loopOptions(l agent.Limits) []agent.Option {
-	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision.on), agent.WithVisionMarks(c.vision.marks), agent.WithScripts(!c.noScripts), agent.WithNavigation(c.nav.policy)}
+	return []agent.Option{agent.WithLimits(l), agent.WithVision(c.vision.on), agent.WithVisionMarks(c.vision.marks), agent.WithScripts(!c.noScripts), agent.WithNavigation(c.nav.policy), agent.WithNativeTools(c.native)}
 }
 
 // visionFlag is --vision: a bool (--vision, --vision=false) or marks.

@@ -30,6 +30,8 @@ func registerLimits(fs *flag.FlagSet, l *agent.Limits) {
 		"what an iteration timeout does (`policy`): fatal (end the task) or recover (recover the page, tell the model, go on)")
 	fs.Var(&countFlag{&l.MaxIterationTimeouts, agent.DefaultMaxIterationTimeouts}, "max-iteration-timeouts",
 		"with the recover policy, end the task at `n` timed-out iterations")
+	fs.Var(&countFlag{&l.MaxContextTokens, agent.DefaultMaxContextTokens}, "max-context-tokens",
+		"the most the conversation may hold, in `tokens` (four bytes each); past it older observations are cut once to their header")
 }
 
 // registerOperationTimeout registers --operation-timeout alone, for the

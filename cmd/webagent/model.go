@@ -95,28 +95,30 @@ func (m *modelFlags) config(log *slog.Logger) llm.Config {
 }
 
 // pingError says what a failed preflight of the model server means and
-// what to do, once, for the server the user meant.
-func pingError(ctx context.Context, cfg llm.Config, err error) error {
+// what to do, once, for the server the user meant: keyed says a key was
+// sent, keyEnv is the variable a key may come from, notAPI the client's
+// error for a server without its API.
+func pingError(ctx context.Context, base string, keyed bool, keyEnv string, notAPI, err error) error {
 	var le *llm.Error
 	switch {
-	case errors.Is(err, llm.ErrUnauthorized) && cfg.APIKey == "":
-		return usagef("the model server at %s wants an API key and none was sent; pass --api-key KEY or set OPENAI_API_KEY", cfg.BaseURL)
+	case errors.Is(err, llm.ErrUnauthorized) && !keyed:
+		return usagef("the model server at %s wants an API key and none was sent; pass --api-key KEY or set %s", base, keyEnv)
 	case errors.Is(err, llm.ErrUnauthorized):
 		why := ""
 		if errors.As(err, &le) && le.Message != "" {
 			why = ": " + le.Message
 		}
-		return usagef("the model server at %s refused the API key that was sent (%d%s); check --api-key or OPENAI_API_KEY", cfg.BaseURL, statusOf(err), why)
-	case errors.Is(err, llm.ErrNotChatEndpoint):
-		return usagef("the model server at %s: %s", cfg.BaseURL, strings.TrimPrefix(err.Error(), llm.ErrNotChatEndpoint.Error()+": "))
+		return usagef("the model server at %s refused the API key that was sent (%d%s); check --api-key or %s", base, statusOf(err), why, keyEnv)
+	case errors.Is(err, notAPI):
+		return usagef("the model server at %s: %s", base, strings.TrimPrefix(err.Error(), notAPI.Error()+": "))
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(err, context.DeadlineExceeded):
-		return usagef("the model server at %s did not answer within 10s; %s", cfg.BaseURL, endpointHint(cfg.BaseURL))
+		return usagef("the model server at %s did not answer within 10s; %s", base, endpointHint(base))
 	case errors.Is(err, llm.ErrUnreachable):
-		return usagef("cannot reach the model server at %s (%s); %s", cfg.BaseURL, neterr.Reason(err), endpointHint(cfg.BaseURL))
+		return usagef("cannot reach the model server at %s (%s); %s", base, neterr.Reason(err), endpointHint(base))
 	default:
-		return usagef("the model server at %s: %v", cfg.BaseURL, err)
+		return usagef("the model server at %s: %v", base, err)
 	}
 }
 

@@ -29,6 +29,7 @@ type runOpts struct {
 	url string
 	modelFlags
 	api     string // --api: chat or anthropic
+	tools   string // --tools: webagent or native
 	secrets secretFlag
 	// taskFile holds the task; "-" is stdin (taskText).
 	taskFile string
@@ -49,6 +50,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 		o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
 			"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
 		registerAPI(fs, &o.api)
+		registerTools(fs, &o.tools)
 	})
 	o.common.registerGroups(g, groupsRun|groupJSON|groupTrace)
 	g.add(titleSession, o.session.register)
@@ -147,6 +149,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 
 	cfg := o.modelFlags.config(log)
 	o.trace.model = modelInfo(cfg)
+	if o.native, err = nativeKind(o.tools, chooseAPI(o.api, o.baseURL, log)); err != nil {
+		return exitUsage, err
+	}
 	model, err := newModelAPI(ctx, o.api, &o.modelFlags, log)
 	if err != nil {
 		return exitUsage, err
@@ -171,7 +176,7 @@ func newModel(ctx context.Context, cfg llm.Config) (*llm.Client, error) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx); err != nil {
-		return nil, pingError(ctx, cfg, err)
+		return nil, pingError(ctx, cfg.BaseURL, cfg.APIKey != "", "OPENAI_API_KEY", llm.ErrNotChatEndpoint, err)
 	}
 	return client, nil
 }
@@ -399,8 +404,15 @@ func printStep(w io.Writer, s agent.Step) {
 			acts = append(acts, "(no tool call) "+oneLine(s.Thought, 160))
 		}
 	}
-	fmt.Fprintf(w, "step %d: %s  [snapshot %dms, model %dms, action %dms]\n",
-		s.Iteration, strings.Join(acts, "; "), s.SnapshotMS, s.LLMMS, s.ActionMS)
+	seen := "page"
+	if s.Delta {
+		seen = "changes"
+	}
+	fmt.Fprintf(w, "step %d: %s  [snapshot %dms (%s), model %dms, action %dms; prompt %d tokens, %d a prefix of the previous, %d cached]\n",
+		s.Iteration, strings.Join(acts, "; "), s.SnapshotMS, seen, s.LLMMS, s.ActionMS, s.Usage.PromptTokens, s.Usage.PrefixTokens, s.Usage.CachedTokens)
+	if s.Context != "" {
+		fmt.Fprintf(w, "step %d: %s\n", s.Iteration, s.Context)
+	}
 	for _, a := range s.Actions {
 		for k, c := range a.Calls { // a script's calls, a line each
 			line := c.Tool

@@ -11,47 +11,50 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed report.html
 var htmlSource string
 
-var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
-	"num": fmtNum,
-	"ms": func(v any) string {
-		switch x := v.(type) {
-		case int64:
-			return fmtMS(float64(x))
-		case float64:
-			return fmtMS(x)
-		}
-		return fmt.Sprint(v)
-	},
-	"deref": func(f *float64) string {
-		if f == nil {
-			return ""
-		}
-		return fmtNum(*f)
-	},
-	"interval": fmtInterval,
-	"deref1":   func(b *bool) bool { return b != nil && *b },
-	"derefv": func(f *float64) float64 {
-		if f == nil {
-			return 0
-		}
-		return *f
-	},
-	"dict": func(kv ...any) map[string]any {
-		m := map[string]any{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	},
-	"ratio": fmtRatio,
-	"money": fmtMoney,
-}).Parse(htmlSource))
+var htmlTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+		"num": fmtNum,
+		"ms": func(v any) string {
+			switch x := v.(type) {
+			case int64:
+				return fmtMS(float64(x))
+			case float64:
+				return fmtMS(x)
+			}
+			return fmt.Sprint(v)
+		},
+		"deref": func(f *float64) string {
+			if f == nil {
+				return ""
+			}
+			return fmtNum(*f)
+		},
+		"interval": fmtInterval,
+		"deref1":   func(b *bool) bool { return b != nil && *b },
+		"derefv": func(f *float64) float64 {
+			if f == nil {
+				return 0
+			}
+			return *f
+		},
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
+		"ratio": fmtRatio,
+		"money": fmtMoney,
+	}).Parse(htmlSource))
+})
 
 type htmlTask struct {
 	Run   Run
@@ -128,7 +131,7 @@ func (r *Report) HTML(dir string) ([]byte, error) {
 		data.Tasks = append(data.Tasks, t)
 	}
 	var b bytes.Buffer
-	if err := htmlTmpl.Execute(&b, data); err != nil {
+	if err := htmlTmpl().Execute(&b, data); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

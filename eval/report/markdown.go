@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -60,8 +61,8 @@ func (r *Report) mdHead(b *strings.Builder, sum *Summary) {
 // mdSuites writes the success by suite.
 func (r *Report) mdSuites(b *strings.Builder, sum *Summary) {
 	b.WriteString("\n## Success by suite\n\n")
-	b.WriteString("| suite | passed | runs | success | median iterations | tokens | tokens/task | median time/task | mean time/task | 95% interval | unscored | cost |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| suite | passed | runs | success | median iterations | tokens | tokens/task | prompt tokens | a prefix of the previous request | cached | median time/task | mean time/task | 95% interval | unscored | cost |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	costs := map[string]float64{"all": sum.CostUSD + sum.JudgeCostUSD}
 	for _, g := range sum.BySuite {
 		costs[g.Name] = g.CostUSD
@@ -71,8 +72,9 @@ func (r *Report) mdSuites(b *strings.Builder, sum *Summary) {
 		if s.Suite == "all" {
 			name = "**all**"
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %.0f%% | %s | %d | %.0f | %s | %s | %s | %d | %s |\n",
-			name, s.Passed, s.Runs, s.Rate*100, fmtNum(s.MedianIterations), s.Tokens, s.TokensPerRun, fmtMS(s.MedianMS), fmtMS(s.MeanMS),
+		fmt.Fprintf(b, "| %s | %d | %d | %.0f%% | %s | %d | %.0f | %d | %s | %d | %s | %s | %s | %d | %s |\n",
+			name, s.Passed, s.Runs, s.Rate*100, fmtNum(s.MedianIterations), s.Tokens, s.TokensPerRun,
+			s.Prompt, share(s.Prefix, s.Prompt), s.Cached, fmtMS(s.MedianMS), fmtMS(s.MeanMS),
 			fmtInterval(s.Interval), s.Unscored, fmtUSD(costs[s.Suite], sum.UnpricedRuns == len(r.Runs)))
 	}
 }
@@ -171,4 +173,12 @@ func fmtMS(ms float64) string {
 		return fmt.Sprintf("%.2f s", ms/1000)
 	}
 	return fmt.Sprintf("%.0f ms", ms)
+}
+
+// share writes part and its share of whole: "1200 (80%)".
+func share(part, whole int) string {
+	if whole == 0 {
+		return strconv.Itoa(part)
+	}
+	return fmt.Sprintf("%d (%.0f%%)", part, 100*float64(part)/float64(whole))
 }

@@ -55,7 +55,7 @@ func TestStatsAndMarkdown(t *testing.T) {
 		t.Errorf("latency %+v", lat)
 	}
 	md := r.Markdown()
-	for _, want := range []string{"**2 of 3 runs passed.**", "| shop | 2 | 2 | 100% | 3 | 300 | 150 | 1.50 s |", "| mail | 0 | 1 | 0% |",
+	for _, want := range []string{"**2 of 3 runs passed.**", "| shop | 2 | 2 | 100% | 3 | 300 | 150 | 0 | 0 | 0 | 1.50 s |", "| mail | 0 | 1 | 0% |",
 		"| CHECKS_FAILED | 1 |", "| model | 6 | 200 ms |", "check `answer_contains \"x\"` (line 7): the answer lacks x"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)

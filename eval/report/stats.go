@@ -20,6 +20,11 @@ type SuiteStats struct {
 	// Tokens is the total over the runs; TokensPerRun the mean.
 	Tokens       int
 	TokensPerRun float64
+	// Prompt, Prefix and Cached are the prompt tokens over the runs: all
+	// of them, those that repeated the start of the run's previous request
+	// (what a provider's cache could serve), and those the provider said
+	// it served from its cache.
+	Prompt, Prefix, Cached int
 	// MedianMS and MeanMS are the time per task.
 	MedianMS float64
 	MeanMS   float64
@@ -71,6 +76,9 @@ func stats(name string, runs []Run) SuiteStats {
 			s.Unscored++
 		}
 		s.Tokens += r.Tokens.TotalTokens
+		s.Prompt += r.Tokens.PromptTokens
+		s.Prefix += r.Tokens.PrefixTokens
+		s.Cached += r.Tokens.CachedTokens
 		iters = append(iters, float64(r.Iterations))
 		durs = append(durs, float64(r.DurationMS))
 		total += float64(r.DurationMS)

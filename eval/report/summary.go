@@ -32,8 +32,14 @@ type Summary struct {
 	CostUSD      float64 `json:"cost_usd"`
 	JudgeCostUSD float64 `json:"judge_cost_usd"`
 	UnpricedRuns int     `json:"unpriced_runs"`
-	// Tokens are the agent's, over all runs.
-	Tokens int `json:"tokens"`
+	// Tokens are the agent's, over all runs; PromptTokens their prompt's,
+	// PrefixTokens those a provider's cache could have served (the start
+	// of each request that repeats the run's previous one), CachedTokens
+	// those the provider reported served from its cache.
+	Tokens       int `json:"tokens"`
+	PromptTokens int `json:"prompt_tokens"`
+	PrefixTokens int `json:"prefix_tokens"`
+	CachedTokens int `json:"cached_tokens"`
 	// MedianSteps and MedianMS are per run.
 	MedianSteps float64 `json:"median_steps"`
 	MedianMS    float64 `json:"median_ms"`
@@ -99,6 +105,9 @@ func (r *Report) Summarize() *Summary {
 	s.MeanScore, s.ScoreWithheld = meanScore(r.Runs)
 	for _, run := range r.Runs {
 		s.Tokens += run.Tokens.TotalTokens
+		s.PromptTokens += run.Tokens.PromptTokens
+		s.PrefixTokens += run.Tokens.PrefixTokens
+		s.CachedTokens += run.Tokens.CachedTokens
 		if run.CostUSD != nil {
 			s.CostUSD += *run.CostUSD
 		}

@@ -129,7 +129,8 @@ func (a *Admin) State() map[string]any {
 	return stateOf(map[string]any{"users": a.users, "edits": edits})
 }
 
-var adminTmpl = template.Must(template.New("admin").Parse(`
+var adminTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("admin").Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}} - Console</title>
 <style>` + baseCSS + `
@@ -167,6 +168,7 @@ th a{color:inherit}.inactive{color:#888}.pager{display:flex;gap:.6em;align-items
 </form>
 {{template "foot" .}}{{end}}
 `))
+})
 
 type adminRow struct {
 	User
@@ -277,7 +279,7 @@ func (a *Admin) list(w http.ResponseWriter, r *http.Request) {
 	if page < pages {
 		d["Next"] = usersURL(q, sortBy, dir, page+1)
 	}
-	render(w, 0, adminTmpl, "list", d)
+	render(w, 0, adminTmpl(), "list", d)
 }
 
 // userIndex returns the index of the user with the ID in s; the caller
@@ -305,14 +307,14 @@ func (a *Admin) editForm(w http.ResponseWriter, r *http.Request) {
 	}
 	u := a.users[i]
 	a.mu.Unlock()
-	render(w, 0, adminTmpl, "edit", map[string]any{
+	render(w, 0, adminTmpl(), "edit", map[string]any{
 		"Title": "Edit " + u.Name, "Heading": "Edit user: " + u.Name, "U": u, "Roles": adminRoles,
 		"Action": fmt.Sprintf("/users/%d", u.ID), "Button": "Save changes", "Return": localPath(r.URL.Query().Get("return"), "/users"),
 	})
 }
 
 func (a *Admin) newForm(w http.ResponseWriter, r *http.Request) {
-	render(w, 0, adminTmpl, "edit", map[string]any{
+	render(w, 0, adminTmpl(), "edit", map[string]any{
 		"Title": "Add user", "Heading": "Add user", "U": User{Role: "viewer", Active: true}, "Roles": adminRoles,
 		"Action": "/users/new", "Button": "Create user", "Return": "/users",
 	})
@@ -357,7 +359,7 @@ func (a *Admin) save(w http.ResponseWriter, r *http.Request) {
 	u, errs := a.readUser(r, i)
 	u.ID, u.Joined = old.ID, old.Joined
 	if len(errs) > 0 {
-		render(w, http.StatusUnprocessableEntity, adminTmpl, "edit", map[string]any{
+		render(w, http.StatusUnprocessableEntity, adminTmpl(), "edit", map[string]any{
 			"Title": "Edit " + old.Name, "Heading": "Edit user: " + old.Name, "U": u, "Roles": adminRoles, "Errors": errs,
 			"Action": fmt.Sprintf("/users/%d", u.ID), "Button": "Save changes", "Return": ret,
 		})
@@ -387,7 +389,7 @@ func (a *Admin) create(w http.ResponseWriter, r *http.Request) {
 	defer a.mu.Unlock()
 	u, errs := a.readUser(r, -1)
 	if len(errs) > 0 {
-		render(w, http.StatusUnprocessableEntity, adminTmpl, "edit", map[string]any{
+		render(w, http.StatusUnprocessableEntity, adminTmpl(), "edit", map[string]any{
 			"Title": "Add user", "Heading": "Add user", "U": u, "Roles": adminRoles, "Errors": errs,
 			"Action": "/users/new", "Button": "Create user", "Return": "/users",
 		})

@@ -32,7 +32,8 @@ func (b *Bank) Logins() int {
 	return b.logins
 }
 
-var bankPages = template.Must(template.New("login").Parse(`<!doctype html>
+var bankPages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("login").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in - Harbor Bank</title>
 <style>body{font-family:sans-serif;max-width:30em;margin:2em auto} label{display:block;margin:.5em 0}</style></head>
 <body><header><h1>Harbor Bank</h1><nav><a href="/help">Help</a></nav></header>
@@ -43,8 +44,10 @@ var bankPages = template.Must(template.New("login").Parse(`<!doctype html>
 <label>Password <input name="password" type="password" autocomplete="current-password"></label>
 <button type="submit">Sign in</button>
 </form></main></body></html>`))
+})
 
-var bankAccount = template.Must(template.New("account").Parse(`<!doctype html>
+var bankAccount = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("account").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Your account - Harbor Bank</title></head>
 <body><header><h1>Harbor Bank</h1><p>Signed in as {{.User}}</p></header>
 <main><h2>Checking account</h2>
@@ -52,6 +55,7 @@ var bankAccount = template.Must(template.New("account").Parse(`<!doctype html>
 <tr><td>Everyday checking</td><td id="balance">{{.Balance}}</td></tr></table>
 <form method="post" action="/logout"><button type="submit">Sign out</button></form>
 </main></body></html>`))
+})
 
 func (b *Bank) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -61,7 +65,7 @@ func (b *Bank) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/account", http.StatusSeeOther)
 			return
 		}
-		_ = bankPages.Execute(w, map[string]string{})
+		_ = bankPages().Execute(w, map[string]string{})
 	case "/login":
 		if r.Method != http.MethodPost {
 			http.Redirect(w, r, "/", http.StatusSeeOther)
@@ -69,7 +73,7 @@ func (b *Bank) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if r.FormValue("username") != b.User || r.FormValue("password") != b.Password {
 			w.WriteHeader(http.StatusUnauthorized)
-			_ = bankPages.Execute(w, map[string]string{"Error": "Wrong username or password."})
+			_ = bankPages().Execute(w, map[string]string{"Error": "Wrong username or password."})
 			return
 		}
 		id := newSessionID()
@@ -84,7 +88,7 @@ func (b *Bank) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/", http.StatusSeeOther)
 			return
 		}
-		_ = bankAccount.Execute(w, b)
+		_ = bankAccount().Execute(w, b)
 	case "/logout":
 		if c, err := r.Cookie("session"); err == nil {
 			b.mu.Lock()

@@ -100,7 +100,8 @@ func (b *BookingSite) State() map[string]any {
 	return stateOf(map[string]any{"bookings": b.bookings})
 }
 
-var bookingTmpl = template.Must(template.New("booking").Funcs(template.FuncMap{"money": money}).Parse(`
+var bookingTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("booking").Funcs(template.FuncMap{"money": money}).Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}} - Seaview Hotel</title>
 <style>` + baseCSS + `
@@ -175,6 +176,7 @@ input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #a00}</style
 <p><a href="/bookings">No, keep it</a></p>
 {{template "foot" .}}{{end}}
 `))
+})
 
 func (b *BookingSite) base(title string) map[string]any {
 	f := b.flash
@@ -186,7 +188,7 @@ func (b *BookingSite) home(w http.ResponseWriter, r *http.Request) {
 	b.mu.Lock()
 	d := b.base("Rooms")
 	b.mu.Unlock()
-	render(w, 0, bookingTmpl, "home", d)
+	render(w, 0, bookingTmpl(), "home", d)
 }
 
 func (b *BookingSite) formData(f map[string]string, errs map[string]string) map[string]any {
@@ -201,14 +203,14 @@ func (b *BookingSite) form(w http.ResponseWriter, r *http.Request) {
 	b.mu.Lock()
 	d := b.formData(map[string]string{"nights": "1", "guests": "1"}, nil)
 	b.mu.Unlock()
-	render(w, 0, bookingTmpl, "form", d)
+	render(w, 0, bookingTmpl(), "form", d)
 }
 
 func (b *BookingSite) terms(w http.ResponseWriter, r *http.Request) {
 	b.mu.Lock()
 	d := b.base("Booking terms")
 	b.mu.Unlock()
-	render(w, 0, bookingTmpl, "terms", d)
+	render(w, 0, bookingTmpl(), "terms", d)
 }
 
 var (
@@ -223,7 +225,7 @@ func (b *BookingSite) book(w http.ResponseWriter, r *http.Request) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(q.errs) > 0 {
-		render(w, http.StatusUnprocessableEntity, bookingTmpl, "form", b.formData(q.fields, q.errs))
+		render(w, http.StatusUnprocessableEntity, bookingTmpl(), "form", b.formData(q.fields, q.errs))
 		return
 	}
 	bk := q.booking(fmt.Sprintf("BK-%d", b.next))
@@ -337,7 +339,7 @@ func (b *BookingSite) list(w http.ResponseWriter, r *http.Request) {
 	d := b.base("My bookings")
 	d["Bookings"] = append([]Booking(nil), b.bookings...)
 	b.mu.Unlock()
-	render(w, 0, bookingTmpl, "list", d)
+	render(w, 0, bookingTmpl(), "list", d)
 }
 
 // lookup returns the index of the booking with ref; the caller holds b.mu.
@@ -361,7 +363,7 @@ func (b *BookingSite) show(w http.ResponseWriter, r *http.Request) {
 	d := b.base("Booking " + b.bookings[i].Ref)
 	d["Booking"] = b.bookings[i]
 	b.mu.Unlock()
-	render(w, 0, bookingTmpl, "show", d)
+	render(w, 0, bookingTmpl(), "show", d)
 }
 
 func (b *BookingSite) cancelForm(w http.ResponseWriter, r *http.Request) {
@@ -375,7 +377,7 @@ func (b *BookingSite) cancelForm(w http.ResponseWriter, r *http.Request) {
 	d := b.base("Cancel booking")
 	d["Booking"] = b.bookings[i]
 	b.mu.Unlock()
-	render(w, 0, bookingTmpl, "cancel", d)
+	render(w, 0, bookingTmpl(), "cancel", d)
 }
 
 func (b *BookingSite) cancel(w http.ResponseWriter, r *http.Request) {

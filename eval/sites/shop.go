@@ -176,7 +176,8 @@ func optionsOf(field func(Product) string) []string {
 	return out
 }
 
-var shopTmpl = template.Must(template.New("shop").Funcs(template.FuncMap{"money": money}).Parse(`
+var shopTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("shop").Funcs(template.FuncMap{"money": money}).Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}} - Northwind Store</title>
 <style>` + baseCSS + `
@@ -294,6 +295,7 @@ var shopTmpl = template.Must(template.New("shop").Funcs(template.FuncMap{"money"
 </tbody></table>{{else}}<p>You have not placed any orders yet.</p>{{end}}
 {{template "foot" .}}{{end}}
 `))
+})
 
 // page data shared by every shop page; the caller holds s.mu.
 func (s *Shop) base(title string) map[string]any {
@@ -345,7 +347,7 @@ func (s *Shop) list(w http.ResponseWriter, r *http.Request) {
 	d["Categories"] = optionsOf(func(p Product) string { return p.Category })
 	d["Colours"] = optionsOf(func(p Product) string { return p.Colour })
 	d["Products"], d["Error"], d["Return"] = out, errMsg, r.URL.RequestURI()
-	render(w, 0, shopTmpl, "list", d)
+	render(w, 0, shopTmpl(), "list", d)
 }
 
 func (s *Shop) product(w http.ResponseWriter, r *http.Request) {
@@ -358,5 +360,5 @@ func (s *Shop) product(w http.ResponseWriter, r *http.Request) {
 	d := s.base(p.Name)
 	s.mu.Unlock()
 	d["Product"], d["Return"] = p, r.URL.RequestURI()
-	render(w, 0, shopTmpl, "product", d)
+	render(w, 0, shopTmpl(), "product", d)
 }

@@ -137,5 +137,5 @@ func (s *Shop) showCart(w http.ResponseWriter, r *http.Request) {
 	sub, disc := s.totals()
 	d["Lines"], d["Subtotal"], d["Discount"], d["Promo"] = append([]CartLine(nil), s.cart...), sub, disc, s.promo
 	s.mu.Unlock()
-	render(w, 0, shopTmpl, "cart", d)
+	render(w, 0, shopTmpl(), "cart", d)
 }

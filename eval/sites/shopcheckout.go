@@ -21,7 +21,7 @@ func (s *Shop) checkoutForm(w http.ResponseWriter, r *http.Request) {
 	d := s.checkoutData("Checkout")
 	s.mu.Unlock()
 	d["F"] = map[string]string{"shipping": "standard"}
-	render(w, 0, shopTmpl, "checkout", d)
+	render(w, 0, shopTmpl(), "checkout", d)
 }
 
 var (
@@ -70,7 +70,7 @@ func (s *Shop) checkout(w http.ResponseWriter, r *http.Request) {
 	if len(errs) > 0 {
 		d := s.checkoutData("Checkout")
 		d["F"], d["Errors"] = f, errs
-		render(w, http.StatusUnprocessableEntity, shopTmpl, "checkout", d)
+		render(w, http.StatusUnprocessableEntity, shopTmpl(), "checkout", d)
 		return
 	}
 	sub, disc := s.totals()
@@ -105,7 +105,7 @@ func (s *Shop) order(w http.ResponseWriter, r *http.Request) {
 	d := s.base("Order " + o.Number)
 	d["Order"] = *o
 	s.mu.Unlock()
-	render(w, 0, shopTmpl, "order", d)
+	render(w, 0, shopTmpl(), "order", d)
 }
 
 func (s *Shop) listOrders(w http.ResponseWriter, r *http.Request) {
@@ -113,5 +113,5 @@ func (s *Shop) listOrders(w http.ResponseWriter, r *http.Request) {
 	d := s.base("Orders")
 	d["Orders"] = append([]Order(nil), s.orders...)
 	s.mu.Unlock()
-	render(w, 0, shopTmpl, "orders", d)
+	render(w, 0, shopTmpl(), "orders", d)
 }

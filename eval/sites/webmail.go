@@ -130,7 +130,8 @@ func (m *Webmail) State() map[string]any {
 	return stateOf(map[string]any{"sent": sent, "inbox": m.inbox, "deleted": deleted})
 }
 
-var mailTmpl = template.Must(template.New("mail").Parse(`
+var mailTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("mail").Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}} - Acme Mail</title>
 <style>` + baseCSS + `
@@ -189,6 +190,7 @@ Subject: {{.Subject}}
 <div class="body">{{.Sent.Body}}</div><p><a href="/sent">Back to sent</a></p>
 {{template "foot" .}}{{end}}
 `))
+})
 
 func (m *Webmail) base(title string) map[string]any {
 	f := m.flash
@@ -227,7 +229,7 @@ func (m *Webmail) showInbox(w http.ResponseWriter, r *http.Request) {
 	}
 	m.mu.Unlock()
 	d["Q"], d["Mails"] = q, list
-	render(w, 0, mailTmpl, "inbox", d)
+	render(w, 0, mailTmpl(), "inbox", d)
 }
 
 func (m *Webmail) showMessage(w http.ResponseWriter, r *http.Request) {
@@ -242,7 +244,7 @@ func (m *Webmail) showMessage(w http.ResponseWriter, r *http.Request) {
 	d := m.base(m.inbox[i].Subject)
 	d["Mail"] = m.inbox[i]
 	m.mu.Unlock()
-	render(w, 0, mailTmpl, "message", d)
+	render(w, 0, mailTmpl(), "message", d)
 }
 
 func (m *Webmail) delete(w http.ResponseWriter, r *http.Request) {
@@ -284,7 +286,7 @@ func (m *Webmail) compose(w http.ResponseWriter, r *http.Request) {
 	if orig != nil {
 		d["Original"] = *orig
 	}
-	render(w, 0, mailTmpl, "compose", d)
+	render(w, 0, mailTmpl(), "compose", d)
 }
 
 func (m *Webmail) send(w http.ResponseWriter, r *http.Request) {
@@ -327,7 +329,7 @@ func (m *Webmail) send(w http.ResponseWriter, r *http.Request) {
 		} else if f["reply"] != "" {
 			d["Heading"] = "Reply"
 		}
-		render(w, http.StatusUnprocessableEntity, mailTmpl, "compose", d)
+		render(w, http.StatusUnprocessableEntity, mailTmpl(), "compose", d)
 		return
 	}
 	s := SentMail{ID: len(m.sent) + 1, To: to, Subject: f["subject"], Body: f["body"]}
@@ -348,7 +350,7 @@ func (m *Webmail) showSent(w http.ResponseWriter, r *http.Request) {
 	d := m.base("Sent")
 	d["Sent"] = append([]SentMail(nil), m.sent...)
 	m.mu.Unlock()
-	render(w, 0, mailTmpl, "sent", d)
+	render(w, 0, mailTmpl(), "sent", d)
 }
 
 func (m *Webmail) showSentMessage(w http.ResponseWriter, r *http.Request) {
@@ -362,5 +364,5 @@ func (m *Webmail) showSentMessage(w http.ResponseWriter, r *http.Request) {
 	d := m.base("Sent message")
 	d["Sent"] = m.sent[id-1]
 	m.mu.Unlock()
-	render(w, 0, mailTmpl, "sentmessage", d)
+	render(w, 0, mailTmpl(), "sentmessage", d)
 }

@@ -102,7 +102,7 @@ func NewWidgets() *Widgets {
 	m.HandleFunc("GET /iframe/form", g.iframeForm)
 	m.HandleFunc("POST /iframe/form", g.iframeSubmit)
 	for _, p := range widgetPages {
-		body, ok := widgetBodies[p.Path]
+		body, ok := widgetBodies()[p.Path]
 		if !ok {
 			panic("sites: no body for widget page " + p.Path)
 		}
@@ -319,7 +319,7 @@ dialog::backdrop{background:rgba(0,0,0,.4)}
 var widgetHTML embed.FS
 
 // widgetBodies holds each widget page's body.
-var widgetBodies = readWidgetBodies()
+var widgetBodies = sync.OnceValue(readWidgetBodies)
 
 // readWidgetBodies reads widgetHTML into a map from page path to body.
 func readWidgetBodies() map[string]string {

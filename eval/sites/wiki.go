@@ -144,7 +144,8 @@ func (k *Wiki) State() map[string]any {
 	return stateOf(map[string]any{"searches": s, "views": v})
 }
 
-var wikiTmpl = template.Must(template.New("wiki").Parse(`
+var wikiTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("wiki").Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}} - Lantern Wiki</title>
 <style>` + baseCSS + `
@@ -169,6 +170,7 @@ code{background:#eee;padding:0 .2em}</style></head>
 <ol class="results">{{range .Results}}<li><a href="/wiki/{{.Slug}}{{if .Anchor}}#{{.Anchor}}{{end}}">{{.Title}}</a><p>{{.Snippet}}</p></li>{{end}}</ol>
 {{template "foot" .}}{{end}}
 `))
+})
 
 type wikiHit struct {
 	Slug, Title, Anchor, Snippet string
@@ -193,12 +195,12 @@ func (k *Wiki) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				k.mu.Lock()
 				k.views = append(k.views, slug)
 				k.mu.Unlock()
-				render(w, 0, wikiTmpl, "page", map[string]any{"Title": p.Title, "Page": p, "All": wikiPages})
+				render(w, 0, wikiTmpl(), "page", map[string]any{"Title": p.Title, "Page": p, "All": wikiPages})
 				return
 			}
 		}
 		w.WriteHeader(http.StatusNotFound)
-		render(w, 0, wikiTmpl, "page", map[string]any{"Title": "Not found", "All": wikiPages,
+		render(w, 0, wikiTmpl(), "page", map[string]any{"Title": "Not found", "All": wikiPages,
 			"Page": WikiPage{Title: "No such page", Intro: template.HTML("<p>There is no page called " + template.HTMLEscapeString(slug) + ". Try the search box.</p>")}})
 	default:
 		http.NotFound(w, r)
@@ -234,7 +236,7 @@ func (k *Wiki) search(w http.ResponseWriter, r *http.Request) {
 			hits = append(hits, hit)
 		}
 	}
-	render(w, 0, wikiTmpl, "search", map[string]any{"Title": "Search", "Q": q, "Results": hits, "All": wikiPages})
+	render(w, 0, wikiTmpl(), "search", map[string]any{"Title": "Search", "Q": q, "Results": hits, "All": wikiPages})
 }
 
 // snippet returns about 120 characters of text around the first match of lq.

@@ -95,30 +95,12 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 		return nil, Summary{}, err
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, stop, err := serve(cfg.Dir)
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServer(http.Dir(cfg.Dir)))
-	// The warm-up page (goto opens only http and https pages).
-	mux.HandleFunc("/_webagent-warm-up", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = io.WriteString(w, "<title>warm-up</title><p>warm-up</p><button>ok</button>")
-	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
-	base := "http://" + ln.Addr().String() + "/"
-
-	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	b, err := browser.Launch(lctx, browser.Options{
-		ChromePath:       cfg.ChromePath,
-		SnapshotTokens:   cfg.SnapshotTokens,
-		BlockNonLoopback: true,
-		Logger:           cfg.Logger,
-	})
-	cancel()
+	defer stop()
+	b, err := launch(ctx, cfg)
 	if err != nil {
 		return nil, Summary{}, err
 	}
@@ -166,6 +148,36 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (rows []Row, sum Summary,
 	sum = Summarize(rows)
 	fmt.Fprintln(w, sum.Line())
 	return rows, sum, errors.Join(errs...)
+}
+
+// serve serves dir, and a warm-up page, on loopback; stop ends it.
+func serve(dir string) (base string, stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(dir)))
+	// The warm-up page (goto opens only http and https pages).
+	mux.HandleFunc("/_webagent-warm-up", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, "<title>warm-up</title><p>warm-up</p><button>ok</button>")
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/", func() { _ = srv.Close() }, nil
+}
+
+// launch starts the benchmark's browser, which reaches loopback only.
+func launch(ctx context.Context, cfg Config) (*browser.Browser, error) {
+	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	return browser.Launch(lctx, browser.Options{
+		ChromePath:       cfg.ChromePath,
+		SnapshotTokens:   cfg.SnapshotTokens,
+		BlockNonLoopback: true,
+		Logger:           cfg.Logger,
+	})
 }
 
 type measured struct {

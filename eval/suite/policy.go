@@ -46,7 +46,7 @@ func (p *policy) Respond(req *modelserver.ChatRequest) modelserver.Turn {
 		return failTurn(fmt.Sprintf("task %s has no reference solution", p.task.ID))
 	}
 	turns := p.task.Reference.Turns
-	obs, ok := latestObservation(req)
+	obs, delta, ok := currentPage(req)
 	if !ok {
 		return failTurn("reference policy: the request holds no page observation")
 	}
@@ -75,6 +75,12 @@ func (p *policy) Respond(req *modelserver.ChatRequest) modelserver.Turn {
 			continue // already there: repeat zero times
 		}
 		calls, err := p.calls(tr, obs, lines)
+		if err != nil && delta && contains(req.ToolNames(), snapshotTool) {
+			// The page as the deltas left it may be out of order or
+			// missing what was cut: ask for the whole page, as a model would.
+			return modelserver.Turn{Text: "Reference: the whole page first (" + err.Error() + ")",
+				ToolCalls: []modelserver.Call{{Name: snapshotTool, Args: `{"full":true}`}}}
+		}
 		if err != nil {
 			return failTurn(p.where(next, tr) + ": " + err.Error())
 		}
@@ -175,15 +181,49 @@ func progress(req *modelserver.ChatRequest) (last, repeats, at int) {
 	return last, repeats, at
 }
 
-// latestObservation returns the last observation message the agent sent.
-func latestObservation(req *modelserver.ChatRequest) (string, bool) {
+// snapshotTool is the agent's tool that shows the whole page again.
+const snapshotTool = "snapshot"
+
+// currentPage returns the page as the observations show it: the latest
+// observation when it is a whole snapshot, else the latest whole one
+// brought up to date by the deltas after it (outline.Apply), under the
+// latest header. delta reports whether the latest was a delta.
+func currentPage(req *modelserver.ChatRequest) (obs string, delta bool, ok bool) {
+	var chain []string // observations, latest first, back to a whole one
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
-		if m.Role == "user" && strings.HasPrefix(m.Content, "Observation") {
-			return m.Content, true
+		if m.Role != "user" || !strings.HasPrefix(m.Content, "Observation") {
+			continue
+		}
+		chain = append(chain, m.Content)
+		if !strings.Contains(m.Content, outline.DeltaHeader) {
+			break
 		}
 	}
-	return "", false
+	if len(chain) == 0 {
+		return "", false, false
+	}
+	latest := chain[0]
+	if len(chain) == 1 || !strings.Contains(latest, outline.DeltaHeader) {
+		return latest, false, true
+	}
+	page := unfenced(snapshotOf(chain[len(chain)-1]))
+	for k := len(chain) - 2; k >= 0; k-- {
+		_, d, _ := strings.Cut(chain[k], outline.DeltaHeader)
+		page = outline.Apply(page, outline.DeltaHeader+unfenced(d))
+	}
+	head, _, _ := strings.Cut(latest, outline.DeltaHeader)
+	return head + "Snapshot:\n" + page, true, true
+}
+
+// unfenced drops the fence's closing line from the end of an
+// observation's part.
+func unfenced(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndex(s, "\n"); i >= 0 && strings.HasPrefix(s[i+1:], "<<<end") {
+		return s[:i]
+	}
+	return s
 }
 
 // snapshotOf returns the snapshot part of an observation.

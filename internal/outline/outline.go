@@ -31,11 +31,24 @@ type Line struct {
 func (l Line) Actionable() bool { return l.Ref != "" }
 
 // Parse splits a snapshot into its non-blank lines, reading the role, name
-// and ref of each element line.
+// and ref of each element line. After a delta's header (DeltaHeader) it
+// reads the lines a delta added or changed, as they are now, and skips
+// the removed ones and the places.
 func Parse(snapshot string) []Line {
 	var out []Line
+	delta := false
 	for raw := range strings.Lines(snapshot) {
 		raw = strings.TrimRight(raw, "\r\n")
+		if raw+"\n" == DeltaHeader {
+			delta = true
+			continue
+		}
+		if delta {
+			var ok bool
+			if raw, ok = deltaLine(raw); !ok {
+				continue
+			}
+		}
 		indent := 0
 		i := 0
 		for ; i < len(raw); i++ {

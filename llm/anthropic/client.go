@@ -14,6 +14,7 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // Client talks to the Anthropic Messages API. It implements
@@ -21,7 +22,6 @@ import (
 type Client struct {
 	cfg  Config
 	sdk  sdk.Client
-	doer *doer
 	http *http.Client
 	log  *slog.Logger
 }
@@ -43,7 +43,11 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	log := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
-	d := &doer{next: hc, maxRetries: cfg.MaxRetries, baseDelay: cfg.RetryBaseDelay, maxDelay: cfg.MaxRetryDelay, log: log, key: cfg.APIKey}
+	// The SDK's own retries are off: this doer retries as package llm does (a
+	// capped Retry-After, warnings in the log) and gives each attempt its own
+	// inactivity window, which the SDK cannot.
+	d := &httpretry.Doer{Next: hc, MaxRetries: cfg.MaxRetries, BaseDelay: cfg.RetryBaseDelay, MaxDelay: cfg.MaxRetryDelay,
+		Log: log, Redact: func(s string) string { return redact(s, cfg.APIKey) }}
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(), // the command resolves the key and the URL itself
 		option.WithBaseURL(cfg.BaseURL + "/"),
@@ -54,7 +58,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithHeader("x-api-key", cfg.APIKey))
 	}
-	return &Client{cfg: cfg, sdk: sdk.NewClient(opts...), doer: d, http: hc, log: log}, nil
+	return &Client{cfg: cfg, sdk: sdk.NewClient(opts...), http: hc, log: log}, nil
 }
 
 // Model returns the model name the client asks for.
@@ -87,10 +91,10 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 		case err == nil:
 			return reply, nil
 		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.cfg.MaxRetries && ctx.Err() == nil:
-			delay := c.doer.backoff(resend + 1)
+			delay := httpretry.Backoff(c.cfg.RetryBaseDelay, c.cfg.MaxRetryDelay, resend+1)
 			c.log.Warn("model server failed in the middle of its reply; the partial reply is dropped and the request sent again",
 				"resend", resend+1, "retry_in", delay, "reason", e.Message)
-			if err := sleep(ctx, delay); err != nil {
+			if err := httpretry.Sleep(ctx, delay); err != nil {
 				return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
 			}
 		default:
@@ -105,9 +109,9 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 // once sends the request (with the doer's retries before the stream
 // starts) and reads the stream.
 func (c *Client) once(ctx context.Context, p sdk.MessageNewParams, start time.Time) (contract.Reply, error) {
-	w := &watch{window: c.cfg.Inactivity}
-	defer w.stop() // cancels the attempt's context: the connection is closed if still open
-	stream := c.sdk.Messages.NewStreaming(context.WithValue(ctx, watchKey{}, w), p, c.sampling()...)
+	w := &httpretry.Watch{Window: c.cfg.Inactivity}
+	defer w.Stop() // cancels the attempt's context: the connection is closed if still open
+	stream := c.sdk.Messages.NewStreaming(httpretry.WithWatch(ctx, w), p, c.sampling()...)
 	defer stream.Close()
 	var acc assembler
 	for stream.Next() {
@@ -116,11 +120,11 @@ func (c *Client) once(ctx context.Context, p sdk.MessageNewParams, start time.Ti
 	if err := stream.Err(); err != nil {
 		return contract.Reply{}, c.failure(ctx, w, err)
 	}
-	reply, err := acc.reply(w.attempts)
+	reply, err := acc.reply(w.Attempts)
 	if err != nil {
 		return contract.Reply{}, c.failure(ctx, w, err)
 	}
-	attrs := []any{"model", c.cfg.Model, "took", time.Since(start), "attempts", w.attempts,
+	attrs := []any{"model", c.cfg.Model, "took", time.Since(start), "attempts", w.Attempts,
 		"tool_calls", len(reply.ToolCalls), "text_bytes", len(reply.Content), "stop_reason", acc.stop,
 		"prompt_tokens", reply.Usage.PromptTokens, "cached_tokens", reply.Usage.CachedTokens,
 		"cache_write_tokens", acc.usage.CacheCreationInputTokens, "completion_tokens", reply.Usage.CompletionTokens}
@@ -146,15 +150,9 @@ func (c *Client) sampling() []option.RequestOption {
 
 // failure explains why a call failed: the caller's context first, then
 // the inactivity window, then the server's answer.
-func (c *Client) failure(ctx context.Context, w *watch, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("model request stopped: %w", context.Cause(ctx))
+func (c *Client) failure(ctx context.Context, w *httpretry.Watch, err error) error {
+	if stopped := w.Stopped(ctx); stopped != nil {
+		return stopped
 	}
-	if idle := w.idle(); idle != nil {
-		if !w.streaming {
-			return fmt.Errorf("model server sent no response within the %s inactivity window: %w", w.window, idle)
-		}
-		return fmt.Errorf("model stream went silent for the %s inactivity window: %w", w.window, idle)
-	}
-	return c.classify(err, w.attempts, w.streaming)
+	return c.classify(err, w.Attempts, w.Streaming)
 }

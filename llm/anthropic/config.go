@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // Defaults of Config.
@@ -70,7 +71,7 @@ func (cfg Config) normalize() (Config, error) {
 	}
 	cfg.BaseURL = strings.TrimSuffix(strings.TrimRight(cfg.BaseURL, "/"), "/v1")
 	if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("base URL %q is not an absolute http(s) URL (e.g. %s)", redactURL(cfg.BaseURL), DefaultBaseURL)
+		bad("base URL %q is not an absolute http(s) URL (e.g. %s)", httpretry.RedactURL(cfg.BaseURL), DefaultBaseURL)
 	}
 	if cfg.MaxTokens < 0 {
 		bad("MaxTokens is %d: it must not be negative", cfg.MaxTokens)
@@ -103,11 +104,4 @@ func (cfg Config) normalize() (Config, error) {
 		cfg.MaxRetryDelay = llm.DefaultMaxRetryDelay
 	}
 	return cfg, nil
-}
-
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	return s
 }

@@ -27,8 +27,9 @@ type thinkingBlock struct {
 }
 
 // params maps the loop's request to the API's: system messages joined
-// into system, the rest into alternating user and assistant turns, and a
-// cache_control breakpoint after the last tool and the system prompt.
+// into system, the rest into alternating user and assistant turns, and
+// cache_control breakpoints after the last tool, on the system prompt and
+// in the messages (markCache).
 func (c *Client) params(req contract.Request) (sdk.MessageNewParams, error) {
 	p := sdk.MessageNewParams{Model: sdk.Model(c.cfg.Model), MaxTokens: int64(c.cfg.MaxTokens)}
 	if c.cfg.ThinkingBudget > 0 {
@@ -44,15 +45,33 @@ func (c *Client) params(req contract.Request) (sdk.MessageNewParams, error) {
 	if n := len(p.Tools); n > 0 {
 		p.Tools[n-1].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
 	}
+	if req.Native != nil {
+		var native sdk.ToolUnionParam
+		switch req.Native.Kind {
+		case contract.NativeComputer:
+			native = computerTool()
+		case contract.NativeBrowser:
+			native = browserTool()
+		default:
+			return p, fmt.Errorf("the Messages API has no native tool %q; it has %q and %q", req.Native.Kind, contract.NativeComputer, contract.NativeBrowser)
+		}
+		p.Tools = append([]sdk.ToolUnionParam{native}, p.Tools...)
+	}
 	var system []string
+	toolsets := map[string]string{} // a native call's id: its toolset, which its result names too
 	for _, m := range req.Messages {
+		for _, tc := range m.ToolCalls {
+			if tc.Toolset != "" {
+				toolsets[tc.ID] = tc.Toolset
+			}
+		}
 		if m.Role == contract.RoleSystem {
 			if s := strings.TrimSpace(m.Content); s != "" {
 				system = append(system, m.Content)
 			}
 			continue
 		}
-		p.Messages = appendMessage(p.Messages, m)
+		p.Messages = appendMessage(p.Messages, m, toolsets[m.ToolCallID])
 	}
 	if len(system) > 0 {
 		p.System = []sdk.TextBlockParam{{Text: strings.Join(system, "\n\n"), CacheControl: sdk.NewCacheControlEphemeralParam()}}
@@ -60,6 +79,7 @@ func (c *Client) params(req contract.Request) (sdk.MessageNewParams, error) {
 	if len(p.Messages) == 0 || p.Messages[0].OfUser == nil {
 		p.Messages = append([]sdk.MessageParam{sdk.NewUserMessage(sdk.NewTextBlock("(start)"))}, p.Messages...)
 	}
+	markCache(p.Messages)
 	return p, nil
 }
 
@@ -96,13 +116,13 @@ func toolParam(t contract.ToolDef) (*sdk.ToolParam, error) {
 
 // appendMessage adds one of the loop's messages. A tool result and the
 // user message after it share one user turn, tool_result blocks first.
-func appendMessage(msgs []sdk.MessageParam, m contract.Message) []sdk.MessageParam {
+func appendMessage(msgs []sdk.MessageParam, m contract.Message, toolset string) []sdk.MessageParam {
 	if m.Role == contract.RoleAssistant {
 		return append(msgs, sdk.NewAssistantMessage(assistantBlocks(m)...))
 	}
 	var blocks []sdk.ContentBlockParamUnion
 	if m.Role == contract.RoleTool {
-		blocks = []sdk.ContentBlockParamUnion{toolResult(m)}
+		blocks = []sdk.ContentBlockParamUnion{toolResult(m, toolset)}
 	} else {
 		if strings.TrimSpace(m.Content) != "" {
 			blocks = append(blocks, sdk.NewTextBlock(m.Content))
@@ -156,7 +176,11 @@ func assistantBlocks(m contract.Message) []sdk.ContentBlockParamUnion {
 		if json.Unmarshal([]byte(tc.Arguments), &obj) == nil && obj != nil {
 			input = json.RawMessage(tc.Arguments)
 		}
-		blocks = append(blocks, sdk.NewToolUseBlock(tc.ID, input, tc.Name))
+		b := sdk.NewToolUseBlock(tc.ID, input, tc.Name)
+		if tc.Toolset != "" {
+			b.OfToolUse.ToolsetName = sdk.String(tc.Toolset)
+		}
+		blocks = append(blocks, b)
 	}
 	if len(blocks) == 0 {
 		blocks = append(blocks, sdk.NewTextBlock("(no reply)"))
@@ -166,13 +190,19 @@ func assistantBlocks(m contract.Message) []sdk.ContentBlockParamUnion {
 
 // toolResult is a tool message as a tool_result block: its text, then its
 // images.
-func toolResult(m contract.Message) sdk.ContentBlockParamUnion {
+func toolResult(m contract.Message, toolset string) sdk.ContentBlockParamUnion {
 	text := m.Content
 	if strings.TrimSpace(text) == "" {
 		text = "(no output)"
 	}
 	r := sdk.ToolResultBlockParam{ToolUseID: m.ToolCallID,
 		Content: []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: text}}}}
+	if toolset != "" {
+		r.ToolsetName = sdk.String(toolset)
+	}
+	if m.Browser != nil {
+		r.Content = append(r.Content, browserState(m.Browser))
+	}
 	for _, img := range m.Images {
 		r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfImage: imageBlock(img).OfImage})
 	}

@@ -96,7 +96,8 @@ func sse(w http.ResponseWriter) func(event string, data any) {
 	}
 }
 
-// call is a tool call the scripted model makes.
+// call is a tool call the scripted model makes; a name "computer:left_click"
+// is the member left_click of the computer toolset.
 type call struct{ name, input string }
 
 // streamReply sends a whole reply as the API streams it: message_start,
@@ -133,8 +134,11 @@ func streamReply(w http.ResponseWriter, thinking, text string, calls []call) {
 		i++
 	}
 	for k, c := range calls {
-		send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
-			"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", i, k), "name": c.name, "input": map[string]any{}}})
+		block := map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", i, k), "name": c.name, "input": map[string]any{}}
+		if set, member, ok := strings.Cut(c.name, ":"); ok { // a member of a toolset
+			block["name"], block["toolset_name"] = member, set
+		}
+		send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": block})
 		half := len(c.input) / 2
 		for _, piece := range []string{c.input[:half], c.input[half:]} {
 			send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,

@@ -22,6 +22,7 @@ type assembler struct {
 
 type block struct {
 	typ, id, name   string
+	toolset         string // a toolset member's family ("computer")
 	text, json      strings.Builder
 	signature, data string
 	input           any // the input of content_block_start, if no delta follows
@@ -39,7 +40,7 @@ func (a *assembler) add(ev sdk.MessageStreamEventUnion) {
 			CacheReadInputTokens: u.CacheReadInputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens}
 	case "content_block_start":
 		cb := ev.ContentBlock
-		b := &block{typ: cb.Type, id: cb.ID, name: cb.Name, signature: cb.Signature, data: cb.Data, input: cb.Input}
+		b := &block{typ: cb.Type, id: cb.ID, name: cb.Name, toolset: cb.ToolsetName, signature: cb.Signature, data: cb.Data, input: cb.Input}
 		b.text.WriteString(cb.Text)
 		b.text.WriteString(cb.Thinking)
 		if _, seen := a.blocks[ev.Index]; !seen {
@@ -105,7 +106,14 @@ func (a *assembler) reply(attempts int) (contract.Reply, error) {
 		case "redacted_thinking":
 			x.Thinking = append(x.Thinking, thinkingBlock{Type: b.typ, Data: b.data})
 		case "tool_use":
-			r.ToolCalls = append(r.ToolCalls, contract.ToolCall{ID: b.id, Name: b.name, Arguments: b.arguments()})
+			tc := contract.ToolCall{ID: b.id, Name: b.name, Arguments: b.arguments(), Toolset: b.toolset}
+			switch b.toolset {
+			case computerToolset:
+				tc.Native = []contract.NativeAction{computerAction(b.name, tc.Arguments)}
+			case browserToolset:
+				tc.Native = []contract.NativeAction{browserAction(b.name, tc.Arguments)}
+			}
+			r.ToolCalls = append(r.ToolCalls, tc)
 		}
 	}
 	if len(r.ToolCalls) > 0 && len(x.Thinking) > 0 {

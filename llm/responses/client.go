@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/openai/openai-go/v3/option"
@@ -21,6 +18,7 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/internal/httpretry"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -85,7 +83,7 @@ func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.Reply, error) {
 	start := time.Now()
 	if ctx.Err() != nil {
-		return contract.Reply{}, fmt.Errorf("model request not sent: %w", ctxErr(ctx))
+		return contract.Reply{}, fmt.Errorf("model request not sent: %w", httpretry.CtxErr(ctx))
 	}
 	params, err := c.buildParams(req)
 	if err != nil {
@@ -102,12 +100,12 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 		}
 		delay := f.after
 		if delay < 0 {
-			delay = c.backoff(attempt)
+			delay = httpretry.Backoff(c.cfg.RetryBaseDelay, c.cfg.MaxRetryDelay, attempt)
 		}
 		delay = min(delay, c.cfg.MaxRetryDelay)
 		c.log.Warn("model request failed; retrying", "attempt", attempt, "max_attempts", c.cfg.MaxRetries+1,
 			"retry_in", delay, "reason", c.redact(f.err.Error()))
-		if err := sleep(ctx, delay); err != nil {
+		if err := httpretry.Sleep(ctx, delay); err != nil {
 			return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
 		}
 	}
@@ -146,7 +144,7 @@ func (c *Client) once(ctx context.Context, params responses.ResponseNewParams, a
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 			streaming = true
 			in.Touch()
-			resp.Body = &touchBody{ReadCloser: resp.Body, in: in}
+			resp.Body = &httpretry.TouchBody{ReadCloser: resp.Body, In: in}
 			return resp, nil
 		}
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
@@ -165,9 +163,9 @@ func (c *Client) once(ctx context.Context, params responses.ResponseNewParams, a
 		return reply, nil
 	}
 	if ctx.Err() != nil {
-		return contract.Reply{}, &failure{err: fmt.Errorf("model request stopped: %w", ctxErr(ctx))}
+		return contract.Reply{}, &failure{err: fmt.Errorf("model request stopped: %w", httpretry.CtxErr(ctx))}
 	}
-	if idle := idleCause(actx); idle != nil {
+	if idle := httpretry.IdleCause(actx); idle != nil {
 		if !streaming {
 			return contract.Reply{}, &failure{err: fmt.Errorf("model server sent no response within the %s inactivity window: %w", c.cfg.Inactivity, idle)}
 		}
@@ -186,22 +184,22 @@ func (c *Client) once(ctx context.Context, params responses.ResponseNewParams, a
 func (c *Client) beforeStream(ctx, actx context.Context, failed *failedResponse, err error, attempt int) *failure {
 	switch {
 	case ctx.Err() != nil:
-		return &failure{err: fmt.Errorf("model request stopped: %w", ctxErr(ctx))}
-	case idleCause(actx) != nil:
+		return &failure{err: fmt.Errorf("model request stopped: %w", httpretry.CtxErr(ctx))}
+	case httpretry.IdleCause(actx) != nil:
 		return &failure{err: fmt.Errorf("model server sent no response within the %s inactivity window: %w",
-			c.cfg.Inactivity, idleCause(actx))}
+			c.cfg.Inactivity, httpretry.IdleCause(actx))}
 	case failed != nil:
 		e := llm.ProviderError(failed.status, failed.body, c.cfg.APIKey, attempt)
-		after, ok := retryAfter(failed.header, time.Now())
+		after, ok := httpretry.After(failed.header, time.Now())
 		if !ok {
 			after = -1
 		}
 		return &failure{err: e, retry: e.Retryable, after: after}
 	case cannotConnect(err):
 		return &failure{err: fmt.Errorf("%w: cannot reach %s (%w); is the model server still running at that address?",
-			llm.ErrUnreachable, c.cfg.BaseURL, err), retry: transient(err), after: -1}
+			llm.ErrUnreachable, c.cfg.BaseURL, err), retry: httpretry.Transient(err), after: -1}
 	}
-	return &failure{err: fmt.Errorf("model request failed: %w", err), retry: transient(err), after: -1}
+	return &failure{err: fmt.Errorf("model request failed: %w", err), retry: httpretry.Transient(err), after: -1}
 }
 
 func (c *Client) logReply(reply contract.Reply, attempts int, start time.Time) {
@@ -215,62 +213,12 @@ func (c *Client) logReply(reply contract.Reply, attempts int, start time.Time) {
 	c.log.Debug("model replied", attrs...)
 }
 
-// backoff is the jittered exponential delay before retry number attempt.
-func (c *Client) backoff(attempt int) time.Duration {
-	delay := c.cfg.MaxRetryDelay
-	if shift := attempt - 1; shift < 32 {
-		delay = min(c.cfg.RetryBaseDelay<<shift, c.cfg.MaxRetryDelay)
-	}
-	half := delay / 2
-	return half + rand.N(half+1)
-}
-
 // redact removes the API key (8 characters or more) from a text.
 func (c *Client) redact(s string) string {
 	if len(c.cfg.APIKey) < 8 {
 		return s
 	}
 	return strings.ReplaceAll(s, c.cfg.APIKey, "[REDACTED]")
-}
-
-// idleCause is the *watchdog.IdleError when the attempt's window fired.
-func idleCause(actx context.Context) error {
-	if cause := context.Cause(actx); errors.Is(cause, watchdog.ErrTimeout) {
-		return cause
-	}
-	return nil
-}
-
-// retryAfter reads Retry-After (seconds or an HTTP date) or retry-after-ms.
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	if h == nil {
-		return 0, false
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
-		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 && secs < 1e9 {
-			return time.Duration(secs * float64(time.Second)), true
-		}
-		if t, err := http.ParseTime(v); err == nil {
-			return max(t.Sub(now), 0), true
-		}
-	}
-	return 0, false
-}
-
-// transient reports whether a transport error is worth another try.
-func transient(err error) bool {
-	for _, target := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.ECONNABORTED,
-		syscall.EPIPE, io.EOF, io.ErrUnexpectedEOF} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
 }
 
 // cannotConnect reports whether no connection could be made.
@@ -281,39 +229,4 @@ func cannotConnect(err error) bool {
 	}
 	var opErr *net.OpError
 	return errors.As(err, &opErr) && opErr.Op == "dial"
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctxErr(ctx)
-	}
-}
-
-// ctxErr returns ctx's error, with its cause when that says more.
-func ctxErr(ctx context.Context) error {
-	err := ctx.Err()
-	if cause := context.Cause(ctx); cause != nil && cause != err {
-		return fmt.Errorf("%w: %w", err, cause)
-	}
-	return err
-}
-
-// touchBody restarts the inactivity window whenever bytes arrive.
-type touchBody struct {
-	io.ReadCloser
-	in *watchdog.Inactivity
-}
-
-func (b *touchBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if n > 0 {
-		b.in.Touch()
-	}
-	return n, err
 }

@@ -149,3 +149,28 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPing: the preflight knows a Responses API, a missing key and a
+// server of chat completions only, without a model call.
+func TestPing(t *testing.T) {
+	t.Parallel()
+	srv := startAPI(t, func(*apiRequest, int) turn {
+		t.Error("Ping made a model call")
+		return turn{status: 500}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := newClient(t, srv.baseURL(), nil).Ping(ctx); err != nil {
+		t.Errorf("ping of a Responses API: %v", err)
+	}
+	if err := newClient(t, srv.baseURL(), func(c *responses.Config) { c.APIKey = "" }).Ping(ctx); !errors.Is(err, llm.ErrUnauthorized) {
+		t.Errorf("ping without a key: %v", err)
+	}
+	err := newClient(t, srv.URL+"/chat-only/v1", nil).Ping(ctx) // no /responses there: 404
+	if !errors.Is(err, responses.ErrNotResponsesEndpoint) || !strings.Contains(err.Error(), "--api chat") {
+		t.Errorf("ping of a server without the API: %v", err)
+	}
+	if got := len(srv.requests()); got != 0 {
+		t.Errorf("%d requests reached the model", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // Config configures a Client. Its fields mean what llm.Config's do; the
@@ -53,6 +54,10 @@ type Config struct {
 	// task: a hash of the model, the instructions and the first user
 	// message, the same at every step of a run.
 	PromptCacheKey string
+	// ComputerPreview declares the older computer_use_preview tool (the
+	// display's size, environment "browser", one action a call) in place
+	// of the computer tool, for a model that knows only it.
+	ComputerPreview bool
 	// Logger receives retry warnings and debug traces, never the key.
 	Logger *slog.Logger
 	// HTTPClient sends the requests; nil uses one of its own. Its Timeout
@@ -75,7 +80,7 @@ func (cfg Config) normalize() (Config, error) {
 	if cfg.BaseURL == "" {
 		bad("no model server given: pass --base-url or set OPENAI_API_KEY to use %s", llm.DefaultOpenAIBaseURL)
 	} else if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("base URL %q is not an absolute http(s) URL (e.g. https://api.openai.com/v1)", redactURL(cfg.BaseURL))
+		bad("base URL %q is not an absolute http(s) URL (e.g. https://api.openai.com/v1)", httpretry.RedactURL(cfg.BaseURL))
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	for name, d := range map[string]time.Duration{"Inactivity": cfg.Inactivity,
@@ -103,11 +108,4 @@ func (cfg Config) normalize() (Config, error) {
 		cfg.MaxRetryDelay = llm.DefaultMaxRetryDelay
 	}
 	return cfg, nil
-}
-
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	return s
 }

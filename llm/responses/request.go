@@ -22,6 +22,8 @@ import (
 // carries them).
 type extra struct {
 	Reasoning []json.RawMessage `json:"openai_reasoning,omitempty"`
+	// ComputerCall is a computer call's computer_call item, whole.
+	ComputerCall json.RawMessage `json:"openai_computer_call,omitempty"`
 }
 
 // buildParams turns the loop's conversation into a Responses request:
@@ -38,7 +40,12 @@ func (c *Client) buildParams(req contract.Request) (responses.ResponseNewParams,
 	var items responses.ResponseInputParam
 	firstUser := ""
 	leading := true
+	computer := map[string]bool{} // the ids of computer calls, whose results are computer_call_output
+	var latest []byte             // the latest image of the conversation
 	for _, m := range req.Messages {
+		for _, tc := range m.ToolCalls {
+			computer[tc.ID] = computer[tc.ID] || tc.Toolset == computerToolset
+		}
 		if m.Role == contract.RoleSystem && leading {
 			instructions = append(instructions, m.Content)
 			continue
@@ -59,15 +66,29 @@ func (c *Client) buildParams(req contract.Request) (responses.ResponseNewParams,
 			}
 			items = append(items, more...)
 		case contract.RoleTool:
-			items = append(items, toolOutput(m))
+			if computer[m.ToolCallID] {
+				items = append(items, computerOutput(m, latest)...)
+			} else {
+				items = append(items, toolOutput(m))
+			}
 		default:
 			return p, fmt.Errorf("message of unknown role %q", m.Role)
+		}
+		if n := len(m.Images); n > 0 {
+			latest = m.Images[n-1]
 		}
 	}
 	if len(instructions) > 0 {
 		p.Instructions = param.NewOpt(strings.Join(instructions, "\n\n"))
 	}
 	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
+	if req.Native != nil {
+		tool, err := c.computerTool(req.Native)
+		if err != nil {
+			return p, err
+		}
+		p.Tools = append(p.Tools, tool)
+	}
 	for _, t := range req.Tools {
 		var schema map[string]any
 		if len(t.Parameters) > 0 {
@@ -152,7 +173,19 @@ func assistantItems(m contract.Message) ([]responses.ResponseInputItemUnionParam
 		items = append(items, responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRoleAssistant))
 	}
 	for _, call := range m.ToolCalls {
-		items = append(items, responses.ResponseInputItemParamOfFunctionCall(call.Arguments, call.ID, call.Name))
+		if call.Toolset != computerToolset {
+			items = append(items, responses.ResponseInputItemParamOfFunctionCall(call.Arguments, call.ID, call.Name))
+			continue
+		}
+		var x extra
+		if err := json.Unmarshal(call.Extra, &x); err != nil || len(x.ComputerCall) == 0 {
+			return nil, fmt.Errorf("computer call %s lacks its computer_call item", call.ID)
+		}
+		item, err := computerItemParam(x.ComputerCall)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item)
 	}
 	return items, nil
 }

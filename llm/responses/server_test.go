@@ -77,8 +77,18 @@ func (s *apiServer) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
 		return
 	}
+	if req.Auth == "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = io.WriteString(w, `{"error":{"message":"You didn't provide an API key.","type":"invalid_request_error","code":null}}`)
+		return
+	}
 	if err := json.Unmarshal(raw, req); err != nil {
 		badRequest(w, "body is not JSON: "+err.Error())
+		return
+	}
+	if req.Model == "" { // as the API answers a request without its model (the client's Ping sends one)
+		badRequest(w, "Missing required parameter: 'model'.")
 		return
 	}
 	if msg := checkRequest(req); msg != "" {
@@ -132,6 +142,9 @@ func checkRequest(req *apiRequest) string {
 		return "stream is not true"
 	}
 	for _, tool := range req.Tools {
+		if tool["type"] == "computer" && len(tool) == 1 {
+			continue // the computer tool: {"type":"computer"}, nothing else
+		}
 		if tool["type"] != "function" || tool["name"] == "" || tool["parameters"] == nil {
 			return fmt.Sprintf("tool %v is not {type:function, name, parameters}", tool)
 		}
@@ -164,6 +177,15 @@ func checkItem(item map[string]any) string {
 		if item["call_id"] == "" || item["output"] == nil {
 			return fmt.Sprintf("function_call_output %v lacks call_id or output", item)
 		}
+	case "computer_call":
+		if item["call_id"] == "" || item["actions"] == nil && item["action"] == nil || item["pending_safety_checks"] == nil {
+			return fmt.Sprintf("computer_call %v lacks call_id, actions or pending_safety_checks", item)
+		}
+	case "computer_call_output":
+		out, _ := item["output"].(map[string]any)
+		if item["call_id"] == "" || out["type"] != "computer_screenshot" || !strings.HasPrefix(fmt.Sprint(out["image_url"]), "data:image/png;base64,") {
+			return fmt.Sprintf("computer_call_output %v lacks call_id or a computer_screenshot with an image_url", item)
+		}
 	case "reasoning":
 		if item["id"] == "" || item["summary"] == nil {
 			return fmt.Sprintf("reasoning %v lacks id or summary", item)
@@ -182,6 +204,13 @@ type reply struct {
 	reasoning, encrypted string
 	text                 string
 	calls                []call
+	// computer is a computer_call's actions and pending safety checks.
+	computer *computerCall
+}
+
+type computerCall struct {
+	actions []map[string]any
+	checks  []map[string]any
 }
 
 // events renders a reply as the documented sequence of events.
@@ -227,6 +256,14 @@ func (rp reply) events(n int) []event {
 			event{"response.function_call_arguments.delta", map[string]any{"delta": c.args[:cut]}},
 			event{"response.function_call_arguments.delta", map[string]any{"delta": c.args[cut:]}},
 			event{"response.function_call_arguments.done", map[string]any{"name": c.name, "arguments": c.args}})
+	}
+	if cc := rp.computer; cc != nil {
+		checks := cc.checks
+		if checks == nil {
+			checks = []map[string]any{}
+		}
+		add(map[string]any{"id": fmt.Sprintf("cu_%d", n), "type": "computer_call", "status": "completed",
+			"call_id": fmt.Sprintf("call_cu_%d", n), "actions": cc.actions, "pending_safety_checks": checks})
 	}
 	usage := map[string]any{"input_tokens": 1200, "input_tokens_details": map[string]any{"cached_tokens": 1024},
 		"output_tokens": 80, "output_tokens_details": map[string]any{"reasoning_tokens": 30}, "total_tokens": 1280}

@@ -104,6 +104,15 @@ func (a *assembler) item(index int64, item responses.ResponseOutputItemUnion, do
 		if done || fc.Arguments != "" {
 			call.Arguments = fc.Arguments
 		}
+	case "computer_call":
+		if !done {
+			return nil
+		}
+		tc, err := computerCall(item.RawJSON())
+		if err != nil {
+			return err
+		}
+		*a.call(index) = tc
 	case "message":
 		if done && !a.sawText {
 			for _, part := range item.Content {
@@ -161,7 +170,10 @@ func (a *assembler) reply() contract.Reply {
 			call.ID = fmt.Sprintf("call_%d", idx)
 		}
 		if i == 0 && len(a.kept) > 0 {
-			call.Extra, _ = json.Marshal(extra{Reasoning: a.kept})
+			var x extra // a computer call's item is kept there too
+			_ = json.Unmarshal(call.Extra, &x)
+			x.Reasoning = a.kept
+			call.Extra, _ = json.Marshal(x)
 		}
 		r.ToolCalls = append(r.ToolCalls, call)
 	}

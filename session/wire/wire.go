@@ -1,0 +1,114 @@
+// Package wire is what a session's client and server share and nothing
+// more: the request and reply that cross the socket, the sockets' folder
+// and the names of sessions and agents. It imports only the standard
+// library's ground floor, so a client built on it alone (cmd/webagent-lean)
+// starts in a millisecond or two.
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Request is one command for a session.
+type Request struct {
+	// Agent names the agent whose tabs the command acts on; "" is
+	// "default".
+	Agent string `json:"agent,omitempty"`
+	// Command is a page tool's name (click, goto, wait_for), or snapshot,
+	// screenshot, status or close.
+	Command string `json:"command"`
+	// Args are the tool's arguments, as the model would send them.
+	Args map[string]any `json:"args,omitempty"`
+	// Confirmed says the user said yes to an action the action policy
+	// wants confirmed.
+	Confirmed bool `json:"confirmed,omitempty"`
+}
+
+// Status says how a command ended.
+type Status string
+
+const (
+	// OK: the command did what it was asked.
+	OK Status = "ok"
+	// Failed: the action failed, or was refused, and Text says why.
+	Failed Status = "failed"
+	// TimedOut: the command ran out of its budget and was abandoned; the
+	// page was recovered for the next command.
+	TimedOut Status = "timeout"
+	// Invalid: the request was wrong (an unknown command, bad arguments)
+	// and nothing was done.
+	Invalid Status = "invalid"
+)
+
+// Reply is a command's answer.
+type Reply struct {
+	Status Status `json:"status"`
+	// Text is what the model would read: the outcome, or the snapshot.
+	Text string `json:"text"`
+	// Code names the kind of failure: ACTION_FAILED, STALE_REF,
+	// POLICY_REFUSED, CONFIRM_NEEDED, TIMEOUT, BROWSER_FAILED, BAD_REQUEST.
+	Code string `json:"code,omitempty"`
+	// Tab is the agent's current tab after the command.
+	Tab string `json:"tab,omitempty"`
+	// PNG is the screenshot's image.
+	PNG []byte `json:"png,omitempty"`
+	// Took is how long the session worked on the command.
+	Took time.Duration `json:"took_ns"`
+}
+
+// Dir is the folder of the sessions' sockets, only its user's:
+// $XDG_RUNTIME_DIR/webagent, else webagent-UID in the temp folder. It is
+// created if missing; one that another user owns, or that others can
+// enter, is refused.
+func Dir() (string, error) {
+	dir := filepath.Join(os.TempDir(), "webagent-"+strconv.Itoa(os.Getuid()))
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" {
+		dir = filepath.Join(rt, "webagent")
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("session folder %s: %w", dir, err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("session folder %s: %w", dir, err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("session folder %s is not a private folder of this user (mode %v); remove it or set XDG_RUNTIME_DIR", dir, fi.Mode())
+	}
+	return dir, nil
+}
+
+// Socket is the path of session name's socket in dir.
+func Socket(dir, name string) string { return filepath.Join(dir, name) + ".sock" }
+
+// CheckName checks a session or agent name: letters, digits, '.', '_'
+// and '-', at most 64, starting with a letter or digit.
+func CheckName(what, name string) error {
+	if !validName(name) {
+		return fmt.Errorf("%s name %q: use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit)", what, name)
+	}
+	return nil
+}
+
+// validName is ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$, without a regexp to
+// compile at start.
+func validName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := range len(name) {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '_' && c != '.' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
