@@ -114,7 +114,7 @@ func TestEveryFlagIsRead(t *testing.T) {
 // the flag takes and that changes something.
 func destinations(c flagCommand, name string) [][]string {
 	_, before := c.flags()
-	for _, v := range []string{"true", "false", "0.5", "7", "7s", "recover", "anthropic", "marks", "a=b", "A: b", `{"a":1}`, "x"} {
+	for _, v := range []string{"true", "false", "0.5", "7", "7s", "recover", "anthropic", "native", "marks", "a=b", "A: b", `{"a":1}`, "x"} {
 		fs, after := c.flags()
 		if fs.Set(name, v) != nil {
 			continue
