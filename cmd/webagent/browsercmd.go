@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -81,53 +80,6 @@ type browserOpts struct {
 	autoConnect bool
 	confirmed   bool
 	args        map[string]any
-}
-
-// browserFlagSet is the flag set of one browser command: the session's,
-// the browser's and the command's own arguments as flags.
-func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
-	o := &browserOpts{args: map[string]any{}}
-	fs := flag.NewFlagSet("browser", flag.ContinueOnError)
-	fs.StringVar(&o.name, "session", "", "the session to use: one browser kept between commands, started by its first command (default $WEBAGENT_SESSION, else default)")
-	fs.StringVar(&o.agent, "agent", "", "act as this agent, on tabs of its own in the session, sharing its cookies with the others (default $WEBAGENT_AGENT, else default)")
-	fs.DurationVar(&o.idle, "idle-timeout", session.DefaultIdleTimeout, "end the session after this long without commands (applies when the command starts the session)")
-	fs.BoolVar(&o.autoConnect, "auto-connect", false, "use the Chrome or Chromium you already run (started with remote debugging on; found through its profile's DevToolsActivePort, --user-data-dir's if given): the session opens its own tabs there and closes only those")
-	fs.BoolVar(&o.confirmed, "confirmed", false, "the user said yes to this action, which the action policy (--policy, --confirm) wants confirmed")
-	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential typed as <secret>NAME</secret>, only into that site's fields; masked in every answer (VALUE env:VAR reads the environment; repeatable; applies when the command starts the session)")
-	o.common.register(fs)
-	o.common.session.register(fs)
-	o.common.inbox.register(fs)
-	o.policy.register(fs)
-	for _, p := range c.params {
-		flagName := strings.ReplaceAll(p.Name, "_", "-")
-		usage := p.Desc
-		switch p.Type {
-		case "boolean":
-			fs.BoolFunc(flagName, usage, func(v string) error {
-				b, err := strconv.ParseBool(v)
-				o.args[p.Name] = b
-				return err
-			})
-		case "array":
-			fs.Func(flagName, usage+" (repeatable)", func(v string) error {
-				prev, _ := o.args[p.Name].([]any)
-				o.args[p.Name] = append(prev, v)
-				return nil
-			})
-		default:
-			fs.Func(flagName, usage, func(v string) error {
-				val, err := argValue(p, v)
-				o.args[p.Name] = val
-				return err
-			})
-		}
-	}
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent browser %s%s [flags]\n\n%s\n\n", c.name, positionals(c), c.desc)
-		fmt.Fprint(fs.Output(), "Flags:\n")
-		printFlags(fs)
-	}
-	return fs, o
 }
 
 // positionals shows a command's arguments in their order.
@@ -221,6 +173,16 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		return exitOK, nil
 	}
 	serve := args[0] == serveCommand
+	if !serve {
+		var named bool
+		if args, named = commandFirst(cmds, args); !named {
+			if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
+				writeBrowserUsage(stdout, cmds)
+				return exitOK, nil
+			}
+			return exitUsage, usagef("browser: no command given, only flags; name one before or after them, e.g. webagent browser --session s1 snapshot (see 'webagent browser --help')")
+		}
+	}
 	if serve {
 		// The command that started it comes in the environment, which
 		// only this user can read, not on the command line: it may
@@ -430,7 +392,7 @@ func printBrowserReply(stdout, stderr io.Writer, o *browserOpts, r session.Reply
 }
 
 func writeBrowserUsage(w io.Writer, cmds []browserCommand) {
-	fmt.Fprint(w, "Usage: webagent browser COMMAND [ARGS] [flags]\n\n"+
+	fmt.Fprint(w, "Usage: webagent browser [flags] COMMAND [ARGS] [flags]\n\n"+
 		"One bounded browser command at a time, for coding agents: the first command starts a session\n"+
 		"(one Chromium, kept between commands); open a page, read its snapshot, act on its refs.\n\n"+
 		"  webagent browser open https://example.com\n  webagent browser snapshot\n  webagent browser click e12\n  webagent browser type e3 alice --submit\n\n"+

@@ -259,7 +259,7 @@ func TestVisionFlag(t *testing.T) {
 		var cm common
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
-		cm.register(fs)
+		cm.registerLoop(fs)
 		err := fs.Parse(c.args)
 		if (err != nil) != c.bad || cm.vision.on != c.on || cm.vision.marks != c.marks {
 			t.Errorf("%v: on %v marks %v err %v", c.args, cm.vision.on, cm.vision.marks, err)

@@ -15,8 +15,16 @@ import (
 // printFlags writes a flag set's flags as README writes them: --name.
 // It replaces flag.PrintDefaults, which prints -name.
 func printFlags(fs *flag.FlagSet) {
+	printFlagsWhere(fs, func(string) bool { return true })
+}
+
+// printFlagsWhere writes the flags of fs whose names keep keeps.
+func printFlagsWhere(fs *flag.FlagSet, keep func(name string) bool) {
 	w := fs.Output()
 	fs.VisitAll(func(f *flag.Flag) {
+		if !keep(f.Name) {
+			return
+		}
 		name, usage := flag.UnquoteUsage(f)
 		line := "  --" + f.Name
 		if name != "" {

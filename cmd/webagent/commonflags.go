@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
@@ -17,7 +15,9 @@ import (
 	"github.com/webagent/webagent/browser"
 )
 
-// common holds the flags shared by run and demo.
+// common holds the flags the commands that drive a browser share, in
+// groups (commongroups.go): each command registers the groups it reads,
+// and validate checks those.
 type common struct {
 	native         string // the vendor's tool of --tools, where a command registers it (apiflag.go)
 	limits         agent.Limits
@@ -43,54 +43,32 @@ type common struct {
 	policy  policyFlags  // registered by run and mcp
 	inbox   inboxFlags   // registered by run, browser and mcp
 	otel    otelFlags
+	// registered are the groups registered, the ones validate checks.
+	registered commonGroup
 }
 
-func (c *common) register(fs *flag.FlagSet) {
-	c.nav.register(fs)
-	c.trace.register(fs)
-	c.browser.register(fs)
-	c.otel.register(fs)
-	fs.String(configFlag, "", "read flags from this YAML file, keys named as the flags (model: llama3.1); flags given on the command line override it, and it overrides the WEBAGENT_… variables")
-	registerLimits(fs, &c.limits)
-	fs.StringVar(&c.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
-	fs.StringVar(&c.cdpURL, "cdp-url", "", "attach to a running browser at this DevTools URL instead of launching one")
-	fs.BoolVar(&c.headful, "headful", false, "show the browser window")
-	fs.BoolFunc("headless", "run the browser without a window (the default); --headless=false is --headful", func(v string) error {
-		headless, err := strconv.ParseBool(v)
-		c.headful = !headless
-		return err
-	})
-	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object on stdout")
-	fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
-	fs.StringVar(&c.uploadDir, "upload-dir", "", "folder whose files the agent may upload; without it, uploads are refused")
-	fs.StringVar(&c.downloadDir, "download-dir", "", "folder for files the pages download (default a temporary folder, removed at the end)")
-	fs.Var(&c.vision, "vision", "offer the model a screenshot tool (for models that accept images); --vision=marks also sends with each observation a screenshot with the refs drawn on their boxes, to act by ref or at a point")
-	fs.BoolFunc("scripts", "offer the model the script tool, many page steps in one model call (default true; --scripts=false for one call a step)", func(v string) error {
-		on, err := strconv.ParseBool(v)
-		c.noScripts = !on
-		return err
-	})
-	fs.IntVar(&c.snapshotTokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "size budget of a page snapshot in (estimated) tokens: past it, text far from the viewport is summarised; every actionable element is kept")
-	fs.DurationVar(&c.loadTimeout, "load-timeout", browser.DefaultLoadTimeout, "how long a page may take to arrive before the agent works with what has arrived (a page that trickles in, a script that never answers) and is told it is still loading")
-	fs.Float64Var(&c.cpuThrottle, "cpu-throttle", 0, fmt.Sprintf("slow every page and frame down N times (CDP CPU throttling), to reproduce a slow or busy machine; 1 to %d, 0 for none", browser.MaxCPUThrottle))
-}
-
-// validate checks the common flags, in the order of their groups: the
-// first problem is the one reported.
+// validate checks the common flags of the groups registered, in the order
+// of their groups: the first problem is the one reported.
 func (c *common) validate() error {
-	checks := []func() error{
-		c.nav.validate,
-		c.trace.validate,
-		c.browser.validate,
-		c.otel.validate,
-		func() error { return c.session.validate(c.cdpURL) },
-		c.validateFolders,
-		c.validatePageBounds,
-		c.validateCDPURL,
-		c.validateLogLevel,
+	checks := []struct {
+		group commonGroup
+		check func() error
+	}{
+		{groupNav, c.nav.validate},
+		{groupTrace, c.trace.validate},
+		{groupSettings, c.browser.validate},
+		{groupOTel, c.otel.validate},
+		{0, func() error { return c.session.validate(c.cdpURL) }},
+		{groupFiles, c.validateFolders},
+		{groupPage, c.validatePageBounds},
+		{groupRemote, c.validateCDPURL},
+		{groupLog, c.validateLogLevel},
 	}
-	for _, check := range checks {
-		if err := check(); err != nil {
+	for _, k := range checks {
+		if k.group != 0 && c.registered&k.group == 0 {
+			continue
+		}
+		if err := k.check(); err != nil {
 			return err
 		}
 	}

@@ -12,13 +12,13 @@ import (
 
 func demoFlags() (*flag.FlagSet, *common) {
 	c := &common{}
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	c.register(fs)
+	fs, g := newFlagGroups("demo")
+	c.registerGroups(g, groupsRun|groupJSON|groupTrace)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent demo [flags]\n\n"+
 			"Runs a built-in task offline: sign in to a local bank site and report the balance,\n"+
-			"driven by the bundled OpenAI-compatible model server over HTTP and a real Chromium.\n\nFlags:\n")
-		printFlags(fs)
+			"driven by the bundled OpenAI-compatible model server over HTTP and a real Chromium.\n\n")
+		g.print()
 	}
 	return fs, c
 }

@@ -110,36 +110,41 @@ func cliReference(t *testing.T) string {
 	return b.String()
 }
 
-// browserReference writes webagent browser: its commands, the flags all
-// of them take once, then each command's own arguments.
+// browserReference writes webagent browser: its commands, the flags of
+// every command that may start the session once, then each command's own.
 func browserReference(t *testing.T, b *strings.Builder) {
 	b.WriteString("## webagent browser\n\n" + block(helpOf(t, "browser", "--help")))
 	cmds := browserCommands()
-	shared := map[string]int{}
+	shared, starting := map[string]int{}, 0
 	for _, c := range cmds {
+		if !c.startsSession() {
+			continue
+		}
+		starting++
 		fs, _ := browserFlagSet(c)
 		fs.VisitAll(func(f *flag.Flag) { shared[f.Name]++ })
 	}
-	own := func(c browserCommand, keep func(name string) bool) string {
-		fs, _ := browserFlagSet(c)
-		out := flag.NewFlagSet("browser "+c.name, flag.ContinueOnError)
-		fs.VisitAll(func(f *flag.Flag) {
-			if keep(f.Name) {
-				out.Var(f.Value, f.Name, f.Usage)
-			}
-		})
+	isShared := func(name string) bool { return shared[name] == starting }
+	flags := func(c browserCommand, keep func(name string) bool) string {
+		fs, _, g := browserFlagGroups(c)
 		var w bytes.Buffer
-		out.SetOutput(&w)
-		printFlags(out)
+		fs.SetOutput(&w)
+		g.printWhere(keep)
 		return w.String()
 	}
-	b.WriteString("### The flags every browser command takes\n\n" +
-		block(own(cmds[0], func(name string) bool { return shared[name] == len(cmds) })))
+	b.WriteString("### The flags of every command that may start the session\n\n" +
+		"Every command but status, close and sessions starts the session when none runs; the flags of its browser apply then.\n\n" +
+		block(flags(cmds[0], isShared)))
 	for _, c := range cmds {
 		fmt.Fprintf(b, "### webagent browser %s\n\n", c.name)
 		text := fmt.Sprintf("Usage: webagent browser %s%s [flags]\n\n%s\n", c.name, positionals(c), c.desc)
-		if flags := own(c, func(name string) bool { return shared[name] < len(cmds) }); flags != "" {
-			text += "\nFlags of its own:\n" + flags
+		switch {
+		case !c.startsSession():
+			text += "\n" + flags(c, func(string) bool { return true })
+		default:
+			if own := flags(c, func(name string) bool { return !isShared(name) }); own != "" {
+				text += "\nBesides the flags above:\n\n" + own
+			}
 		}
 		b.WriteString(block(text))
 	}

@@ -24,6 +24,9 @@ import (
 	"github.com/webagent/webagent/llm"
 )
 
+// evalOperationTimeout is eval's --operation-timeout by default.
+const evalOperationTimeout = 45 * time.Second
+
 type evalOpts struct {
 	common
 	modelFlags
@@ -44,39 +47,38 @@ type evalOpts struct {
 
 func evalFlags() (*flag.FlagSet, *evalOpts) {
 	o := &evalOpts{}
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	// The common flags, except --cdp-url, which eval takes repeatedly.
-	cfs := flag.NewFlagSet("common", flag.ContinueOnError)
-	o.common.register(cfs)
+	fs, g := newFlagGroups("eval")
+	g.add("Eval", func(fs *flag.FlagSet) {
+		fs.Var(&o.suites, "suite", "run only these suites (repeatable, or a comma list)")
+		fs.Var(&o.tasks, "task", "run only these task IDs (repeatable, or a comma list)")
+		fs.IntVar(&o.workers, "workers", eval.DefaultWorkers(), "runs at once, each with its own browser, site and model server")
+		fs.StringVar(&o.out, "out", "", "directory for report.json, report.md, report.html and screenshots (default eval-out/<timestamp>)")
+		fs.BoolVar(&o.traces, "trace", true, "write a trace of each task run under the output folder's traces/, linked from report.html (webagent show-trace, replay); --trace=false skips them")
+		fs.Var(&o.cdpURLs, "cdp-url", "a remote browser's DevTools URL; repeat it for a pool: workers are spread over them, each run in a fresh browser context")
+		fs.BoolVar(&o.faults, "faults", false, "run the fault suite instead: stalled stream, drip, 429 storm, frozen page, crash, a navigation that never arrives")
+		fs.StringVar(&o.siteHost, "site-host", "127.0.0.1", "address of this machine the task sites (and MiniWoB++ pages) are served on; remote browsers (--cdp-url) must be able to reach it")
+	})
+	g.add("MiniWoB++", func(fs *flag.FlagSet) {
+		fs.StringVar(&o.miniwob, "miniwob", "", "run MiniWoB++ tasks from this checkout (needs --model)")
+		fs.Var(&o.miniwobTasks, "miniwob-tasks", "MiniWoB++ tasks to run, e.g. click-button,enter-text (default: "+strings.Join(eval.DefaultMiniWoBTasks, ",")+")")
+		fs.Var(&o.seeds, "seeds", "episode seeds for each MiniWoB++ task: a list (1,2,3) or a range (1-10); default 1-3")
+		fs.BoolVar(&o.episodeTimer, "episode-timer", false, "keep each MiniWoB++ task's own episode timer (10 s unless the task sets another), which ends an unfinished episode with reward -1; "+
+			"without it an episode has no time limit but --max-iterations and the other bounds")
+	})
+	g.add(titleModel, func(fs *flag.FlagSet) {
+		o.modelFlags.register(fs, "model to measure (default $WEBAGENT_MODEL); without one the bundled reference model plays each task's reference solution, offline",
+			"OpenAI-compatible endpoint of the model to measure (default $OPENAI_BASE_URL)")
+	})
 	// The model-facing bounds (iteration timeout, stream idle timeout, no
 	// task timeout) are run's: a reasoning model that thinks for 90 s must
 	// not fail every eval iteration. Only the tool backstop is tighter.
-	_ = cfs.Set("operation-timeout", "45s")
-	cfs.VisitAll(func(f *flag.Flag) {
-		if f.Name == "cdp-url" || f.Name == "trace" || f.Name == "trace-har" { // eval's --trace is a switch
-			return
-		}
-		fs.Var(f.Value, f.Name, f.Usage)
-		fs.Lookup(f.Name).DefValue = f.Value.String()
-	})
-	o.modelFlags.register(fs, "model to measure (default $WEBAGENT_MODEL); without one the bundled reference model plays each task's reference solution, offline",
-		"OpenAI-compatible endpoint of the model to measure (default $OPENAI_BASE_URL)")
-	fs.Var(&o.suites, "suite", "run only these suites (repeatable, or a comma list)")
-	fs.Var(&o.tasks, "task", "run only these task IDs (repeatable, or a comma list)")
-	fs.IntVar(&o.workers, "workers", eval.DefaultWorkers(), "runs at once, each with its own browser, site and model server")
-	fs.StringVar(&o.out, "out", "", "directory for report.json, report.md, report.html and screenshots (default eval-out/<timestamp>)")
-	fs.BoolVar(&o.traces, "trace", true, "write a trace of each task run under the output folder's traces/, linked from report.html (webagent show-trace, replay); --trace=false skips them")
-	fs.Var(&o.cdpURLs, "cdp-url", "a remote browser's DevTools URL; repeat it for a pool: workers are spread over them, each run in a fresh browser context")
-	fs.BoolVar(&o.faults, "faults", false, "run the fault suite instead: stalled stream, drip, 429 storm, frozen page, crash, a navigation that never arrives")
-	fs.StringVar(&o.miniwob, "miniwob", "", "run MiniWoB++ tasks from this checkout (needs --model)")
-	fs.Var(&o.miniwobTasks, "miniwob-tasks", "MiniWoB++ tasks to run, e.g. click-button,enter-text (default: "+strings.Join(eval.DefaultMiniWoBTasks, ",")+")")
-	fs.StringVar(&o.siteHost, "site-host", "127.0.0.1", "address of this machine the task sites (and MiniWoB++ pages) are served on; remote browsers (--cdp-url) must be able to reach it")
-	fs.Var(&o.seeds, "seeds", "episode seeds for each MiniWoB++ task: a list (1,2,3) or a range (1-10); default 1-3")
-	fs.BoolVar(&o.episodeTimer, "episode-timer", false, "keep each MiniWoB++ task's own episode timer (10 s unless the task sets another), which ends an unfinished episode with reward -1; "+
-		"without it an episode has no time limit but --max-iterations and the other bounds")
-	o.cache.register(fs, false)
-	o.fleet.register(fs)
-	o.open.register(fs)
+	o.limits.OperationTimeout = evalOperationTimeout
+	// eval takes --cdp-url repeatedly and --trace as a switch (above), and
+	// its runs upload and download nothing of the user's.
+	o.common.registerGroups(g, groupLocal|groupPage|groupSettings|groupNav|groupLoop|groupJSON|groupLog|groupOTel|groupConfig)
+	g.add("Open-web benchmarks", o.open.register)
+	g.add(titleCache, func(fs *flag.FlagSet) { o.cache.register(fs, false) })
+	g.add(titleFleet, o.fleet.register)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
   webagent eval [flags] [TASK_FILES_OR_DIRS...]
@@ -90,9 +92,8 @@ bundled reference model, offline. A task's own limits take precedence over
 the bound flags. Exit status: 0 all passed, 1 some failed, 2 usage, 130
 interrupted (the partial report is still written).
 
-Flags:
 `)
-		printFlags(fs)
+		g.print()
 	}
 	return fs, o
 }

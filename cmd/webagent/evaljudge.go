@@ -22,9 +22,8 @@ type evalJudgeOpts struct {
 	json     bool
 }
 
-// cmdEvalJudge judges a finished eval again from its traces, without
-// running the agent, and rewrites its reports.
-func cmdEvalJudge(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+// evalJudgeFlags is the flag set of eval judge.
+func evalJudgeFlags() (*flag.FlagSet, *evalJudgeOpts) {
 	o := &evalJudgeOpts{}
 	fs := flag.NewFlagSet("eval judge", flag.ContinueOnError)
 	o.judge.register(fs)
@@ -46,6 +45,13 @@ Flags:
 `)
 		printFlags(fs)
 	}
+	return fs, o
+}
+
+// cmdEvalJudge judges a finished eval again from its traces, without
+// running the agent, and rewrites its reports.
+func cmdEvalJudge(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs, o := evalJudgeFlags()
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return exitUsage, err

@@ -34,14 +34,26 @@ type temporalFlags struct {
 }
 
 func (t *temporalFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&t.addr, "temporal", os.Getenv("TEMPORAL_ADDRESS"), "the Temporal frontend, HOST:PORT (default $TEMPORAL_ADDRESS)")
+	t.registerAddr(fs)
 	t.registerRest(fs)
+}
+
+// registerAddr registers --temporal, its default $TEMPORAL_ADDRESS.
+func (t *temporalFlags) registerAddr(fs *flag.FlagSet) {
+	fs.StringVar(&t.addr, "temporal", os.Getenv("TEMPORAL_ADDRESS"), "the Temporal frontend, HOST:PORT (default $TEMPORAL_ADDRESS)")
 }
 
 // registerRest registers all but --temporal.
 func (t *temporalFlags) registerRest(fs *flag.FlagSet) {
-	fs.StringVar(&t.namespace, "namespace", envOr("TEMPORAL_NAMESPACE", "default"), "the Temporal namespace (default $TEMPORAL_NAMESPACE, else default)")
 	fs.StringVar(&t.queue, "task-queue", fleet.DefaultTaskQueue, "the fleet's shared task queue")
+	t.registerConn(fs)
+}
+
+// registerConn registers how to connect, but for --temporal: the
+// namespace and the TLS flags (status, cancel and answer name a task by
+// its id, on no queue).
+func (t *temporalFlags) registerConn(fs *flag.FlagSet) {
+	fs.StringVar(&t.namespace, "namespace", envOr("TEMPORAL_NAMESPACE", "default"), "the Temporal namespace (default $TEMPORAL_NAMESPACE, else default)")
 	fs.BoolVar(&t.tls, "temporal-tls", false, "connect with TLS (implied by the certificate flags and --temporal-api-key)")
 	fs.StringVar(&t.cert, "temporal-tls-cert", "", "client certificate file for mTLS (Temporal Cloud)")
 	fs.StringVar(&t.key, "temporal-tls-key", "", "its private key file")
@@ -98,21 +110,29 @@ type workerOpts struct {
 
 func workerFlags() (*flag.FlagSet, *workerOpts) {
 	o := &workerOpts{}
-	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
-	o.temporal.register(fs)
-	o.model.register(fs, "the model this worker runs submitted tasks with (default $WEBAGENT_MODEL); without one it runs only built-in eval episodes, with the bundled reference model",
-		"OpenAI-compatible endpoint of the worker's model (default $OPENAI_BASE_URL)")
-	fs.Var(&o.secrets, "secret", "NAME=VALUE a secret submitted tasks may name (VALUE env:VAR reads the environment); values stay on this machine (repeatable)")
-	fs.IntVar(&o.concurrency, "concurrency", eval.DefaultWorkers(), "tasks and episodes at once, each in a browser context of its own")
-	fs.StringVar(&o.identity, "identity", "", "the worker's name in results and status (default HOST@PID)")
-	fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
-	fs.BoolVar(&o.headful, "headful", false, "show the browsers' windows")
-	fs.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error or disabled")
-	o.bot.register(fs)
-	o.otel.register(fs)
+	fs, g := newFlagGroups("worker")
+	g.add(titleFleet, o.temporal.register)
+	g.add(titleModel, func(fs *flag.FlagSet) {
+		o.model.register(fs, "the model this worker runs submitted tasks with (default $WEBAGENT_MODEL); without one it runs only built-in eval episodes, with the bundled reference model",
+			"OpenAI-compatible endpoint of the worker's model (default $OPENAI_BASE_URL)")
+	})
+	g.add("Worker", func(fs *flag.FlagSet) {
+		fs.Var(&o.secrets, "secret", "NAME=VALUE a secret submitted tasks may name (VALUE env:VAR reads the environment); values stay on this machine (repeatable)")
+		fs.IntVar(&o.concurrency, "concurrency", eval.DefaultWorkers(), "tasks and episodes at once, each in a browser context of its own")
+		fs.StringVar(&o.identity, "identity", "", "the worker's name in results and status (default HOST@PID)")
+	})
+	g.add(titleBrowser, func(fs *flag.FlagSet) {
+		fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
+		fs.BoolVar(&o.headful, "headful", false, "show the browsers' windows")
+	})
+	g.add(titleSettings, o.bot.register)
+	g.add(titleOutput, func(fs *flag.FlagSet) {
+		fs.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error or disabled")
+		o.otel.register(fs)
+	})
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent worker --temporal HOST:PORT [flags]\n\nRuns submitted tasks and eval episodes from the task queue until SIGINT or SIGTERM.\n\nFlags:\n")
-		printFlags(fs)
+		fmt.Fprintf(fs.Output(), "Usage: webagent worker --temporal HOST:PORT [flags]\n\nRuns submitted tasks and eval episodes from the task queue until SIGINT or SIGTERM.\n\n")
+		g.print()
 	}
 	return fs, o
 }
@@ -217,23 +237,29 @@ type submitOpts struct {
 
 func submitFlags() (*flag.FlagSet, *submitOpts) {
 	o := &submitOpts{}
-	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
-	o.temporal.register(fs)
-	o.nav.register(fs)
-	o.otel.register(fs)
-	fs.StringVar(&o.url, "url", "", "the page to start on (an http or https URL)")
-	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin)")
-	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file the answer must match")
-	fs.Var(&o.secrets, "secret", "NAME of a secret the task may use as <secret>NAME</secret>; its value is the workers' own (webagent worker --secret NAME=VALUE), never sent (repeatable, or a comma list)")
-	registerLimits(fs, &o.limits)
-	fs.IntVar(&o.fleet.Restarts, "restarts", fleet.DefaultRestarts, "times the task starts again on another worker, with a fresh browser, when its worker dies; 0 for tasks with side effects")
-	fs.DurationVar(&o.fleet.HeartbeatTimeout, "heartbeat-timeout", fleet.DefaultHeartbeatTimeout, "a run silent this long counts its worker as gone")
-	fs.StringVar(&o.id, "id", "", "the task's workflow id (default a random one)")
-	fs.BoolVar(&o.detach, "detach", false, "print the task's id and return without waiting")
-	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout (run --json's, with attempts and worker)")
+	fs, g := newFlagGroups("submit")
+	g.add(titleTask, func(fs *flag.FlagSet) {
+		fs.StringVar(&o.url, "url", "", "the page to start on (an http or https URL)")
+		fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin)")
+		fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file the answer must match")
+		fs.Var(&o.secrets, "secret", "NAME of a secret the task may use as <secret>NAME</secret>; its value is the workers' own (webagent worker --secret NAME=VALUE), never sent (repeatable, or a comma list)")
+	})
+	g.add(titleFleet, func(fs *flag.FlagSet) {
+		o.temporal.register(fs)
+		fs.IntVar(&o.fleet.Restarts, "restarts", fleet.DefaultRestarts, "times the task starts again on another worker, with a fresh browser, when its worker dies; 0 for tasks with side effects")
+		fs.DurationVar(&o.fleet.HeartbeatTimeout, "heartbeat-timeout", fleet.DefaultHeartbeatTimeout, "a run silent this long counts its worker as gone")
+		fs.StringVar(&o.id, "id", "", "the task's workflow id (default a random one)")
+		fs.BoolVar(&o.detach, "detach", false, "print the task's id and return without waiting")
+	})
+	g.add(titleNav, o.nav.register)
+	g.add(titleLoop, func(fs *flag.FlagSet) { registerLimits(fs, &o.limits) })
+	g.add(titleOutput, func(fs *flag.FlagSet) {
+		fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout (run --json's, with attempts and worker)")
+		o.otel.register(fs)
+	})
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent submit --temporal HOST:PORT --url URL [flags] \"task\"\n\nFlags:\n")
-		printFlags(fs)
+		fmt.Fprintf(fs.Output(), "Usage: webagent submit --temporal HOST:PORT --url URL [flags] \"task\"\n\n")
+		g.print()
 	}
 	return fs, o
 }
@@ -357,12 +383,17 @@ type idOpts struct {
 
 func idFlags(name, usage string) (*flag.FlagSet, *idOpts) {
 	o := &idOpts{}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	o.temporal.register(fs)
-	fs.BoolVar(&o.json, "json", false, "print JSON on stdout")
+	fs, g := newFlagGroups(name)
+	g.add(titleFleet, func(fs *flag.FlagSet) {
+		o.temporal.registerAddr(fs)
+		o.temporal.registerConn(fs)
+	})
+	if name != "answer" { // answer prints no more than a line on stderr
+		g.add(titleOutput, func(fs *flag.FlagSet) { fs.BoolVar(&o.json, "json", false, "print JSON on stdout") })
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent %s\n\nFlags:\n", usage)
-		printFlags(fs)
+		fmt.Fprintf(fs.Output(), "Usage: webagent %s\n\n", usage)
+		g.print()
 	}
 	return fs, o
 }
@@ -384,7 +415,8 @@ func withTask(ctx context.Context, name, usage string, nargs int, args []string,
 		return startExit(ctx), err
 	}
 	defer c.Close()
-	code, err := f(&fleet.Client{C: c, TaskQueue: o.temporal.queue}, o, pos[0], pos[1:])
+	code, err := f(&fleet.Client{C: c}, o, pos[0], pos[1:]) // a task by its id: no queue
+
 	if errors.Is(err, fleet.ErrNotFound) || errors.Is(err, fleet.ErrNoQuestion) {
 		return exitUsage, usagef("%v", err)
 	}

@@ -353,6 +353,7 @@ func testFleetTasks(t *testing.T, addr string) {
 		"--base-url", model.BaseURL(), "--model", "m", "--api-key", modelKey, "--secret", "PASS="+secret, "--log-level", "debug")
 	until(t, "the worker starts", time.Minute, func() bool { return strings.Contains(w.text(), "worker started") })
 	q := []string{"--temporal", addr, "--task-queue", queue}
+	byID := []string{"--temporal", addr} // status, cancel and answer find a task by its id, on no queue
 
 	// Sign in with the secret, ask, be answered.
 	code, p := run(t, append(append([]string{"submit"}, q...), "--detach", "--url", site.URL+"/", "--secret", "PASS",
@@ -362,10 +363,10 @@ func testFleetTasks(t *testing.T, addr string) {
 	}
 	id := strings.TrimSpace(p.stdout.String())
 	until(t, "status shows the question", 2*time.Minute, func() bool {
-		_, p := run(t, append(append([]string{"status"}, q...), id)...)
+		_, p := run(t, append(append([]string{"status"}, byID...), id)...)
 		return strings.Contains(p.stdout.String(), "question: Which colour should I pick?")
 	})
-	if code, p := run(t, append(append([]string{"answer"}, q...), id, "blue")...); code != exitOK {
+	if code, p := run(t, append(append([]string{"answer"}, byID...), id, "blue")...); code != exitOK {
 		t.Fatalf("answer: exit %d\n%s", code, p.stderr.String())
 	}
 	var st struct {
@@ -377,7 +378,7 @@ func testFleetTasks(t *testing.T, addr string) {
 		}
 	}
 	until(t, "the task ends", 2*time.Minute, func() bool {
-		_, p := run(t, append(append([]string{"status", "--json"}, q...), id)...)
+		_, p := run(t, append(append([]string{"status", "--json"}, byID...), id)...)
 		return json.Unmarshal(p.stdout.Bytes(), &st) == nil && st.Outcome != nil
 	})
 	if st.Workflow != "COMPLETED" || st.Outcome.Code != "SUCCESS" || st.Outcome.Answer != "colour: blue" || st.Outcome.Attempts != 1 {
@@ -386,7 +387,7 @@ func testFleetTasks(t *testing.T, addr string) {
 	if got := passwords(); len(got) != 1 || got[0] != secret {
 		t.Errorf("the site received %q, want the worker's secret once", got)
 	}
-	if code, p := run(t, append(append([]string{"answer"}, q...), id, "again")...); code != exitUsage || !strings.Contains(p.stderr.String(), "has ended") {
+	if code, p := run(t, append(append([]string{"answer"}, byID...), id, "again")...); code != exitUsage || !strings.Contains(p.stderr.String(), "has ended") {
 		t.Errorf("answering an ended task: exit %d, %s", code, p.stderr.String())
 	}
 	checkHistoryClean(t, addr, id, secret, modelKey)
@@ -412,7 +413,7 @@ func testFleetTasks(t *testing.T, addr string) {
 	n := len(model.Requests())
 	until(t, "the model is asked", time.Minute, func() bool { return len(model.Requests()) > n })
 	began := time.Now()
-	code, p = run(t, append(append([]string{"cancel"}, q...), id)...)
+	code, p = run(t, append(append([]string{"cancel"}, byID...), id)...)
 	if code != exitOK || !strings.Contains(p.stdout.String(), "CANCELED") {
 		t.Fatalf("cancel: exit %d, %s %s", code, p.stdout.String(), p.stderr.String())
 	}

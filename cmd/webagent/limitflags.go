@@ -23,8 +23,7 @@ func registerLimits(fs *flag.FlagSet, l *agent.Limits) {
 		"bound on the whole task, a Go `duration`; 0 means none")
 	fs.Var(&timeoutFlag{&l.StartTimeout, agent.DefaultStartTimeout, true}, "start-timeout",
 		"bound on opening the start URL, before the first iteration (a `duration`; 0 disables)")
-	fs.Var(&timeoutFlag{&l.OperationTimeout, agent.DefaultOperationTimeout, true}, "operation-timeout",
-		"backstop above every tool's own budget: a tool still running then is abandoned and the model told (OPERATION_TIMEOUT), a `duration`; 0 disables")
+	registerOperationTimeout(fs, l)
 	fs.Var(&timeoutFlag{&l.HumanTimeout, agent.DefaultHumanTimeout, false}, "human-timeout",
 		"how long the agent waits for a person's answer (ask_human, a confirmation) before going on; the question stays open (a `duration`)")
 	fs.Var(&policyFlag{&l.TimeoutPolicy}, "iteration-timeout-policy",
@@ -33,6 +32,13 @@ func registerLimits(fs *flag.FlagSet, l *agent.Limits) {
 		"with the recover policy, end the task at `n` timed-out iterations")
 	fs.Var(&countFlag{&l.MaxContextTokens, agent.DefaultMaxContextTokens}, "max-context-tokens",
 		"the most the conversation may hold, in `tokens` (four bytes each); past it older observations are cut once to their header")
+}
+
+// registerOperationTimeout registers --operation-timeout alone, for the
+// commands bounded by it and no other limit (webagent browser's).
+func registerOperationTimeout(fs *flag.FlagSet, l *agent.Limits) {
+	fs.Var(&timeoutFlag{&l.OperationTimeout, agent.DefaultOperationTimeout, true}, "operation-timeout",
+		"backstop above every tool's own budget: a tool still running then is abandoned and the model told (OPERATION_TIMEOUT), a `duration`; 0 disables")
 }
 
 // countFlag is a count of agent.Limits: at least 1; unset, the default.

@@ -31,25 +31,31 @@ type mcpOpts struct {
 
 func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	o := &mcpOpts{}
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.IntVar(&o.port, "port", 0, "serve streamable HTTP on this port (0: serve stdio)")
-	fs.StringVar(&o.host, "host", "127.0.0.1", "with --port, the address to listen on (loopback unless told otherwise)")
-	o.modelFlags.register(fs, "model run_task uses (default $WEBAGENT_MODEL; without one, run_task is refused and the browser tools work)",
-		"OpenAI-compatible endpoint of that model (default $OPENAI_BASE_URL)")
-	fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code; repeatable)")
-	fs.StringVar(&o.temporal.addr, "temporal", "", "run run_task's runs on the fleet's workers (webagent worker) through this Temporal frontend, HOST:PORT: each is a workflow, which a client finds again by its task id after the server restarts")
-	o.temporal.registerRest(fs)
-	o.common.register(fs)
-	o.common.inbox.register(fs)
-	o.policy.register(fs)
-	o.cache.register(fs, false)
+	fs, g := newFlagGroups("mcp")
+	g.add("MCP server", func(fs *flag.FlagSet) {
+		fs.IntVar(&o.port, "port", 0, "serve streamable HTTP on this port (0: serve stdio)")
+		fs.StringVar(&o.host, "host", "127.0.0.1", "with --port, the address to listen on (loopback unless told otherwise)")
+		fs.Var(&o.secrets, "secret", "NAME@https://site=VALUE a credential the client's model may type as <secret>NAME</secret> with browser_type, only into that site's fields; masked in every answer and log (VALUE env:VAR reads the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code; repeatable)")
+	})
+	g.add(titleModel, func(fs *flag.FlagSet) {
+		o.modelFlags.register(fs, "model run_task uses (default $WEBAGENT_MODEL; without one, run_task is refused and the browser tools work)",
+			"OpenAI-compatible endpoint of that model (default $OPENAI_BASE_URL)")
+	})
+	o.common.registerGroups(g, groupsRun)
+	g.add(titleInbox, o.common.inbox.register)
+	g.add(titlePolicy, o.policy.register)
+	g.add(titleCache, func(fs *flag.FlagSet) { o.cache.register(fs, false) })
+	g.add(titleFleet, func(fs *flag.FlagSet) {
+		fs.StringVar(&o.temporal.addr, "temporal", "", "run run_task's runs on the fleet's workers (webagent worker) through this Temporal frontend, HOST:PORT: each is a workflow, which a client finds again by its task id after the server restarts")
+		o.temporal.registerRest(fs)
+	})
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent mcp [flags]            (stdio, for an MCP client that starts it)\n"+
 			"       webagent mcp --port 8931 [flags] (streamable HTTP on 127.0.0.1:8931/mcp)\n\n"+
 			"Serves the Model Context Protocol: the browser tools (browser_navigate, browser_snapshot,\n"+
 			"browser_click, ...) with webagent's snapshot and per-tool bounds, and run_task, the whole agent\n"+
-			"loop as one tool. Each session has its own Chromium, closed when the session ends.\n\nFlags:\n")
-		printFlags(fs)
+			"loop as one tool. Each session has its own Chromium, closed when the session ends.\n\n")
+		g.print()
 	}
 	return fs, o
 }

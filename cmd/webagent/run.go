@@ -39,23 +39,27 @@ type runOpts struct {
 
 func runFlags() (*flag.FlagSet, *runOpts) {
 	o := &runOpts{}
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.StringVar(&o.url, "url", "", "the page to start on (an http or https URL)")
-	o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
-		"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
-	registerAPI(fs, &o.api)
-	registerTools(fs, &o.tools)
-	fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs, typed only on the start URL's origin; NAME@https://login.example.com=VALUE binds it to another origin; VALUE env:VAR reads it from the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code (repeatable)")
-	fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
-	o.common.register(fs)
-	o.session.register(fs)
-	o.cache.register(fs, true)
-	o.policy.register(fs)
-	o.inbox.register(fs)
-	fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
+	fs, g := newFlagGroups("run")
+	g.add(titleTask, func(fs *flag.FlagSet) {
+		fs.StringVar(&o.url, "url", "", "the page to start on (an http or https URL)")
+		fs.Var(&o.secrets, "secret", "NAME=VALUE a credential the task may use as <secret>NAME</secret>, hidden from the model and logs, typed only on the start URL's origin; NAME@https://login.example.com=VALUE binds it to another origin; VALUE env:VAR reads it from the environment, totp:BASE32KEY or otpauth://totp/… types the current sign-in code (repeatable)")
+		fs.StringVar(&o.taskFile, "task-file", "", "read the task from this file (- for stdin) instead of the command line; a task given as - is read from stdin too")
+		fs.StringVar(&o.schemaFile, "schema", "", "a JSON Schema file: the answer is JSON that matches it (refused answers go back to the model), printed as is; with --json, \"answer\" is the object")
+	})
+	g.add(titleModel, func(fs *flag.FlagSet) {
+		o.modelFlags.register(fs, "model name (default $WEBAGENT_MODEL)",
+			"OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else OpenAI's when a key is set); Ollama: http://localhost:11434/v1")
+		registerAPI(fs, &o.api)
+		registerTools(fs, &o.tools)
+	})
+	o.common.registerGroups(g, groupsRun|groupJSON|groupTrace)
+	g.add(titleSession, o.session.register)
+	g.add(titleCache, func(fs *flag.FlagSet) { o.cache.register(fs, true) })
+	g.add(titlePolicy, o.policy.register)
+	g.add(titleInbox, o.inbox.register)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\nFlags:\n")
-		printFlags(fs)
+		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\n")
+		g.print()
 	}
 	return fs, o
 }

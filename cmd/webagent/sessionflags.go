@@ -29,6 +29,11 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.storageState, "storage-state", "", "load cookies and localStorage from this Playwright storage-state JSON file before the first page")
 	fs.StringVar(&f.passkeys, "passkeys", "", "a passkey store (a JSON file of mode 0600, created if missing): sites sign in with its passkeys, user verification answered by webagent; manage it with webagent passkeys list|remove FILE")
 	fs.BoolVar(&f.passkeysCreate, "passkeys-create", false, "keep in the --passkeys store the passkeys sites create during the task (without it a creation is refused and the model told)")
+	f.registerSave(fs)
+}
+
+// registerSave registers --save-storage-state alone (browser close).
+func (f *sessionFlags) registerSave(fs *flag.FlagSet) {
 	fs.StringVar(&f.saveStorageState, "save-storage-state", "", "write cookies and localStorage to this file (Playwright's storage-state format, mode 0600) when the run ends, also after a failure")
 }
 

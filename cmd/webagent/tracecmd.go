@@ -140,19 +140,25 @@ type replayOpts struct {
 
 func replayFlags() (*flag.FlagSet, *replayOpts) {
 	o := &replayOpts{}
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.StringVar(&o.base, "url", "", "replay against this base URL instead of the recorded one (a staging site): recorded URLs on the start URL's origin are moved to it")
-	fs.Var(&o.secrets, "secret", "NAME=VALUE the value of a secret the run typed (recorded as <secret>NAME</secret>); VALUE env:VAR reads it from the environment (repeatable)")
-	fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
-	fs.BoolVar(&o.headful, "headful", false, "show the browser window")
-	fs.StringVar(&o.uploadDir, "upload-dir", "", "the folder uploads take their files from, as the recorded run's --upload-dir")
-	fs.DurationVar(&o.timeout, "action-timeout", replay.DefaultActionTimeout, "bound on one replayed action")
-	fs.BoolVar(&o.heal, "heal", false, "when a step's element cannot be found, ask the model (--model, --base-url) for that step alone, given what the step meant to do and the page now, and go on")
-	fs.StringVar(&o.out, "out", "", "record the replay, healed steps included, as a new trace in this folder (replay it, or show-trace it, like any other)")
-	o.modelFlags.register(fs, "with --heal, the model that heals steps (default $WEBAGENT_MODEL)", "with --heal, its OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
+	fs, g := newFlagGroups("replay")
+	g.add("Replay", func(fs *flag.FlagSet) {
+		fs.StringVar(&o.base, "url", "", "replay against this base URL instead of the recorded one (a staging site): recorded URLs on the start URL's origin are moved to it")
+		fs.Var(&o.secrets, "secret", "NAME=VALUE the value of a secret the run typed (recorded as <secret>NAME</secret>); VALUE env:VAR reads it from the environment (repeatable)")
+		fs.DurationVar(&o.timeout, "action-timeout", replay.DefaultActionTimeout, "bound on one replayed action")
+		fs.BoolVar(&o.heal, "heal", false, "when a step's element cannot be found, ask the model (--model, --base-url) for that step alone, given what the step meant to do and the page now, and go on")
+		fs.StringVar(&o.out, "out", "", "record the replay, healed steps included, as a new trace in this folder (replay it, or show-trace it, like any other)")
+	})
+	g.add(titleBrowser, func(fs *flag.FlagSet) {
+		fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
+		fs.BoolVar(&o.headful, "headful", false, "show the browser window")
+		fs.StringVar(&o.uploadDir, "upload-dir", "", "the folder uploads take their files from, as the recorded run's --upload-dir")
+	})
+	g.add(titleModel, func(fs *flag.FlagSet) {
+		o.modelFlags.register(fs, "with --heal, the model that heals steps (default $WEBAGENT_MODEL)", "with --heal, its OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
+	})
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent replay [flags] DIR\n\nRuns the actions recorded in DIR (run --trace DIR) again in a fresh browser, with no model. Each action finds its element again by role, name and place;\nwith --heal, a step whose element is gone is asked of the model, alone, and the replay goes on.\nExit 0 when every step replays (the recorded answer is printed), 1 at the first step that cannot, 2 for bad input.\n\nFlags:\n")
-		printFlags(fs)
+		fmt.Fprintf(fs.Output(), "Usage: webagent replay [flags] DIR\n\nRuns the actions recorded in DIR (run --trace DIR) again in a fresh browser, with no model. Each action finds its element again by role, name and place;\nwith --heal, a step whose element is gone is asked of the model, alone, and the replay goes on.\nExit 0 when every step replays (the recorded answer is printed), 1 at the first step that cannot, 2 for bad input.\n\n")
+		g.print()
 	}
 	return fs, o
 }
