@@ -17,7 +17,6 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/eval/suite"
@@ -40,6 +39,7 @@ type evalOpts struct {
 	siteHost      string
 	fleet         evalFleetFlags
 	open          openWebFlags
+	apis          evalAPIFlags
 }
 
 func evalFlags() (*flag.FlagSet, *evalOpts) {
@@ -61,6 +61,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	})
 	o.modelFlags.register(fs, "model to measure (default $WEBAGENT_MODEL); without one the bundled reference model plays each task's reference solution, offline",
 		"OpenAI-compatible endpoint of the model to measure (default $OPENAI_BASE_URL)")
+	o.apis.register(fs)
 	fs.Var(&o.suites, "suite", "run only these suites (repeatable, or a comma list)")
 	fs.Var(&o.tasks, "task", "run only these task IDs (repeatable, or a comma list)")
 	fs.IntVar(&o.workers, "workers", eval.DefaultWorkers(), "runs at once, each with its own browser, site and model server")
@@ -140,15 +141,24 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 
 	// The model: the reference model unless one is configured.
-	var model contract.Model
-	modelName := eval.ReferenceModel
-	client, err := o.measuredModel(ctx, log)
+	api, native, err := o.apis.resolve(&o.modelFlags, o.referencePlays(log), log)
+	if err != nil {
+		return exitUsage, err
+	}
+	model, modelName, err := o.apiModel(ctx, api, log)
 	if err != nil {
 		return startExit(ctx), err
 	}
-	if client != nil {
-		defer client.CloseIdleConnections()
-		model, modelName = client, client.Model()
+	if model == nil {
+		modelName = eval.ReferenceModel
+		client, err := o.measuredModel(ctx, log)
+		if err != nil {
+			return startExit(ctx), err
+		}
+		if client != nil {
+			defer client.CloseIdleConnections()
+			model, modelName = client, client.Model()
+		}
 	}
 	run, closeRun, err := o.openWeb(ctx, log, modelName)
 	if err != nil {
@@ -173,7 +183,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	bar := eval.NewBar(stderr, len(jobs), isTerminal(stderr))
 	runner := eval.NewRunner(eval.Config{
-		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
+		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs, API: api, Native: native,
 		Browser:  o.browserOptions(log, o.traces),
 		Options:  append(o.loopOptions(o.limitsFor(fs)), run.options...),
 		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
