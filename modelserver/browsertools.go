@@ -3,6 +3,9 @@ package modelserver
 import (
 	"encoding/json"
 	"slices"
+	"strings"
+
+	"github.com/webagent/webagent/internal/outline"
 )
 
 // scrollAt is where a scroll member's wheel turns: inside any viewport.
@@ -21,10 +24,11 @@ var xdotoolKeys = map[string]string{
 // browserMembers expresses calls of webagent's tools as members of
 // Claude's browser use toolset, named "browser:MEMBER": click is
 // left_click on a ref target, type and select are form_input (type's
-// submit then a key Return), press is key, scroll a scroll by notches,
+// submit then a key Return; type into a combobox, which form_input would
+// choose an option of, is a click, ctrl+a and the type member), press is key, scroll a scroll by notches,
 // goto navigate, back navigate "back". A call of a tool the request
 // offers by name (done, fail, ...) is sent as it is.
-func browserMembers(calls []Call) []Call {
+func browserMembers(calls []Call, req *ChatRequest) []Call {
 	var out []Call
 	for _, c := range calls {
 		if !slices.Contains(browserExpressed, c.Name) {
@@ -44,7 +48,12 @@ func browserMembers(calls []Call) []Call {
 		case "click":
 			out = append(out, member("left_click", map[string]any{"target": target}))
 		case "type":
-			out = append(out, member("form_input", map[string]any{"target": target, "value": a.Text}))
+			if roleOf(req, a.Ref) == "combobox" { // form_input would choose an option: type as a person does
+				out = append(out, member("left_click", map[string]any{"target": target}),
+					member("key", map[string]any{"text": "ctrl+a"}), member("type", map[string]any{"text": a.Text}))
+			} else {
+				out = append(out, member("form_input", map[string]any{"target": target, "value": a.Text}))
+			}
 			if a.Submit {
 				out = append(out, member("key", map[string]any{"text": "Return"}))
 			}
@@ -65,6 +74,24 @@ func browserMembers(calls []Call) []Call {
 		}
 	}
 	return out
+}
+
+// roleOf is the role of the element ref in the latest page outline of the
+// conversation, or "".
+func roleOf(req *ChatRequest, ref string) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		m := req.Messages[i]
+		if m.Role != "user" || !strings.Contains(m.Content, "[ref=") {
+			continue
+		}
+		for _, l := range outline.Parse(m.Content) {
+			if l.Ref == ref {
+				return l.Role
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 func member(name string, input map[string]any) Call {

@@ -192,7 +192,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 func (s *Server) streamMessage(w http.ResponseWriter, req *ChatRequest, t Turn) {
 	calls := t.ToolCalls
 	if req.Toolset == ToolsetBrowser {
-		calls = browserMembers(calls)
+		calls = browserMembers(calls, req)
 	}
 	u := estimateUsage(req, t)
 	w.Header().Set("Content-Type", "text/event-stream")
