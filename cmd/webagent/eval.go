@@ -141,25 +141,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 
 	// The model: the reference model unless one is configured.
-	api, native, err := o.apis.resolve(&o.modelFlags, o.referencePlays(log), log)
+	model, modelName, api, native, closeModel, code, err := o.evalModel(ctx, log)
 	if err != nil {
-		return exitUsage, err
+		return code, err
 	}
-	model, modelName, err := o.apiModel(ctx, api, log)
-	if err != nil {
-		return startExit(ctx), err
-	}
-	if model == nil {
-		modelName = eval.ReferenceModel
-		client, err := o.measuredModel(ctx, log)
-		if err != nil {
-			return startExit(ctx), err
-		}
-		if client != nil {
-			defer client.CloseIdleConnections()
-			model, modelName = client, client.Model()
-		}
-	}
+	defer closeModel()
 	run, closeRun, err := o.openWeb(ctx, log, modelName)
 	if err != nil {
 		return startExit(ctx), err

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/eval"
 )
 
 // eval's --api and --tools: the API the model is reached by and the tools
@@ -56,4 +57,30 @@ func (o *evalOpts) apiModel(ctx context.Context, api string, log *slog.Logger) (
 		return nil, "", err
 	}
 	return m, o.modelFlags.config(log).Model, nil
+}
+
+// evalModel is the model eval measures (nil for the reference model), its
+// name, the API and the native tool kind, and a func that lets go of it;
+// on an error, code is the exit status.
+func (o *evalOpts) evalModel(ctx context.Context, log *slog.Logger) (model contract.Model, name, api, native string, done func(), code int, err error) {
+	done = func() {}
+	api, native, err = o.apis.resolve(&o.modelFlags, o.referencePlays(log), log)
+	if err != nil {
+		return nil, "", "", "", done, exitUsage, err
+	}
+	model, name, err = o.apiModel(ctx, api, log)
+	if err != nil {
+		return nil, "", "", "", done, startExit(ctx), err
+	}
+	if model != nil {
+		return model, name, api, native, done, 0, nil
+	}
+	client, err := o.measuredModel(ctx, log)
+	if err != nil {
+		return nil, "", "", "", done, startExit(ctx), err
+	}
+	if client == nil {
+		return nil, eval.ReferenceModel, api, native, done, 0, nil
+	}
+	return client, client.Model(), api, native, client.CloseIdleConnections, 0, nil
 }
