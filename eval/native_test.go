@@ -48,10 +48,29 @@ func TestBuiltinThroughBrowserTool(t *testing.T) {
 	}
 }
 
+// TestBuiltinThroughResponses runs built-in tasks through OpenAI's
+// Responses API with webagent's own tools, against the reference server.
+func TestBuiltinThroughResponses(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	tasks := builtin(t, "shop-mugs-express-gift", "widget-slider")
+	cfg := testConfig(t)
+	cfg.API = APIResponses
+	rep := NewRunner(cfg).Run(context.Background(), TaskJobs(tasks))
+	if rep.Partial || len(rep.Runs) != len(tasks) {
+		t.Fatalf("partial %v, %d runs", rep.Partial, len(rep.Runs))
+	}
+	for _, r := range rep.Runs {
+		if !r.Success {
+			t.Errorf("%s: %s: %s", r.ID, r.Code, r.Message)
+		}
+	}
+}
+
 // TestReferenceModelAPIs refuses an API the reference model does not
 // speak.
 func TestReferenceModelAPIs(t *testing.T) {
-	_, _, err := referenceModel(modelserver.Script(), "responses")
+	_, _, err := referenceModel(modelserver.Script(), "gemini")
 	if err == nil || !strings.Contains(err.Error(), "anthropic") {
 		t.Fatalf("err = %v, want the APIs the reference model speaks", err)
 	}

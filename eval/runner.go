@@ -28,6 +28,7 @@ const ReferenceModel = "reference"
 const (
 	APIChat      = "chat"
 	APIAnthropic = "anthropic"
+	APIResponses = "responses"
 )
 
 // Config configures a Runner.
@@ -41,7 +42,8 @@ type Config struct {
 	// ModelName is reported; "reference" when Model is nil.
 	ModelName string
 	// API is how the reference model is reached when Model is nil: "" or
-	// APIChat (chat completions) or APIAnthropic (the Messages API).
+	// APIChat (chat completions), APIAnthropic (the Messages API) or
+	// APIResponses (OpenAI's Responses API).
 	API string
 	// Native offers the model its vendor's tool set of this kind
 	// (agent.WithNativeTools: contract.NativeBrowser, ...) in place of

@@ -16,6 +16,7 @@ import (
 	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/anthropic"
+	"github.com/webagent/webagent/llm/responses"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -185,9 +186,19 @@ func referenceModel(p modelserver.Responder, api string) (contract.Model, func()
 			client.CloseIdleConnections()
 			srv.Close()
 		}, nil
+	case APIResponses:
+		client, err := responses.New(responses.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
+		if err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		return client, func() {
+			client.CloseIdleConnections()
+			srv.Close()
+		}, nil
 	default:
 		srv.Close()
-		return nil, nil, fmt.Errorf("the reference model speaks the APIs %s and %s, not %q", APIChat, APIAnthropic, api)
+		return nil, nil, fmt.Errorf("the reference model speaks the APIs %s, %s and %s, not %q", APIChat, APIAnthropic, APIResponses, api)
 	}
 	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
 	if err != nil {

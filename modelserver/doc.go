@@ -42,5 +42,7 @@
 // webagent's click, type, select, press, scroll, goto and back are sent as
 // that toolset's members, by ref ([ToolsetBrowser]). Faults there are
 // answered as Messages API errors. `webagent eval --api anthropic --tools
-// browser` plays the built-in suites this way.
+// browser` plays the built-in suites this way; OpenAI's Responses API
+// (POST /v1/responses, streamed, stateless) is served the same way, for
+// `webagent eval --api responses`.
 package modelserver

@@ -32,9 +32,9 @@ func (f *evalAPIFlags) resolve(m *modelFlags, reference bool, log *slog.Logger) 
 	if err != nil {
 		return "", "", err
 	}
-	if reference && (api == apiResponses || native == contract.NativeComputer) {
-		return "", "", usagef("the reference model plays its solutions by ref: over --api %s or --api %s, with --tools %s or --tools %s",
-			apiChat, apiAnthropic, toolsWebagent, toolsBrowser)
+	if reference && native == contract.NativeComputer {
+		return "", "", usagef("the reference model plays its solutions by ref: with --tools %s (any API) or --tools %s (--api %s)",
+			toolsWebagent, toolsBrowser, apiAnthropic)
 	}
 	return api, native, nil
 }
