@@ -24,6 +24,13 @@ import (
 // model.
 const ReferenceModel = "reference"
 
+// The APIs Config.API reaches the reference model by.
+const (
+	APIChat      = "chat"
+	APIAnthropic = "anthropic"
+	APIResponses = "responses"
+)
+
 // Config configures a Runner.
 type Config struct {
 	// Workers is how many runs go on at once; 0 means DefaultWorkers().
@@ -34,6 +41,17 @@ type Config struct {
 	Model contract.Model
 	// ModelName is reported; "reference" when Model is nil.
 	ModelName string
+	// API is how the reference model is reached when Model is nil: "" or
+	// APIChat (chat completions), APIAnthropic (the Messages API) or
+	// APIResponses (OpenAI's Responses API).
+	API string
+	// Native offers the model its vendor's tool set of this kind
+	// (agent.WithNativeTools: contract.NativeBrowser, ...) in place of
+	// webagent's tools; "" keeps webagent's. With the reference model it
+	// needs an API whose vendor has that tool (APIAnthropic for
+	// contract.NativeBrowser), where the reference plays its solution in
+	// that tool's actions.
+	Native string
 	// Browser is the template of every browser launched: ChromePath,
 	// Headful, Logger. Its CDPURL is ignored; see CDPURLs.
 	Browser browser.Options

@@ -15,6 +15,8 @@ import (
 	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/anthropic"
+	"github.com/webagent/webagent/llm/responses"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -49,7 +51,7 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 	}
 	model := cfg.Model
 	if model == nil {
-		m, closeModel, err := referenceModel(suite.ReferencePolicy(t, siteBase))
+		m, closeModel, err := referenceModel(suite.ReferencePolicy(t, siteBase), cfg.API)
 		if err != nil {
 			return harnessFail(err)
 		}
@@ -57,6 +59,9 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 		model = m
 	}
 	opts := append(append([]agent.Option{agent.WithLogger(cfg.Logger)}, cfg.Options...), t.AgentOptions()...)
+	if cfg.Native != "" {
+		opts = append(opts, agent.WithNativeTools(cfg.Native))
+	}
 	task := t.AgentTask(siteBase)
 	tw := startTrace(env, t.Suite+"/"+t.ID, task)
 	cr, err := beginCache(cfg, t, task, tw)
@@ -162,11 +167,38 @@ func brokenBrowser(err error) error {
 }
 
 // referenceModel starts a [modelserver.Server] answering with p and returns
-// an llm client for it, and a func that stops both.
-func referenceModel(p modelserver.Responder) (contract.Model, func(), error) {
+// a client of it over api (APIChat or APIAnthropic), and a func that stops
+// both.
+func referenceModel(p modelserver.Responder, api string) (contract.Model, func(), error) {
 	srv, err := modelserver.Start(p)
 	if err != nil {
 		return nil, nil, err
+	}
+	switch api {
+	case "", APIChat:
+	case APIAnthropic:
+		client, err := anthropic.New(anthropic.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
+		if err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		return client, func() {
+			client.CloseIdleConnections()
+			srv.Close()
+		}, nil
+	case APIResponses:
+		client, err := responses.New(responses.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
+		if err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		return client, func() {
+			client.CloseIdleConnections()
+			srv.Close()
+		}, nil
+	default:
+		srv.Close()
+		return nil, nil, fmt.Errorf("the reference model speaks the APIs %s, %s and %s, not %q", APIChat, APIAnthropic, APIResponses, api)
 	}
 	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
 	if err != nil {

@@ -34,4 +34,15 @@
 // ([Server.Requests], [Server.WaitRequest]) so a test can check what the
 // client sent and whether it went away when it should have. Example shows
 // it all end to end.
+//
+// It also serves the Anthropic Messages API (POST /v1/messages, streamed;
+// package llm/anthropic's BaseURL is [Server.BaseURL]): the same Responder
+// answers it, the request read into a [ChatRequest], and for a request
+// that declares Claude's browser use toolset the Turn's calls of
+// webagent's click, type, select, press, scroll, goto and back are sent as
+// that toolset's members, by ref ([ToolsetBrowser]). Faults there are
+// answered as Messages API errors. `webagent eval --api anthropic --tools
+// browser` plays the built-in suites this way; OpenAI's Responses API
+// (POST /v1/responses, streamed, stateless) is served the same way, for
+// `webagent eval --api responses`.
 package modelserver

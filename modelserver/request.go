@@ -18,6 +18,9 @@ type ChatRequest struct {
 	Temperature *float64
 	// Raw is the body as received.
 	Raw json.RawMessage
+	// Toolset is ToolsetBrowser for a Messages request that declares
+	// Claude's browser use toolset, else "".
+	Toolset string
 }
 
 // Message is one message of a request.

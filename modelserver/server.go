@@ -14,7 +14,8 @@ import (
 )
 
 // Server is an OpenAI-compatible chat-completions server on 127.0.0.1. It
-// serves POST /v1/chat/completions (streaming and not) and GET /v1/models.
+// serves POST /v1/chat/completions (streaming and not), GET /v1/models
+// and, streamed, the Anthropic Messages API's POST /v1/messages.
 type Server struct {
 	responder Responder
 	opts      options
@@ -82,6 +83,8 @@ func Start(r Responder, opts ...Option) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	mux.HandleFunc("GET /v1/models", s.handleModels)
+	mux.HandleFunc("POST /v1/messages", s.handleMessages)
+	mux.HandleFunc("POST /v1/responses", s.handleResponses)
 	s.srv = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -17,7 +17,6 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/webagent/webagent/agent"
-	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/eval/suite"
@@ -43,6 +42,7 @@ type evalOpts struct {
 	siteHost      string
 	fleet         evalFleetFlags
 	open          openWebFlags
+	apis          evalAPIFlags
 }
 
 func evalFlags() (*flag.FlagSet, *evalOpts) {
@@ -68,6 +68,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 	g.add(titleModel, func(fs *flag.FlagSet) {
 		o.modelFlags.register(fs, "model to measure (default $WEBAGENT_MODEL); without one the bundled reference model plays each task's reference solution, offline",
 			"OpenAI-compatible endpoint of the model to measure (default $OPENAI_BASE_URL)")
+		o.apis.register(fs)
 	})
 	// The model-facing bounds (iteration timeout, stream idle timeout, no
 	// task timeout) are run's: a reasoning model that thinks for 90 s must
@@ -141,16 +142,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 
 	// The model: the reference model unless one is configured.
-	var model contract.Model
-	modelName := eval.ReferenceModel
-	client, err := o.measuredModel(ctx, log)
+	model, modelName, api, native, closeModel, code, err := o.evalModel(ctx, log)
 	if err != nil {
-		return startExit(ctx), err
+		return code, err
 	}
-	if client != nil {
-		defer client.CloseIdleConnections()
-		model, modelName = client, client.Model()
-	}
+	defer closeModel()
 	run, closeRun, err := o.openWeb(ctx, log, modelName)
 	if err != nil {
 		return startExit(ctx), err
@@ -174,7 +170,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	bar := eval.NewBar(stderr, len(jobs), isTerminal(stderr))
 	runner := eval.NewRunner(eval.Config{
-		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs,
+		Workers: o.workers, Model: model, ModelName: modelName, CDPURLs: o.cdpURLs, API: api, Native: native,
 		Browser:  o.browserOptions(log, o.traces),
 		Options:  append(o.loopOptions(o.limitsFor(fs)), run.options...),
 		SiteHost: o.siteHost, OutDir: out, Trace: o.traces, Progress: bar, Logger: log,
