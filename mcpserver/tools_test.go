@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"image/png"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -19,7 +21,11 @@ func markPixels(t *testing.T, res *mcp.CallToolResult) int {
 	}
 	ic, ok := res.Content[0].(*mcp.ImageContent)
 	if !ok || ic.MIMEType != "image/png" {
-		t.Fatalf("content %T, want a PNG image", res.Content[0])
+		text := ""
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			text = tc.Text
+		}
+		t.Fatalf("content %T %q, want a PNG image", res.Content[0], text)
 	}
 	img, err := png.Decode(bytes.NewReader(ic.Data))
 	if err != nil {
@@ -42,7 +48,11 @@ func markPixels(t *testing.T, res *mcp.CallToolResult) int {
 // without, the image is the page alone.
 func TestScreenshotAnnotate(t *testing.T) {
 	t.Parallel()
-	s, _ := newServer(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn { return modelserver.Turn{Text: "no"} }))
+	// The picture is what is tested, not a bound: drawing the marks and
+	// encoding a whole-page PNG under -race, beside the package's other
+	// tests, can pass the 2 s backstop of the other tests.
+	s, _ := newServerWith(t, modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn { return modelserver.Turn{Text: "no"} }),
+		agent.Limits{OperationTimeout: 15 * time.Second, IterationTimeout: 20 * time.Second})
 	cs := overHTTP(t, s, nil)
 	defer cs.Close()
 	if res, out := call(t, cs, "browser_navigate", map[string]any{"url": site(t)}); res.IsError {
