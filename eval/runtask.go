@@ -167,40 +167,28 @@ func brokenBrowser(err error) error {
 }
 
 // referenceModel starts a [modelserver.Server] answering with p and returns
-// a client of it over api (APIChat or APIAnthropic), and a func that stops
-// both.
+// a client of it over api (APIChat, APIAnthropic or APIResponses), and a
+// func that stops both.
 func referenceModel(p modelserver.Responder, api string) (contract.Model, func(), error) {
 	srv, err := modelserver.Start(p)
 	if err != nil {
 		return nil, nil, err
 	}
+	base, idle := srv.BaseURL(), 30*time.Second
+	var client interface {
+		contract.Model
+		CloseIdleConnections()
+	}
 	switch api {
 	case "", APIChat:
+		client, err = llm.New(llm.Config{BaseURL: base, Model: ReferenceModel, Inactivity: idle})
 	case APIAnthropic:
-		client, err := anthropic.New(anthropic.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
-		if err != nil {
-			srv.Close()
-			return nil, nil, err
-		}
-		return client, func() {
-			client.CloseIdleConnections()
-			srv.Close()
-		}, nil
+		client, err = anthropic.New(anthropic.Config{BaseURL: base, Model: ReferenceModel, Inactivity: idle})
 	case APIResponses:
-		client, err := responses.New(responses.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
-		if err != nil {
-			srv.Close()
-			return nil, nil, err
-		}
-		return client, func() {
-			client.CloseIdleConnections()
-			srv.Close()
-		}, nil
+		client, err = responses.New(responses.Config{BaseURL: base, Model: ReferenceModel, Inactivity: idle})
 	default:
-		srv.Close()
-		return nil, nil, fmt.Errorf("the reference model speaks the APIs %s, %s and %s, not %q", APIChat, APIAnthropic, APIResponses, api)
+		err = fmt.Errorf("the reference model speaks the APIs %s, %s and %s, not %q", APIChat, APIAnthropic, APIResponses, api)
 	}
-	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: ReferenceModel, Inactivity: 30 * time.Second})
 	if err != nil {
 		srv.Close()
 		return nil, nil, err

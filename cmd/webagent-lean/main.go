@@ -39,12 +39,9 @@ import (
 // fullName is the whole program, beside this one.
 const fullName = "webagent-full"
 
-// Exit statuses, as webagent's.
+// Exit statuses, as webagent's (the others are wire's).
 const (
-	exitOK          = 0
-	exitFailed      = 1
-	exitUsage       = 2
-	exitTimedOut    = 124
+	exitFailed      = wire.ExitFailed
 	exitInterrupted = 130
 )
 
@@ -125,13 +122,13 @@ func fast(args []string, stdout, stderr io.Writer) (code int, done bool) {
 		return 0, false // nothing was done: webagent-full says what was wrong
 	}
 	if c.cmd.tool == "screenshot" && r.Status == wire.OK {
-		if shot, err = writeShot(shot, r.PNG); err != nil {
+		if shot, err = wire.WriteShot(shot, r.PNG); err != nil {
 			fmt.Fprintf(stderr, "webagent: %s\n", err)
 			return exitFailed, true
 		}
 		r.Text = shot
 	}
-	return printReply(stdout, stderr, c, r, shot), true
+	return r.Print(stdout, stderr, c.session, c.agent, c.json, shot), true
 }
 
 // readsEnvironment says whether a variable is set that webagent-full's
@@ -182,55 +179,4 @@ func send(ctx context.Context, conn net.Conn, c call) (wire.Reply, error) {
 		return wire.Reply{}, fmt.Errorf("session %s: its answer: %w", c.session, err)
 	}
 	return r, nil
-}
-
-// writeShot writes a screenshot to path, or to a new temp file.
-func writeShot(path string, png []byte) (string, error) {
-	if path == "" {
-		f, err := os.CreateTemp("", "webagent-screenshot-*.png")
-		if err != nil {
-			return "", err
-		}
-		path = f.Name()
-		f.Close()
-	}
-	return path, os.WriteFile(path, png, 0o600)
-}
-
-// printReply prints a reply as webagent-full does, and returns its exit
-// status.
-func printReply(stdout, stderr io.Writer, c call, r wire.Reply, file string) int {
-	code := exitOK
-	switch r.Status {
-	case wire.Failed:
-		code = exitFailed
-	case wire.TimedOut:
-		code = exitTimedOut
-	case wire.Invalid:
-		code = exitUsage
-	}
-	if c.json {
-		out := map[string]any{"ok": r.Status == wire.OK, "status": r.Status, "text": r.Text, "session": c.session, "agent": c.agent,
-			"took_ms": r.Took.Milliseconds()}
-		if r.Code != "" {
-			out["code"] = r.Code
-		}
-		if r.Tab != "" {
-			out["tab"] = r.Tab
-		}
-		if file != "" {
-			out["file"] = file
-		}
-		b, _ := json.Marshal(out)
-		fmt.Fprintln(stdout, string(b))
-		return code
-	}
-	if code == exitOK {
-		if r.Text != "" {
-			fmt.Fprintln(stdout, r.Text)
-		}
-		return code
-	}
-	fmt.Fprintf(stderr, "webagent: %s (%s)\n", r.Text, r.Code)
-	return code
 }

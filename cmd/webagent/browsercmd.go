@@ -19,6 +19,7 @@ import (
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/session"
+	"github.com/webagent/webagent/session/wire"
 )
 
 // exitTimedOut is the exit status of a browser command that ran out of its
@@ -304,7 +305,7 @@ func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, a
 		return exitFailed, err
 	}
 	if c.tool == "screenshot" && r.Status == session.OK {
-		if shot, err = writeShot(shot, r.PNG); err != nil {
+		if shot, err = wire.WriteShot(shot, r.PNG); err != nil {
 			return exitFailed, err
 		}
 		r.Text = shot
@@ -340,55 +341,10 @@ func (o *browserOpts) validate() error {
 	return err
 }
 
-// writeShot writes a screenshot to path, or to a new temp file.
-func writeShot(path string, png []byte) (string, error) {
-	if path == "" {
-		f, err := os.CreateTemp("", "webagent-screenshot-*.png")
-		if err != nil {
-			return "", err
-		}
-		path = f.Name()
-		f.Close()
-	}
-	return path, os.WriteFile(path, png, 0o600)
-}
-
 // printBrowserReply prints a reply, as text or JSON, and returns its exit
-// status.
+// status: the lean front's way (session/wire), so that the two print alike.
 func printBrowserReply(stdout, stderr io.Writer, o *browserOpts, r session.Reply, file string) (int, error) {
-	code := exitOK
-	switch r.Status {
-	case session.Failed:
-		code = exitFailed
-	case session.TimedOut:
-		code = exitTimedOut
-	case session.Invalid:
-		code = exitUsage
-	}
-	if o.json {
-		out := map[string]any{"ok": r.Status == session.OK, "status": r.Status, "text": r.Text, "session": o.name, "agent": o.agent,
-			"took_ms": r.Took.Milliseconds()}
-		if r.Code != "" {
-			out["code"] = r.Code
-		}
-		if r.Tab != "" {
-			out["tab"] = r.Tab
-		}
-		if file != "" {
-			out["file"] = file
-		}
-		b, _ := json.Marshal(out)
-		fmt.Fprintln(stdout, string(b))
-		return code, nil
-	}
-	if code == exitOK {
-		if r.Text != "" {
-			fmt.Fprintln(stdout, r.Text)
-		}
-		return code, nil
-	}
-	fmt.Fprintf(stderr, "webagent: %s (%s)\n", r.Text, r.Code)
-	return code, nil
+	return r.Print(stdout, stderr, o.name, o.agent, o.json, file), nil
 }
 
 func writeBrowserUsage(w io.Writer, cmds []browserCommand) {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/llm/internal/httpretry"
 )
 
 // ErrNotMessagesEndpoint marks a base URL that has no Messages API: POST
@@ -27,35 +26,19 @@ var ErrNotMessagesEndpoint = errors.New("anthropic: the base URL has no Messages
 // shows the API is there. Bound it with ctx.
 func (c *Client) Ping(ctx context.Context) error {
 	url := c.cfg.BaseURL + "/v1/messages"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader("{}"))
-	if err != nil {
-		return fmt.Errorf("%w: %w", llm.ErrConfig, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("anthropic-version", Version)
+	header := http.Header{"Anthropic-Version": {Version}}
 	if c.cfg.APIKey != "" {
-		req.Header.Set("x-api-key", c.cfg.APIKey)
+		header.Set("x-api-key", c.cfg.APIKey)
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, context.Cause(ctx))
-		}
-		return fmt.Errorf("%w: cannot reach %s (%s)", llm.ErrUnreachable, url, c.redact(err.Error()))
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	s := resp.StatusCode
+	s, body, absent, err := httpretry.Probe(ctx, c.http, url, header)
 	switch {
-	case s == http.StatusNotFound || s == http.StatusMethodNotAllowed || s == http.StatusNotImplemented || mt == "text/html":
-		what := fmt.Sprintf("%d %s", s, http.StatusText(s))
-		if mt == "text/html" {
-			what += " with an HTML page"
-		}
+	case err != nil && ctx.Err() != nil:
+		return fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, context.Cause(ctx))
+	case err != nil:
+		return fmt.Errorf("%w: cannot reach %s (%s)", llm.ErrUnreachable, url, c.redact(err.Error()))
+	case absent != "":
 		return fmt.Errorf("%w: POST %s answered %s, not the Anthropic Messages API; for an OpenAI-compatible server use --api chat",
-			ErrNotMessagesEndpoint, url, what)
+			ErrNotMessagesEndpoint, url, absent)
 	case s == http.StatusUnauthorized || s == http.StatusForbidden || s >= 500:
 		typ, msg := errorBody(body)
 		if msg == "" {

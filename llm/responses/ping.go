@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/internal/httpretry"
@@ -28,34 +25,19 @@ var ErrNotResponsesEndpoint = errors.New("responses: the base URL has no Respons
 // shows the API is there. Bound it with ctx.
 func (c *Client) Ping(ctx context.Context) error {
 	url := c.cfg.BaseURL + "/responses"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader("{}"))
-	if err != nil {
-		return fmt.Errorf("%w: %w", llm.ErrConfig, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	header := http.Header{}
 	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+		header.Set("Authorization", "Bearer "+c.cfg.APIKey)
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, httpretry.CtxErr(ctx))
-		}
-		return fmt.Errorf("%w: cannot reach %s (%s)", llm.ErrUnreachable, url, c.redact(err.Error()))
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	s := resp.StatusCode
+	s, body, absent, err := httpretry.Probe(ctx, c.http, url, header)
 	switch {
-	case s == http.StatusNotFound || s == http.StatusMethodNotAllowed || s == http.StatusNotImplemented || mt == "text/html":
-		what := fmt.Sprintf("%d %s", s, http.StatusText(s))
-		if mt == "text/html" {
-			what += " with an HTML page"
-		}
+	case err != nil && ctx.Err() != nil:
+		return fmt.Errorf("checking the model server at %s: %w", c.cfg.BaseURL, httpretry.CtxErr(ctx))
+	case err != nil:
+		return fmt.Errorf("%w: cannot reach %s (%s)", llm.ErrUnreachable, url, c.redact(err.Error()))
+	case absent != "":
 		return fmt.Errorf("%w: POST %s answered %s, not OpenAI's Responses API; for a server of chat completions use --api chat",
-			ErrNotResponsesEndpoint, url, what)
+			ErrNotResponsesEndpoint, url, absent)
 	case s == http.StatusUnauthorized || s == http.StatusForbidden || s >= 500:
 		return llm.ProviderError(s, body, c.cfg.APIKey, 1)
 	}

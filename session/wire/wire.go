@@ -6,8 +6,10 @@
 package wire
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -111,4 +113,70 @@ func validName(name string) bool {
 		}
 	}
 	return true
+}
+
+// The exit statuses of a browser command, as webagent's.
+const (
+	ExitOK       = 0
+	ExitFailed   = 1
+	ExitUsage    = 2
+	ExitTimedOut = 124
+)
+
+// Exit is the process's exit status for a reply's status.
+func (r Reply) Exit() int {
+	switch r.Status {
+	case Failed:
+		return ExitFailed
+	case TimedOut:
+		return ExitTimedOut
+	case Invalid:
+		return ExitUsage
+	}
+	return ExitOK
+}
+
+// Print prints r as `webagent browser` does, as text or (asJSON) one JSON
+// object naming the session, the agent and the file a screenshot went
+// to, and returns the exit status.
+func (r Reply) Print(stdout, stderr io.Writer, session, agent string, asJSON bool, file string) int {
+	code := r.Exit()
+	if asJSON {
+		out := map[string]any{"ok": r.Status == OK, "status": r.Status, "text": r.Text, "session": session, "agent": agent,
+			"took_ms": r.Took.Milliseconds()}
+		if r.Code != "" {
+			out["code"] = r.Code
+		}
+		if r.Tab != "" {
+			out["tab"] = r.Tab
+		}
+		if file != "" {
+			out["file"] = file
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintln(stdout, string(b))
+		return code
+	}
+	if code == ExitOK {
+		if r.Text != "" {
+			fmt.Fprintln(stdout, r.Text)
+		}
+		return code
+	}
+	fmt.Fprintf(stderr, "webagent: %s (%s)\n", r.Text, r.Code)
+	return code
+}
+
+// WriteShot writes a screenshot to path, or to a new temporary file, and
+// returns where it went.
+func WriteShot(path string, png []byte) (string, error) {
+	if path == "" {
+		f, err := os.CreateTemp("", "webagent-screenshot-*.png")
+		if err != nil {
+			return "", err
+		}
+		path = f.Name()
+		f.Close()
+	}
+	return path, os.WriteFile(path, png, 0o600)
 }
