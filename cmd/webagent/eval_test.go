@@ -114,7 +114,6 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"no reference", []string{"eval", noRef}, []string{"noref.yaml:4", "no reference solution", "--model"}},
 		{"two modes", []string{"eval", "--faults", bad}, []string{"separate runs"}},
 		{"browser tool over chat", []string{"eval", "--tools", "browser"}, []string{"--tools browser", "--api anthropic"}},
-		{"reference with a computer tool", []string{"eval", "--api", "anthropic", "--tools", "native"}, []string{"reference model plays", "--tools browser"}},
 		{"unknown api", []string{"eval", "--api", "gemini"}, []string{"use chat, anthropic or responses"}},
 		{"compare one file", []string{"eval", "compare", bad}, []string{"compare takes two reports"}},
 		{"compare not json", []string{"eval", "compare", bad, bad}, []string{"not a report.json"}},
