@@ -85,4 +85,3 @@ func lastToolImage(t *testing.T, body map[string]any) []byte {
 	}
 	return raw
 }
-
