@@ -194,6 +194,11 @@ func (r *Replayer) fit(k int, now []outline.Line, page string) (agent.Planned, *
 	}
 	pl := agent.Planned{Reply: contract.Reply{Content: st.content, Usage: st.usage}}
 	for i, tc := range st.calls {
+		if tc.Toolset != "" || len(tc.Native) > 0 {
+			// Its actions are at points of a screen, or refs the tool
+			// read, that this run has not seen: the model answers.
+			return diverge(fmt.Sprintf("it is a call of the vendor's %s tool, which is not replayed", cmpOr(tc.Toolset, tc.Name)))
+		}
 		var args map[string]any
 		if err := json.Unmarshal([]byte(tc.Arguments), &args); err != nil || args == nil {
 			return diverge("its arguments were not a JSON object")
@@ -353,4 +358,11 @@ func (r *Replayer) rebaseAll(code string) string {
 	}
 	from := r.from.Scheme + "://" + r.from.Host
 	return strings.ReplaceAll(code, from, r.to.Scheme+"://"+r.to.Host)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

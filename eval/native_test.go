@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/modelserver"
@@ -148,5 +149,34 @@ func TestReferenceModelAPIs(t *testing.T) {
 	_, _, err := referenceModel(modelserver.Script(), "gemini")
 	if err == nil || !strings.Contains(err.Error(), "anthropic") {
 		t.Fatalf("err = %v, want the APIs the reference model speaks", err)
+	}
+}
+
+// TestCacheWithComputerTool: a run through a computer tool is cached, and
+// its next run passes again with the model answering the vendor's calls
+// (their actions are at points of a screen, which a replay does not
+// trust); only webagent's own calls (done) come from the recording.
+func TestCacheWithComputerTool(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	cc, err := cache.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.API, cfg.Native, cfg.Cache = APIAnthropic, contract.NativeComputer, cc
+	tasks := builtin(t, "booking-deluxe")
+	for i := range 2 {
+		rep := NewRunner(cfg).Run(context.Background(), TaskJobs(tasks))
+		if len(rep.Runs) != 1 || !rep.Runs[0].Success {
+			t.Fatalf("run %d: %+v", i+1, rep.Runs)
+		}
+		r := rep.Runs[0]
+		if i == 1 {
+			s := r.Replay
+			if s == nil || s.ModelCalls == 0 || s.Steps == 0 || len(s.Healed) == 0 || !strings.Contains(s.Healed[0].Why, "vendor's computer tool, which is not replayed") {
+				t.Fatalf("second run's replay: %+v", s)
+			}
+		}
 	}
 }
