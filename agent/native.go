@@ -221,7 +221,7 @@ func (r *run) nativeAction(ctx context.Context, tc contract.ToolCall, na contrac
 		var ae *contract.ActionError
 		if errors.As(err, &ae) {
 			o := outcome{text: "error: " + name + ": " + ae.Msg, failed: true}
-			nr.record(name, na, o, 0)
+			nr.record(name, na, o, 0, nil)
 			return o, nil
 		}
 		return outcome{}, err
@@ -233,7 +233,7 @@ func (r *run) nativeAction(ctx context.Context, tc contract.ToolCall, na contrac
 			sep = ":\n" // an outline keeps its lines whole
 		}
 		o := outcome{text: name + sep + local}
-		nr.record(name, na, o, 0)
+		nr.record(name, na, o, 0, nil)
 		return o, nil
 	}
 	var last outcome
@@ -242,13 +242,14 @@ func (r *run) nativeAction(ctx context.Context, tc contract.ToolCall, na contrac
 		nr.n++
 		sub := contract.ToolCall{ID: fmt.Sprintf("%s.%d", tc.ID, nr.n), Name: st.tool.name, Arguments: nativeArgs(na)}
 		t0 := time.Now()
+		ran := r.ranAs(ctx, st)
 		tctx, span := r.startTool(ctx, sub)
 		o, err := r.nativeStep(tctx, sub, st, out)
 		r.endTool(span, o, err)
 		if err != nil {
 			return outcome{}, err
 		}
-		nr.record(name, na, o, time.Since(t0))
+		nr.record(name, na, o, time.Since(t0), ran)
 		texts = append(texts, strings.TrimPrefix(o.text, "error: "))
 		last = o
 		if o.failed || o.navigated || o.terminal {
@@ -288,10 +289,39 @@ func (r *run) nativeStep(ctx context.Context, tc contract.ToolCall, st call, out
 	return r.executeCall(ctx, tc, st, out, nil)
 }
 
-// record keeps a native action's step for the call's record.
-func (nr *nativeRun) record(name string, na contract.NativeAction, o outcome, took time.Duration) {
-	nr.calls = append(nr.calls, ActionRecord{Tool: name, Args: json.RawMessage(nativeArgs(na)), Outcome: o.text, Error: o.failed,
-		MS: took.Milliseconds(), Policy: o.policy})
+// record keeps a native action's step for the call's record, with the
+// webagent action it ran as (ran; nil for none), which a replay runs.
+func (nr *nativeRun) record(name string, na contract.NativeAction, o outcome, took time.Duration, ran *ActionRecord) {
+	rec := ActionRecord{Tool: name, Args: json.RawMessage(nativeArgs(na)), Outcome: o.text, Error: o.failed,
+		MS: took.Milliseconds(), Policy: o.policy, Native: true}
+	if ran != nil {
+		ran.Outcome, ran.Error = o.text, o.failed
+		rec.Calls = []ActionRecord{*ran}
+	}
+	nr.calls = append(nr.calls, rec)
+}
+
+// ranAs is the record of the webagent action a native step runs as: the
+// action (its text masked), and for a click at a point the element under
+// it, which a replay clicks wherever it is then (package replay).
+func (r *run) ranAs(ctx context.Context, st call) *ActionRecord {
+	a := st.action
+	a.Text = r.sec.Mask(a.Text)
+	args, err := json.Marshal(a)
+	if err != nil {
+		return nil
+	}
+	rec := &ActionRecord{Tool: st.tool.name, Args: args}
+	d, ok := r.a.browser.(contract.TargetDescriber)
+	if !ok || a.Name != contract.ActMouse || a.At == nil {
+		return rec
+	}
+	dctx, cancel := context.WithTimeout(ctx, nativeShotBudget)
+	defer cancel()
+	if t, err := d.DescribeTarget(dctx, st.action); err == nil && t.Role != "" {
+		rec.Element = &Element{Role: t.Role, Name: r.sec.Mask(t.Name), Ref: t.Ref}
+	}
+	return rec
 }
 
 // nativeArgs is an action as JSON, its text left out (it may hold a

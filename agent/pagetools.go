@@ -53,7 +53,11 @@ var pageTools = newToolset(false, 0, false)
 // wait and wait_for take from their arguments). Its error is written for a
 // model: what is wrong and an example.
 func ParseAction(name, arguments string) (contract.Action, time.Duration, error) {
-	c, err := pageTools.parse(contract.ToolCall{Name: name, Arguments: arguments})
+	return parsePage(pageTools, name, arguments)
+}
+
+func parsePage(ts *toolset, name, arguments string) (contract.Action, time.Duration, error) {
+	c, err := ts.parse(contract.ToolCall{Name: name, Arguments: arguments})
 	if err != nil {
 		return contract.Action{}, 0, err
 	}
@@ -61,4 +65,19 @@ func ParseAction(name, arguments string) (contract.Action, time.Duration, error)
 		return contract.Action{}, 0, errors.New(name + " is not a page tool")
 	}
 	return c.action, c.budget, nil
+}
+
+// recordedTools are the page tools as any run may have offered them: type
+// without a ref too (vision marks).
+var recordedTools = func() *toolset {
+	ts := newToolset(false, 0, false)
+	ts.typeAtFocus()
+	return ts
+}()
+
+// ParseRecordedAction is ParseAction for a call a run made and recorded,
+// in any of the forms a run offers its tools in (under vision marks, type
+// without a ref, which types where the focus is).
+func ParseRecordedAction(name, arguments string) (contract.Action, time.Duration, error) {
+	return parsePage(recordedTools, name, arguments)
 }

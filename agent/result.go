@@ -149,14 +149,21 @@ type ActionRecord struct {
 	// the script made it: what a replay looks for.
 	Element *Element `json:"element,omitempty"`
 	// Calls are a script call's page calls, in order, each a call of the
-	// run (the snapshots it took among them).
+	// run (the snapshots it took among them); for a vendor's action
+	// (Native), the webagent action it ran as, its Args a contract.Action
+	// (its text masked) and its Element what was under the pointer.
 	Calls []ActionRecord `json:"calls,omitempty"`
+	// Native marks an action of a vendor's computer or browser tool
+	// (WithNativeTools), named as the vendor names it.
+	Native bool `json:"native,omitempty"`
 }
 
 // Element is an element as the snapshot names it.
 type Element struct {
 	Role string `json:"role"`
 	Name string `json:"name"`
+	// Ref is the ref it had in the snapshot of its step, when known.
+	Ref string `json:"ref,omitempty"`
 }
 
 // MarshalJSON writes the result; with an answer schema, "answer" is the

@@ -30,6 +30,8 @@ type targetInfo struct {
 	// URL is, for a point in a frame, the frame document's address:
 	// the policy judges the frame's site.
 	URL string `json:"url"`
+	// Ref is, for a point, the ref of the element there, if it has one.
+	Ref string `json:"ref"`
 }
 
 // DescribeTarget says what a would aim at: the page's URL, the element's
@@ -93,6 +95,10 @@ func (o *op) describeTarget(a contract.Action) (contract.Target, error) {
 		return t, nil
 	}
 	t.Role, t.Name = splitDesc(info.Desc)
+	t.Ref = info.Ref
+	if a.Ref != "" {
+		t.Ref = a.Ref
+	}
 	t.Form = info.Form
 	if info.URL != "" {
 		t.URL = info.URL

@@ -12,6 +12,9 @@ type Target struct {
 	// aims at no element (goto, scroll, a press of a key that activates
 	// nothing).
 	Role, Name string
+	// Ref is the element's ref in the latest snapshot of its document,
+	// when it has one.
+	Ref string
 	// Form is the form the action would submit: a click on a submit button
 	// of a form, type with Submit or a press of Enter in a field of one.
 	// Nil when it submits none.

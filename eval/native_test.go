@@ -2,12 +2,14 @@ package eval
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -72,7 +74,8 @@ func TestBuiltinThroughResponses(t *testing.T) {
 
 // coordinateRuns runs tasks through cfg and checks that every one passed,
 // that the actions seen include want and none of webagent's by-ref
-// tools (refTools) was called: the model acted at points of the screen.
+// tools was called (the model acted at points of the screen), and that
+// the runs replay from their traces.
 func coordinateRuns(t *testing.T, cfg Config, tasks []*suite.Task, want []string) {
 	t.Helper()
 	rep := NewRunner(cfg).Run(context.Background(), TaskJobs(tasks))
@@ -101,6 +104,16 @@ func coordinateRuns(t *testing.T, cfg Config, tasks []*suite.Task, want []string
 			t.Errorf("%s was called: the runs did not act at points of the screen (actions seen: %v)", m, seen)
 		}
 	}
+	// Their traces replay without a model (a click at a point on the
+	// element that was under it) and pass their checks again.
+	if err := rep.WriteAll(cfg.OutDir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := report.Load(filepath.Join(cfg.OutDir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayChecked(t, cfg.OutDir, tasks, loaded)
 }
 
 // Tasks for the coordinate paths: a form with text, a date, lists, a

@@ -19,6 +19,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -182,7 +183,15 @@ func (r *replayer) action(ctx context.Context, st trace.StepEvent, rec agent.Act
 	case agent.ToolScript:
 		return r.script(ctx, st, rec)
 	}
-	a, _, err := agent.ParseAction(rec.Tool, argsText(rec.Args))
+	if slices.ContainsFunc(rec.Calls, func(c agent.ActionRecord) bool { return c.Native }) {
+		for _, n := range rec.Calls { // a vendor's call: its actions
+			if err := r.native(ctx, st, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	a, _, err := agent.ParseRecordedAction(rec.Tool, argsText(rec.Args))
 	if err != nil {
 		return &StepError{Iteration: st.Iteration, Tool: rec.Tool, Looked: string(rec.Args), Err: fmt.Errorf("the recorded arguments do not read: %w", err)}
 	}
@@ -455,7 +464,7 @@ func (r *replayer) script(ctx context.Context, st trace.StepEvent, rec agent.Act
 		fail := func(looked string, err error) error {
 			return &StepError{Iteration: st.Iteration, Tool: tool, Looked: looked, Err: err}
 		}
-		a, _, err := agent.ParseAction(c.Tool, argsText(c.Args))
+		a, _, err := agent.ParseRecordedAction(c.Tool, argsText(c.Args))
 		if err != nil {
 			return fail(string(c.Args), fmt.Errorf("the recorded arguments do not read: %w", err))
 		}

@@ -3,7 +3,8 @@
 // and same-origin frames: the control that holds the point, with its name
 // as the snapshot gives it (desc). A point on a frame of another site,
 // whose document no script here may read, is that frame's: url is then
-// the frame's address, whose site the policy judges.
+// the frame's address, whose site the policy judges. ref is the element's
+// ref when a snapshot gave it one.
 /* global target */
 (function (x, y, kind) {
   // describe names an element as the snapshot does; before the first
@@ -43,6 +44,8 @@
   const el = h.closest('a, button, input, select, textarea, summary, [role]') || h;
   const r = target.call(el, kind);
   r.desc = describe(el);
+  const reg = window[Symbol.for('webagent.refs')];
+  if (reg && reg.byEl) r.ref = reg.byEl.get(el) || '';
   if (doc !== document) r.url = doc.location.href;
   return r;
 })
