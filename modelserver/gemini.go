@@ -145,10 +145,10 @@ func decodeGeminiRequest(body []byte, model string, stream bool) (*ChatRequest, 
 
 // gemUserTurn is a user turn: its function responses as tool messages,
 // each answering the pending call of its id (else the first of its
-// name), then its text and images as a user message.
+// name), then each text part a user message (the client joins the
+// loop's messages into one turn), with the images after it.
 func gemUserTurn(parts []gemPart, pending []MessageCall) ([]Message, []MessageCall) {
-	var out []Message
-	var user *Message
+	var out, users []Message
 	for _, p := range parts {
 		if fr := p.FunctionResp; fr != nil {
 			id := fr.ID
@@ -168,18 +168,14 @@ func gemUserTurn(parts []gemPart, pending []MessageCall) ([]Message, []MessageCa
 			out = append(out, Message{Role: "tool", Content: text, ToolCallID: id, Images: images})
 			continue
 		}
-		if user == nil {
-			user = &Message{Role: "user"}
+		if p.InlineData == nil || len(users) == 0 {
+			users = append(users, Message{Role: "user", Content: p.Text})
 		}
-		user.Content += p.Text
 		if p.InlineData != nil {
-			user.Images++
+			users[len(users)-1].Images++
 		}
 	}
-	if user != nil {
-		out = append(out, *user)
-	}
-	return out, pending
+	return append(out, users...), pending
 }
 
 // gemText joins the text of parts (not the thoughts) and counts their
