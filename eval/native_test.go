@@ -70,7 +70,7 @@ func TestBuiltinThroughResponses(t *testing.T) {
 // TestReferenceModelAPIs refuses an API the reference model does not
 // speak.
 func TestReferenceModelAPIs(t *testing.T) {
-	_, _, err := referenceModel(modelserver.Script(), "gemini")
+	_, _, err := referenceModel(modelserver.Script(), "bedrock")
 	if err == nil || !strings.Contains(err.Error(), "anthropic") {
 		t.Fatalf("err = %v, want the APIs the reference model speaks", err)
 	}
