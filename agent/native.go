@@ -102,7 +102,9 @@ func (r *run) executeNative(ctx context.Context, tc contract.ToolCall, out *iter
 		return outcome{}, err
 	}
 	if refused != nil {
-		return r.withScreenshot(ctx, *refused, nil), nil
+		o := r.withScreenshot(ctx, *refused, nil)
+		o.browser = r.browserState(ctx)
+		return o, nil
 	}
 	nr := &nativeRun{cursor: r.cursor.Load()}
 	var texts []string
