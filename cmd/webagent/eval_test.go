@@ -115,7 +115,8 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"two modes", []string{"eval", "--faults", bad}, []string{"separate runs"}},
 		{"browser tool over chat", []string{"eval", "--tools", "browser"}, []string{"--tools browser", "--api anthropic"}},
 		{"reference with a computer tool", []string{"eval", "--api", "anthropic", "--tools", "native"}, []string{"reference model plays", "--tools browser"}},
-		{"unknown api", []string{"eval", "--api", "gemini"}, []string{"use chat, anthropic or responses"}},
+		{"unknown api", []string{"eval", "--api", "bedrock"}, []string{"use chat, anthropic, responses or gemini"}},
+		{"browser tool over gemini", []string{"eval", "--api", "gemini", "--tools", "browser"}, []string{"--tools browser", "--api anthropic"}},
 		{"compare one file", []string{"eval", "compare", bad}, []string{"compare takes two reports"}},
 		{"compare not json", []string{"eval", "compare", bad, bad}, []string{"not a report.json"}},
 	}
