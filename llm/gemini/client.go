@@ -136,10 +136,12 @@ func (c *Client) once(ctx context.Context, b *built) (reply contract.Reply, atte
 	if st.err != nil {
 		return contract.Reply{}, w.Attempts, c.failure(ctx, w, st.err)
 	}
-	if stopped := w.Stopped(ctx); stopped != nil {
-		return contract.Reply{}, w.Attempts, stopped
-	}
 	reply, err = a.reply(w.Attempts)
+	if err != nil {
+		if stopped := w.Stopped(ctx); stopped != nil { // the stream was cut by the window or ctx
+			return contract.Reply{}, w.Attempts, stopped
+		}
+	}
 	return reply, w.Attempts, err
 }
 
