@@ -13,8 +13,7 @@ import (
 // Google's Gemini API (POST /v1beta/models/{model}:streamGenerateContent
 // ?alt=sse, and :generateContent unstreamed), the key in the
 // x-goog-api-key header (WithAPIKey's key is looked for there). A
-// request is read into a ChatRequest as
-// /v1/messages is: systemInstruction a system message, a model turn an
+// request is read into a ChatRequest as /v1/messages is: systemInstruction a system message, a model turn an
 // assistant message (its functionCall parts its calls), a user turn's
 // functionResponse parts tool messages (response.output their text,
 // inlineData parts their images) and its text a user message. A call
