@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -52,5 +53,28 @@ func TestAPIFlagErrors(t *testing.T) {
 				t.Errorf("took %s", took)
 			}
 		})
+	}
+}
+
+// TestChooseAPI: --api wins; else the base URL's host names the API, and
+// says so in the log; Gemini's OpenAI-compatible endpoint is chat.
+func TestChooseAPI(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ api, base, want string }{
+		{"", "https://api.anthropic.com", apiAnthropic},
+		{"", "https://generativelanguage.googleapis.com/v1beta", apiGemini},
+		{"", "https://generativelanguage.googleapis.com/v1beta/openai/", apiChat},
+		{"", "http://127.0.0.1:8080/v1", apiChat},
+		{apiResponses, "https://generativelanguage.googleapis.com/v1beta", apiResponses},
+	}
+	for _, c := range cases {
+		var logs strings.Builder
+		got := chooseAPI(c.api, c.base, slog.New(slog.NewTextHandler(&logs, nil)))
+		if got != c.want {
+			t.Errorf("chooseAPI(%q, %q) = %q, want %q", c.api, c.base, got, c.want)
+		}
+		if inferred := strings.Contains(logs.String(), "inferred from --base-url"); inferred != (c.api == "" && got != apiChat) {
+			t.Errorf("%q: log %q", c.base, logs.String())
+		}
 	}
 }
