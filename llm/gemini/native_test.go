@@ -241,3 +241,36 @@ func TestComputerFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestOlderScreenshotsDropped: as Google's reference agent does, only the
+// latest three computer use results go back with their screenshot; each
+// keeps its url.
+func TestOlderScreenshotsDropped(t *testing.T) {
+	t.Parallel()
+	srv := startAPI(t, func(*apiRequest, int) turn { return turn{chunks: reply{text: "ok"}.chunks()} })
+	msgs := append([]contract.Message(nil), simpleRequest.Messages...)
+	for i := range 4 {
+		id := fmt.Sprintf("c%d", i)
+		x, _ := json.Marshal(map[string]string{"gemini_name": "click_at"})
+		msgs = append(msgs, contract.Message{Role: contract.RoleAssistant, ToolCalls: []contract.ToolCall{
+			{ID: id, Name: "click_at", Arguments: `{"x":1,"y":2}`, Toolset: "computer", Extra: x}}},
+			contract.Message{Role: contract.RoleTool, ToolCallID: id, Content: "clicked", Images: [][]byte{png1x1},
+				Browser: &contract.BrowserState{Tabs: []contract.TabState{{ID: "1", URL: "http://x/" + id, Active: true}}}})
+	}
+	_, err := newClient(t, srv.baseURL(), nil).Complete(context.Background(), contract.Request{Messages: msgs,
+		Native: &contract.NativeTool{Kind: contract.NativeComputer, Width: 1280, Height: 800}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frs := srv.requests()[0].partsOf("functionResponse")
+	if len(frs) != 4 {
+		t.Fatalf("%d function responses", len(frs))
+	}
+	for i, p := range frs {
+		fr := p["functionResponse"].(map[string]any)
+		parts, _ := fr["parts"].([]any)
+		if (len(parts) == 1) != (i > 0) || fr["response"].(map[string]any)["url"] != fmt.Sprintf("http://x/c%d", i) {
+			t.Errorf("response %d: %d parts, %v", i, len(parts), fr["response"])
+		}
+	}
+}

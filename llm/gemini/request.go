@@ -39,6 +39,7 @@ func (c *Client) build(req contract.Request) (*built, error) {
 	b := &built{native: req.Native, declared: map[string]bool{},
 		config: &genai.GenerateContentConfig{AutomaticContinuation: genai.Ptr(false)}}
 	calls := map[string]contract.ToolCall{} // by id: the call a result answers
+	shown := recentShots(req.Messages)
 	var system []string
 	var latest []byte // the latest image of the conversation
 	leading := true
@@ -65,7 +66,7 @@ func (c *Client) build(req contract.Request) (*built, error) {
 			if !ok {
 				return nil, fmt.Errorf("a tool result answers call %q, which no earlier message made", m.ToolCallID)
 			}
-			parts = []*genai.Part{functionResponse(tc, m, latest)}
+			parts = []*genai.Part{functionResponse(tc, m, latest, shown[m.ToolCallID])}
 		default:
 			return nil, fmt.Errorf("message of unknown role %q", m.Role)
 		}
@@ -192,11 +193,36 @@ func callExtra(tc contract.ToolCall) extra {
 	return x
 }
 
+// keptShots is how many of the latest computer use results keep their
+// screenshot, as Google's reference agent keeps them: the older ones go
+// back without, which the model does not need and which would fill its
+// context.
+const keptShots = 3
+
+// recentShots are the ids of the computer use calls whose results keep
+// their screenshot: the latest keptShots.
+func recentShots(msgs []contract.Message) map[string]bool {
+	native := map[string]bool{}
+	for _, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			native[tc.ID] = tc.Toolset == computerToolset
+		}
+	}
+	kept := map[string]bool{}
+	for i := len(msgs) - 1; i >= 0 && len(kept) < keptShots; i-- {
+		if m := msgs[i]; m.Role == contract.RoleTool && native[m.ToolCallID] {
+			kept[m.ToolCallID] = true
+		}
+	}
+	return kept
+}
+
 // functionResponse is a tool's result: {"output": text} with its images
 // as inline data, or, for a computer use call, Gemini's {"url": ...} with
-// the screenshot (the conversation's latest when the result has none)
-// and safety_acknowledgement when a person allowed its safety decision.
-func functionResponse(tc contract.ToolCall, m contract.Message, latest []byte) *genai.Part {
+// the screenshot (the conversation's latest when the result has none; none
+// when it is not one of the latest, shown) and safety_acknowledgement when
+// a person allowed its safety decision.
+func functionResponse(tc contract.ToolCall, m contract.Message, latest []byte, shown bool) *genai.Part {
 	x := callExtra(tc)
 	fr := &genai.FunctionResponse{ID: x.ID, Name: x.Name, Response: map[string]any{"output": m.Content}}
 	imgs := m.Images
@@ -205,7 +231,10 @@ func functionResponse(tc contract.ToolCall, m contract.Message, latest []byte) *
 		if len(m.Acknowledged) > 0 {
 			fr.Response["safety_acknowledgement"] = "true"
 		}
-		if len(imgs) == 0 && latest != nil {
+		switch {
+		case !shown:
+			imgs = nil
+		case len(imgs) == 0 && latest != nil:
 			imgs = [][]byte{latest}
 		}
 	}
