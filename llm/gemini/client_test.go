@@ -87,6 +87,9 @@ func TestCompleteAndSendBack(t *testing.T) {
 	if tc, _ := r0.GenerationConfig["thinkingConfig"].(map[string]any); tc["includeThoughts"] != true || tc["thinkingLevel"] != "LOW" {
 		t.Errorf("thinkingConfig %v", r0.GenerationConfig["thinkingConfig"])
 	}
+	if tools := jsonOf(r0.Tools); !strings.Contains(tools, `{"description":"Click.","name":"click","parametersJsonSchema":{"properties":{"ref":{"type":"string"}},"type":"object"}}`) {
+		t.Errorf("tools %s: want the functions declared with their JSON Schema", tools)
+	}
 	if r0.SystemInstruction == nil || r0.SystemInstruction.Parts[0]["text"] != "You operate a browser." {
 		t.Errorf("systemInstruction %+v", r0.SystemInstruction)
 	}
