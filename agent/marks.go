@@ -2,30 +2,99 @@ package agent
 
 import (
 	"context"
+	"math"
+	"slices"
+	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/internal/outline"
 )
 
 // marksNote tells the model what the screenshot of an observation is.
 const marksNote = "\n\nThe screenshot shows the viewport with each element's ref drawn on its box (the label at its top-left corner). " +
-	"Act by ref, or with mouse at x, y in the screenshot's pixels (CSS pixels of the viewport)."
+	"Act by ref, or with mouse at x, y in the screenshot's pixels (CSS pixels of the viewport); the \"In view\" line gives where a click reaches each ref."
+
+// inViewBudget bounds reading where the refs in view are.
+const inViewBudget = 5 * time.Second
+
+// refLocator is a browser that can say where the refs in view are and
+// where a click reaches each (package browser's InView).
+type refLocator interface {
+	InView(ctx context.Context) ([]contract.RefInView, error)
+}
 
 // observationMessage is the observation's message, with the marked
-// screenshot under vision marks. A screenshot that fails leaves the
-// observation as text: the snapshot is enough to act on.
+// screenshot under vision marks. A model that answers in coordinates
+// (vision marks, a vendor's computer tool) is also told where each ref in
+// view is on the screen (outline.InViewLine): what ties the outline's
+// names to the screenshot's pixels. A screenshot or a reading that fails
+// leaves the observation as text: the snapshot is enough to act on.
 func (r *run) observationMessage(ctx context.Context, text string) contract.Message {
 	obs := contract.Message{Role: contract.RoleUser, Content: text}
-	if !r.a.cfg.visionMarks {
-		return obs
+	computer := r.tools.native != nil && r.tools.native.Kind == contract.NativeComputer
+	if r.a.cfg.visionMarks {
+		png, err := r.a.browser.(contract.MarkedScreenshotter).ScreenshotMarked(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				r.a.cfg.logger.Warn("vision marks: no screenshot for this observation", "err", err)
+			}
+			return obs
+		}
+		obs.Images = [][]byte{png}
+		obs.Content += marksNote
 	}
-	png, err := r.a.browser.(contract.MarkedScreenshotter).ScreenshotMarked(ctx)
+	if r.a.cfg.visionMarks || computer {
+		if line := r.inViewLine(ctx); line != "" {
+			obs.Content += "\n\n" + line
+		}
+	}
+	return obs
+}
+
+// inViewLine is the in-view line of the page as it is now; "" when the
+// browser cannot tell or nothing with a ref is in view.
+func (r *run) inViewLine(ctx context.Context) string {
+	loc, ok := r.a.browser.(refLocator)
+	if !ok {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, inViewBudget)
+	defer cancel()
+	refs, err := loc.InView(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
-			r.a.cfg.logger.Warn("vision marks: no screenshot for this observation", "err", err)
+			r.a.cfg.logger.Warn("where the refs are on the screen could not be read", "err", err)
 		}
-		return obs
+		return ""
 	}
-	obs.Images = [][]byte{png}
-	obs.Content += marksNote
-	return obs
+	spots := make([]outline.Spot, len(refs))
+	for i, v := range refs {
+		spots[i] = outline.Spot{Ref: v.Ref, X: int(math.Round(v.At.X)), Y: int(math.Round(v.At.Y)), Covered: v.Covered}
+	}
+	return outline.InViewLine(spots)
+}
+
+// typeAtFocus offers, under vision marks, a type tool whose ref may be
+// left out: the text goes where the focus is, as coordinate dialects type
+// after a click at x, y (UI-TARS' type(content=...)). The focused field's
+// origin decides where a secret may go, as for a vendor's computer tool.
+func (ts *toolset) typeAtFocus() {
+	t, ok := ts.byName[contract.ActType]
+	if !ok {
+		return
+	}
+	relaxed := *t
+	relaxed.required = slices.DeleteFunc(slices.Clone(t.required), func(n string) bool { return n == "ref" })
+	relaxed.props = slices.Clone(t.props)
+	for i, p := range relaxed.props {
+		if p.name == "ref" {
+			relaxed.props[i].desc = "the field's ref from the latest snapshot, e.g. e12; without it, the text goes to the focused field (click it first)"
+		}
+	}
+	ts.byName[t.name] = &relaxed
+	for i := range ts.defs {
+		if ts.defs[i].Name == t.name {
+			ts.defs[i] = relaxed.def()
+		}
+	}
 }

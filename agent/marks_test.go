@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/internal/outline"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -56,5 +57,45 @@ func TestVisionMarks(t *testing.T) {
 		if images != 1 || last.Images != 1 {
 			t.Errorf("request %d: %d images, the observation %d; want the observation's one", i, images, last.Images)
 		}
+	}
+}
+
+// TestVisionMarksInView: under vision marks each observation says where a
+// click reaches each ref on the screen, and a model that answers in
+// UI-TARS text at those points fills a field (typing without a ref, where
+// the focus is) and submits the form: the server sees the text.
+func TestVisionMarksInView(t *testing.T) {
+	t.Parallel()
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/send" {
+			got.Store(r.FormValue("q"))
+			fmt.Fprint(w, "<title>Sent</title><p>Thank you</p>")
+			return
+		}
+		fmt.Fprint(w, `<title>Form</title><body style="margin:0"><form action="/send"><label>Query <input name=q style="position:absolute;left:300px;top:200px"></label>`+
+			`<button style="position:absolute;left:300px;top:300px;width:100px;height:40px">Send</button></form></body>`)
+	}))
+	t.Cleanup(srv.Close)
+	model, _ := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		last := req.Messages[len(req.Messages)-1].Content
+		if strings.Contains(last, "Thank you") {
+			return modelserver.Turn{Text: "Action: finished(content='sent')"}
+		}
+		_, spots := outline.CutInView(last)
+		q, ok1 := modelserver.FindRef(last, "textbox", "Query")
+		send, ok2 := modelserver.FindRef(last, "button", "Send")
+		if spots == nil || !ok1 || !ok2 {
+			return modelserver.Turn{Text: "Action: call_user()"}
+		}
+		at := func(ref string) string { return fmt.Sprintf("click(start_box='(%d,%d)')", spots[ref].X, spots[ref].Y) }
+		return modelserver.Turn{Text: "Action: " + at(q) + "\nAction: type(content='blue mug')\nAction: " + at(send)}
+	}))
+	res := mustAgent(t, tab(t), model, agent.WithVisionMarks(true)).Run(context.Background(), agent.Task{URL: srv.URL, Instruction: "send blue mug"})
+	if res.Code != agent.CodeSuccess || res.Answer != "sent" {
+		t.Fatalf("got %s %q: %s", res.Code, res.Answer, res.Message)
+	}
+	if got.Load() != "blue mug" {
+		t.Fatalf("the server got %v, want the typed text", got.Load())
 	}
 }

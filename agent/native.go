@@ -75,7 +75,8 @@ func nativeNote(t *contract.NativeTool) string {
 	}
 	return fmt.Sprintf("\n- You act on the page with the computer tool: its screenshots show the browser's viewport, %dx%d pixels, "+
 		"and its coordinates are pixels of them. The page outline in each message names what is on the page "+
-		"(its refs are not for the computer tool). Open an address with goto; finish with done or fail. "+
+		"(its refs are not for the computer tool; its \"In view\" line gives the point where a click reaches each ref on the screen). "+
+		"Open an address with goto; finish with done or fail. "+
 		"Type a secret as <secret>NAME</secret> after clicking its field.", t.Width, t.Height)
 }
 

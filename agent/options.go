@@ -309,6 +309,9 @@ func (c *config) toolset() *toolset {
 	if c.noScripts {
 		ts.without(ToolScript)
 	}
+	if c.visionMarks {
+		ts.typeAtFocus()
+	}
 	if c.inbox != nil {
 		ts.add(readEmailTool(c.inbox, c.inboxMaskers))
 	}

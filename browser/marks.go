@@ -28,10 +28,13 @@ const maxMarks = 300
 // ground of its label.
 var MarkColour = color.RGBA{R: 255, G: 0, B: 170, A: 255}
 
-// mark is one ref's box, in CSS pixels of the viewport.
+// mark is one ref's box, in CSS pixels of the viewport, the centre of its
+// part in view, and whether a click there reaches it.
 type mark struct {
 	Ref            string
 	X0, Y0, X1, Y1 float64
+	CX, CY         float64
+	Hit            bool
 }
 
 type markList struct {
@@ -72,6 +75,28 @@ func (b *Browser) ScreenshotMarked(ctx context.Context) ([]byte, error) {
 		marks = &markList{}
 	}
 	return annotate(shot, *marks)
+}
+
+// InView lists the refs shown in the viewport, in the order they were given:
+// each one's box and the point a click reaches it at, in CSS pixels of the
+// viewport (the pixels of Screenshot, ScreenshotMarked and ScreenshotCSS).
+// A document no snapshot has read yet has no refs: the list is empty.
+func (b *Browser) InView(ctx context.Context) ([]contract.RefInView, error) {
+	var marks *markList
+	_, err := b.capture(ctx, func(o *op) ([]byte, error) {
+		var err error
+		marks, err = o.marks()
+		return nil, err
+	})
+	if err != nil || marks == nil {
+		return nil, err
+	}
+	out := make([]contract.RefInView, len(marks.Marks))
+	for i, m := range marks.Marks {
+		out[i] = contract.RefInView{Ref: m.Ref, Box: [4]float64{m.X0, m.Y0, m.X1, m.Y1},
+			At: contract.Point{X: m.CX, Y: m.CY}, Covered: !m.Hit}
+	}
+	return out, nil
 }
 
 // marks reads the refs in view; nil when the document has no refs yet.

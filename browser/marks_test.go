@@ -2,9 +2,13 @@ package browser
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/png"
+	"strings"
 	"testing"
+
+	"github.com/webagent/webagent/contract"
 )
 
 // isMark reports whether a pixel has the mark colour.
@@ -77,5 +81,68 @@ func TestAnnotateLabels(t *testing.T) {
 	}
 	if r, g, b, _ := img.At(labelPad+labelScale, labelPad).RGBA(); r>>8 != 255 || g>>8 != 255 || b>>8 != 255 {
 		t.Errorf("the label's first glyph pixel is %d,%d,%d, want white", r>>8, g>>8, b>>8)
+	}
+}
+
+// TestInView: the refs in view come with the point a click reaches them
+// at, the centre of their part in view; a ref below the view is not
+// listed; one under a banner is covered; a checkbox whose label sits on
+// it, and a button in a shadow root, are reached.
+func TestInView(t *testing.T) {
+	t.Parallel()
+	tab := newTab(t)
+	s := open(t, tab, servePage(t, `<body style="margin:0">
+<button style="position:absolute;left:100px;top:80px;width:120px;height:40px">Go</button>
+<button style="position:absolute;left:100px;top:3000px;width:120px;height:40px">Far</button>
+<button style="position:absolute;left:400px;top:80px;width:120px;height:40px">Hidden</button>
+<div style="position:absolute;left:380px;top:60px;width:200px;height:100px;background:#eee">A banner</div>
+<label style="position:absolute;left:100px;top:200px"><input type=checkbox style="margin:0;width:20px;height:20px"> Agree</label>
+<div id=host style="position:absolute;left:100px;top:300px"></div>
+<script>host.attachShadow({mode:'open'}).innerHTML='<button style="width:80px;height:30px">Inner</button>'</script></body>`))
+	got := map[string]contract.RefInView{}
+	refs, err := tab.InView(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range refs {
+		got[r.Ref] = r
+	}
+	goRef, far, hidden := refOf(t, s, `button "Go"`), refOf(t, s, `button "Far"`), refOf(t, s, `button "Hidden"`)
+	if g := got[goRef]; g.At != (contract.Point{X: 160, Y: 100}) || g.Covered || g.Box != [4]float64{100, 80, 220, 120} {
+		t.Errorf("Go: %+v, want its box 100,80-220,120 reached at 160,100", g)
+	}
+	if _, ok := got[far]; ok {
+		t.Error("the button below the view is listed")
+	}
+	if !got[hidden].Covered {
+		t.Errorf("the button under the banner: %+v, want covered", got[hidden])
+	}
+	for _, name := range []string{`checkbox "Agree"`, `button "Inner"`} {
+		if r, ok := got[refOf(t, s, name)]; !ok || r.Covered {
+			t.Errorf("%s: %+v (listed %v), want reached", name, r, ok)
+		}
+	}
+}
+
+// TestTypeFocusedPicker: typing without a ref into a focused date input
+// (a computer tool's type after a click on it) sets its value as typing
+// by ref does, and a value in another format is refused with the format.
+func TestTypeFocusedPicker(t *testing.T) {
+	t.Parallel()
+	tab := newTab(t)
+	open(t, tab, servePage(t, `<body style="margin:0"><label>Arrival <input id=d type=date style="position:absolute;left:100px;top:100px;width:160px;height:30px"></label>
+<p id=out></p><script>d.onchange=()=>out.textContent='changed to '+d.value</script></body>`))
+	do(t, tab, contract.Action{Name: contract.ActMouse, Op: contract.MouseClick, At: &contract.Point{X: 180, Y: 115}})
+	out := do(t, tab, contract.Action{Name: contract.ActType, Text: "2026-06-01"})
+	if !strings.Contains(out, `typed "2026-06-01" into textbox "Arrival"`) {
+		t.Errorf("type said %q", out)
+	}
+	if v, err := tab.Eval(tctx(t), "out.textContent"); err != nil || v != "changed to 2026-06-01" {
+		t.Errorf("the page saw %v (%v), want the value set and changed", v, err)
+	}
+	_, err := tab.Do(tctx(t), contract.Action{Name: contract.ActType, Text: "June 1st"})
+	var ae *contract.ActionError
+	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "YYYY-MM-DD") {
+		t.Errorf("a date in words: %v, want an action error naming the format", err)
 	}
 }

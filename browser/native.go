@@ -23,6 +23,11 @@ import (
 // origin, whether it takes text.
 var focusedFieldJS = program("focusedField")
 
+// setFocusedPickerJS sets the value of a focused date, time or colour
+// input as its picker would: such an input takes its value in a fixed
+// format, not keystrokes, when typed into by ref or where the focus is.
+var setFocusedPickerJS = program("setFocusedPicker")
+
 type focusedField struct {
 	Desc     string `json:"desc"`
 	Origin   string `json:"origin"`
@@ -32,7 +37,9 @@ type focusedField struct {
 
 // typeFocused types a.Text where the focus is, without clearing the
 // field first (a computer tool's type). A secret goes only into a field
-// whose document is on one of its origins (a.Origins), as with a ref.
+// whose document is on one of its origins (a.Origins), as with a ref. A
+// focused date, time or colour input takes the text as its value, as
+// typing by ref does.
 func (o *op) typeFocused(a contract.Action) (string, error) {
 	var f focusedField
 	if err := o.evalValue(jsCall(focusedFieldJS), &f); err != nil {
@@ -53,9 +60,21 @@ func (o *op) typeFocused(a contract.Action) (string, error) {
 				strings.Join(a.SecretNames, ", "), strings.Join(a.Origins, ", "), where, cmpOr(origin, "an unknown origin"))
 		}
 	}
-	did, err := o.sendInput(func() error { return o.typeText(a.Text) })
-	if err != nil {
-		return "", err
+	var picked *struct{ OK bool }
+	if f.Desc != "" && a.Origins == nil {
+		if err := o.evalValue(jsCall(setFocusedPickerJS, a.Text), &picked); err != nil {
+			return "", err
+		}
+	}
+	if picked != nil && !picked.OK {
+		return "", contract.ActionErrorf("%s does not accept %q: it takes its value in a fixed format (a date as YYYY-MM-DD, a time as HH:MM, a colour as #rrggbb)", where, a.Text)
+	}
+	did := ""
+	if picked == nil {
+		var err error
+		if did, err = o.sendInput(func() error { return o.typeText(a.Text) }); err != nil {
+			return "", err
+		}
 	}
 	typed := strconv.Quote(a.Text)
 	if a.Origins != nil {

@@ -108,6 +108,20 @@ type MarkedScreenshotter interface {
 	ScreenshotMarked(ctx context.Context) ([]byte, error) // PNG
 }
 
+// RefInView is a ref shown in the viewport, in CSS pixels of the viewport
+// (a screenshot's pixels): where its box is and where a click reaches it.
+type RefInView struct {
+	Ref string
+	// Box is x0, y0, x1, y1: the element's box, which may reach out of
+	// the viewport.
+	Box [4]float64
+	// At is the centre of the box's part in view.
+	At Point
+	// Covered is set when another element is on top at At (a dialog, a
+	// banner): a click there does not reach the ref's element.
+	Covered bool
+}
+
 // Recoverer is implemented by browsers that can bring a page back after an
 // abandoned operation or iteration: stop a navigation that never arrives,
 // terminate a runaway script, replace a crashed tab. The loop calls it,

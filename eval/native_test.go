@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -65,6 +67,79 @@ func TestBuiltinThroughResponses(t *testing.T) {
 			t.Errorf("%s: %s: %s", r.ID, r.Code, r.Message)
 		}
 	}
+}
+
+// coordinateRuns runs tasks through cfg and checks that every one passed,
+// that the actions seen include want and none of webagent's by-ref
+// tools (refTools) was called: the model acted at points of the screen.
+func coordinateRuns(t *testing.T, cfg Config, tasks []*suite.Task, want []string) {
+	t.Helper()
+	rep := NewRunner(cfg).Run(context.Background(), TaskJobs(tasks))
+	if rep.Partial || len(rep.Runs) != len(tasks) {
+		t.Fatalf("partial %v, %d runs", rep.Partial, len(rep.Runs))
+	}
+	seen := map[string]bool{}
+	for _, r := range rep.Runs {
+		if !r.Success {
+			t.Errorf("%s: %s: %s", r.ID, r.Code, r.Message)
+		}
+		for _, st := range r.Steps {
+			for _, a := range st.Actions {
+				name, _, _ := strings.Cut(a, " ")
+				seen[name] = true
+			}
+		}
+	}
+	for _, m := range want {
+		if !seen[m] {
+			t.Errorf("no %s action in the runs; actions seen: %v", m, seen)
+		}
+	}
+	for _, m := range []string{"click", "select", "form_input"} {
+		if seen[m] {
+			t.Errorf("%s was called: the runs did not act at points of the screen (actions seen: %v)", m, seen)
+		}
+	}
+}
+
+// Tasks for the coordinate paths: a form with text, a date, lists, a
+// radio button and a checkbox (the booking), and a feed whose button is
+// below the fold (the reference scrolls to bring it onto the screen).
+var coordinateTasks = []string{"booking-family-of-four", "widget-feed-like"}
+
+// TestBuiltinThroughComputerTool runs built-in tasks through the Messages
+// API with Claude's computer use toolset: the reference clicks at the
+// points the observations' in-view line gives, types, presses keys and
+// scrolls, and every task passes.
+func TestBuiltinThroughComputerTool(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	cfg := testConfig(t)
+	cfg.API, cfg.Native = APIAnthropic, contract.NativeComputer
+	coordinateRuns(t, cfg, builtin(t, coordinateTasks...), []string{"left_click", "type", "key", "scroll", "done"})
+}
+
+// TestBuiltinThroughResponsesComputer runs them through OpenAI's
+// Responses API with its computer tool: a reply's gestures come as one
+// computer_call of several actions.
+func TestBuiltinThroughResponsesComputer(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	cfg := testConfig(t)
+	cfg.API, cfg.Native = APIResponses, contract.NativeComputer
+	coordinateRuns(t, cfg, builtin(t, coordinateTasks...), []string{"computer", "done"})
+}
+
+// TestBuiltinThroughVisionMarks runs them over chat completions with
+// vision marks, the reference answering in UI-TARS' text actions
+// (click(start_box='(x,y)'), type(content=...), hotkey, scroll): read as
+// calls of mouse at a point, type where the focus is, press and scroll.
+func TestBuiltinThroughVisionMarks(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	cfg := testConfig(t)
+	cfg.Options = append(cfg.Options, agent.WithVisionMarks(true))
+	coordinateRuns(t, cfg, builtin(t, coordinateTasks...), []string{"mouse", "type", "press", "scroll", "done"})
 }
 
 // TestBuiltinThroughGemini runs built-in tasks through Google's Gemini

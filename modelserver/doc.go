@@ -45,4 +45,11 @@
 // browser` plays the built-in suites this way; OpenAI's Responses API
 // (POST /v1/responses, streamed, stateless) is served the same way, for
 // `webagent eval --api responses`.
+//
+// For a model that answers in coordinates ([ToolsetComputer]: Claude's
+// computer use toolset, OpenAI's computer tool; or chat completions whose
+// observations carry the in-view line of vision marks) the calls by ref
+// are sent as gestures at the points the latest observation gives for the
+// refs: computer members, one computer_call of actions, or UI-TARS text
+// actions.
 package modelserver

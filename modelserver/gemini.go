@@ -26,12 +26,10 @@ import (
 //
 // A request that declares the computerUse tool gets ChatRequest.Toolset
 // ToolsetComputer; Gemini's computer use actions are function calls of
-// predefined names (click_at, type_text_at, ...), so a Turn makes them
-// as it makes any call.
-
-// ToolsetComputer is ChatRequest.Toolset for a Gemini request that
-// declares the computerUse tool.
-const ToolsetComputer = "computer"
+// predefined names (click_at, type_text_at, ... on a 1000x1000 grid), so
+// a Turn makes them as it makes any call. The Responder's calls of
+// webagent's tools are not yet expressed as those gestures, as
+// computerMembers and computerActions do for the other two APIs.
 
 // GeminiBaseURL is the Gemini API's root with its version,
 // "http://127.0.0.1:PORT/v1beta".

@@ -23,7 +23,10 @@ import (
 // of type browser_toolset_*) gets ChatRequest.Toolset "browser" and, in
 // its Tools, the webagent tools the toolset can express (click, type,
 // select, press, scroll, goto, back); a Turn's calls of those are sent as
-// the toolset's members, by ref (see browserMembers).
+// the toolset's members, by ref (see browserMembers). One that declares
+// the computer use toolset (computer_toolset_*) gets Toolset "computer":
+// click, type, select, press and scroll are sent as its members at the
+// points the latest observation gives (see computerMembers).
 
 // ToolsetBrowser is ChatRequest.Toolset for a Messages request that
 // declares Claude's browser use toolset.
@@ -121,6 +124,11 @@ func decodeMessagesRequest(body []byte) (*ChatRequest, error) {
 			for _, n := range browserExpressed {
 				req.Tools = append(req.Tools, Tool{Name: n, Description: "done by the browser toolset's members"})
 			}
+		case strings.HasPrefix(t.Type, "computer_toolset"):
+			req.Toolset = ToolsetComputer
+			for _, n := range computerExpressed {
+				req.Tools = append(req.Tools, Tool{Name: n, Description: "done by the computer toolset's members at the refs' points"})
+			}
 		case t.Name != "":
 			req.Tools = append(req.Tools, Tool{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
 		}
@@ -191,8 +199,11 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 // streamMessage sends t as the Messages API streams a reply.
 func (s *Server) streamMessage(w http.ResponseWriter, req, prev *ChatRequest, t Turn) {
 	calls := t.ToolCalls
-	if req.Toolset == ToolsetBrowser {
+	switch req.Toolset {
+	case ToolsetBrowser:
 		calls = browserMembers(calls, req)
+	case ToolsetComputer:
+		calls = computerMembers(calls, req)
 	}
 	u := estimateUsage(req, prev, t)
 	w.Header().Set("Content-Type", "text/event-stream")

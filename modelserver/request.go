@@ -19,7 +19,8 @@ type ChatRequest struct {
 	// Raw is the body as received.
 	Raw json.RawMessage
 	// Toolset is ToolsetBrowser for a Messages request that declares
-	// Claude's browser use toolset, else "".
+	// Claude's browser use toolset, ToolsetComputer for one that declares
+	// a computer tool (Claude's, OpenAI's), else "".
 	Toolset string
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 )
 
 // OpenAI's Responses API (POST /v1/responses, streamed, stateless: the
@@ -14,7 +15,11 @@ import (
 // function_call_output items tool messages. The Turn is streamed as the API reference
 // documents: response.created, an output item per text and call
 // (response.output_item.added, the deltas, response.output_item.done),
-// response.completed with the usage.
+// response.completed with the usage. A request that declares the computer
+// tool gets Toolset "computer": its computer_call items are read as calls,
+// a computer_call_output with the user message after it ("The computer
+// call ID did: ...") as their tool message, and a Turn's gestures are sent
+// as one computer_call (computerActions).
 
 type respItem struct {
 	Type      string          `json:"type"`
@@ -24,6 +29,7 @@ type respItem struct {
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
 	Output    json.RawMessage `json:"output"`
+	Actions   json.RawMessage `json:"actions"` // a computer_call's
 }
 
 // respText is content or output: a string, or parts whose text is joined.
@@ -70,6 +76,9 @@ func decodeResponsesRequest(body []byte) (*ChatRequest, error) {
 	}
 	for _, it := range w.Input {
 		switch it.Type {
+		case "computer_call":
+			it.Name, it.Arguments = ToolsetComputer, string(it.Actions)
+			fallthrough
 		case "function_call":
 			n := len(req.Messages)
 			if n == 0 || req.Messages[n-1].Role != "assistant" {
@@ -80,8 +89,16 @@ func decodeResponsesRequest(body []byte) (*ChatRequest, error) {
 		case "function_call_output":
 			text, images := respText(it.Output)
 			req.Messages = append(req.Messages, Message{Role: "tool", Content: text, ToolCallID: it.CallID, Images: images})
+		case "computer_call_output":
+			req.Messages = append(req.Messages, Message{Role: "tool", ToolCallID: it.CallID, Images: 1})
 		case "", "message":
 			text, images := respText(it.Content)
+			if id, did, ok := computerDid(text); ok && it.Role == "user" {
+				if m := toolMessage(req, id); m != nil {
+					m.Content = did
+					continue
+				}
+			}
 			role := it.Role
 			if role == "developer" {
 				role = "system"
@@ -90,11 +107,38 @@ func decodeResponsesRequest(body []byte) (*ChatRequest, error) {
 		}
 	}
 	for _, t := range w.Tools {
-		if t.Type == "function" {
+		switch t.Type {
+		case "function":
 			req.Tools = append(req.Tools, Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+		case "computer", "computer_use_preview":
+			req.Toolset = ToolsetComputer
+			for _, n := range computerExpressed {
+				req.Tools = append(req.Tools, Tool{Name: n, Description: "done by the computer tool's actions at the refs' points"})
+			}
 		}
 	}
 	return req, nil
+}
+
+// computerDid reads the user message a client sends after a
+// computer_call_output with what the call did: "The computer call ID
+// did: TEXT".
+func computerDid(text string) (id, did string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "The computer call ")
+	if !ok {
+		return "", "", false
+	}
+	return strings.Cut(rest, " did: ")
+}
+
+// toolMessage is the tool message of the call id, or nil.
+func toolMessage(req *ChatRequest, id string) *Message {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if m := &req.Messages[i]; m.Role == "tool" && m.ToolCallID == id {
+			return m
+		}
+	}
+	return nil
 }
 
 func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
@@ -156,7 +200,21 @@ func (s *Server) streamResponse(w http.ResponseWriter, req, prev *ChatRequest, t
 		send("response.output_item.done", map[string]any{"output_index": len(output), "item": item})
 		output = append(output, item)
 	}
-	for _, c := range t.ToolCalls {
+	calls := t.ToolCalls
+	if req.Toolset == ToolsetComputer {
+		var actions []map[string]any
+		actions, calls = computerActions(calls, req)
+		if len(actions) > 0 {
+			n := s.callSeq.Add(1)
+			item := map[string]any{"type": "computer_call", "id": fmt.Sprintf("cu_%d", n), "call_id": fmt.Sprintf("call_%d", n),
+				"actions": actions, "pending_safety_checks": []any{}, "status": "in_progress"}
+			send("response.output_item.added", map[string]any{"output_index": len(output), "item": item})
+			item["status"] = "completed"
+			send("response.output_item.done", map[string]any{"output_index": len(output), "item": item})
+			output = append(output, item)
+		}
+	}
+	for _, c := range calls {
 		n := s.callSeq.Add(1)
 		item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": fmt.Sprintf("call_%d", n),
 			"name": c.Name, "arguments": "", "status": "in_progress"}

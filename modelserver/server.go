@@ -208,7 +208,13 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	case derr != nil:
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "modelserver: "+derr.Error(), 0)
 	default:
-		x.serve(s.responder.Respond(req))
+		t := s.responder.Respond(req)
+		if t.Fault == None && t.Raw == nil {
+			if ui, ok := uitarsText(t, req); ok {
+				t = ui
+			}
+		}
+		x.serve(t)
 	}
 }
 

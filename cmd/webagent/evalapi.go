@@ -12,8 +12,9 @@ import (
 
 // eval's --api and --tools: the API the model is reached by and the tools
 // it is offered, as run's. Without a model the reference model plays each
-// task's solution over chat completions, or over the Messages API with
-// --api anthropic, in Claude's browser use tool with --tools browser.
+// task's solution over the API chosen, in the tools chosen: by ref with
+// webagent's tools and Claude's browser use tool, at the refs' points on
+// the screen with a computer tool (--tools native).
 type evalAPIFlags struct {
 	api, tools string
 }
@@ -24,17 +25,12 @@ func (f *evalAPIFlags) register(fs *flag.FlagSet) {
 }
 
 // resolve is the API and the native tool kind ("" for webagent's tools),
-// or a usage error: a tool set the API's vendor lacks, or one the
-// reference model does not play.
-func (f *evalAPIFlags) resolve(m *modelFlags, reference bool, log *slog.Logger) (api, native string, err error) {
+// or a usage error: a tool set the API's vendor lacks.
+func (f *evalAPIFlags) resolve(m *modelFlags, log *slog.Logger) (api, native string, err error) {
 	api = chooseAPI(f.api, m.baseURL, log)
 	native, err = nativeKind(f.tools, api)
 	if err != nil {
 		return "", "", err
-	}
-	if reference && native == contract.NativeComputer {
-		return "", "", usagef("the reference model plays its solutions by ref: with --tools %s (any API) or --tools %s (--api %s)",
-			toolsWebagent, toolsBrowser, apiAnthropic)
 	}
 	return api, native, nil
 }
@@ -64,7 +60,11 @@ func (o *evalOpts) apiModel(ctx context.Context, api string, log *slog.Logger) (
 // on an error, code is the exit status.
 func (o *evalOpts) evalModel(ctx context.Context, log *slog.Logger) (model contract.Model, name, api, native string, done func(), code int, err error) {
 	done = func() {}
-	api, native, err = o.apis.resolve(&o.modelFlags, o.referencePlays(log), log)
+	api, native, err = o.apis.resolve(&o.modelFlags, log)
+	if err == nil && api == apiGemini && native == contract.NativeComputer && !o.faults && o.referencePlays(log) {
+		err = usagef("the reference model does not play Gemini's computer use yet: with --api %s use --tools %s, or --tools %s with --api %s or %s",
+			apiGemini, toolsWebagent, toolsNative, apiAnthropic, apiResponses)
+	}
 	if err != nil {
 		return nil, "", "", "", done, exitUsage, err
 	}

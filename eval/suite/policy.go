@@ -38,7 +38,7 @@ type policy struct {
 
 const markerPrefix = "Reference turn "
 
-var markerRe = regexp.MustCompile(`^Reference turn ([0-9]+) of [0-9]+`)
+var markerRe = regexp.MustCompile(`^Reference turn ([0-9]+) of [0-9]+(?:, to step ([0-9]+))?`)
 
 // Respond decides the next reply from the conversation so far.
 func (p *policy) Respond(req *modelserver.ChatRequest) modelserver.Turn {
@@ -46,35 +46,23 @@ func (p *policy) Respond(req *modelserver.ChatRequest) modelserver.Turn {
 		return failTurn(fmt.Sprintf("task %s has no reference solution", p.task.ID))
 	}
 	turns := p.task.Reference.Turns
-	obs, delta, ok := currentPage(req)
+	obs, spots, delta, ok := currentPage(req)
 	if !ok {
 		return failTurn("reference policy: the request holds no page observation")
 	}
-	last, repeats, at := progress(req)
-	if last > len(turns) {
-		return failTurn(fmt.Sprintf("reference policy: the conversation is at turn %d but the reference has %d", last, len(turns)))
-	}
-	if last > 0 {
-		for _, m := range req.Messages[at+1:] {
-			if m.Role == "tool" && strings.HasPrefix(m.Content, "error:") {
-				return failTurn(p.where(last, turns[last-1]) + " failed: " + m.Content)
-			}
-		}
-	}
-	next := last + 1
-	if last > 0 && turns[last-1].Until != "" && !strings.Contains(obs, turns[last-1].Until) {
-		if repeats >= MaxRepeats {
-			return failTurn(fmt.Sprintf("%s: %q did not appear after %d tries", p.where(last, turns[last-1]), turns[last-1].Until, repeats))
-		}
-		next = last
+	pr := progress(req)
+	last := pr.last
+	next, from, failed := p.resume(req, pr, obs)
+	if failed != "" {
+		return failTurn(failed)
 	}
 	lines := outline.Parse(snapshotOf(obs))
-	for ; next <= len(turns); next++ {
+	for ; next <= len(turns); next, from = next+1, 0 {
 		tr := turns[next-1]
 		if next != last && tr.Until != "" && strings.Contains(obs, tr.Until) {
 			continue // already there: repeat zero times
 		}
-		calls, err := p.calls(tr, obs, lines)
+		calls, steps, err := p.calls(tr, from, obs, lines)
 		if err != nil && delta && contains(req.ToolNames(), snapshotTool) {
 			// The page as the deltas left it may be out of order or
 			// missing what was cut: ask for the whole page, as a model would.
@@ -94,23 +82,54 @@ func (p *policy) Respond(req *modelserver.ChatRequest) modelserver.Turn {
 				}
 			}
 		}
-		return modelserver.Turn{Text: fmt.Sprintf("%s%d of %d (line %d): %s", markerPrefix, next, len(turns), tr.Line, tr.Source), ToolCalls: calls}
+		marker := fmt.Sprintf("%s%d of %d", markerPrefix, next, len(turns))
+		if spots != nil { // the model answers in coordinates: only what is on the screen
+			return p.onScreen(tr, next, marker, calls, steps, lines, spots, pr)
+		}
+		return modelserver.Turn{Text: fmt.Sprintf("%s (line %d): %s", marker, tr.Line, tr.Source), ToolCalls: calls}
 	}
 	return failTurn(fmt.Sprintf("reference policy: the reference of task %s ended without done", p.task.ID))
+}
+
+// resume is where the reply goes on from: the turn and its first step;
+// or why it cannot go on (a call of the last reply failed, an until text
+// never came).
+func (p *policy) resume(req *modelserver.ChatRequest, pr place, obs string) (next, from int, failed string) {
+	turns, last := p.task.Reference.Turns, pr.last
+	if last > len(turns) {
+		return 0, 0, fmt.Sprintf("reference policy: the conversation is at turn %d but the reference has %d", last, len(turns))
+	}
+	if last > 0 {
+		for _, m := range req.Messages[pr.at+1:] {
+			if m.Role == "tool" && strings.HasPrefix(m.Content, "error:") {
+				return 0, 0, p.where(last, turns[last-1]) + " failed: " + m.Content
+			}
+		}
+	}
+	switch {
+	case pr.upto >= 0: // the turn was sent in parts: its next part
+		return last, pr.upto, ""
+	case last > 0 && turns[last-1].Until != "" && !strings.Contains(obs, turns[last-1].Until):
+		if pr.repeats >= MaxRepeats {
+			return 0, 0, fmt.Sprintf("%s: %q did not appear after %d tries", p.where(last, turns[last-1]), turns[last-1].Until, pr.repeats)
+		}
+		return last, 0, ""
+	}
+	return last + 1, 0, ""
 }
 
 func (p *policy) where(n int, t Turn) string {
 	return fmt.Sprintf("reference turn %d of %d (line %d: %s)", n, len(p.task.Reference.Turns), t.Line, t.Source)
 }
 
-// calls turns a reference line into tool calls on the current page.
-func (p *policy) calls(t Turn, obs string, lines []outline.Line) ([]modelserver.Call, error) {
-	var calls []modelserver.Call
-	for _, s := range t.Steps {
+// calls turns a reference line into tool calls on the current page, from
+// its step from on; steps holds each call's step.
+func (p *policy) calls(t Turn, from int, obs string, lines []outline.Line) (calls []modelserver.Call, steps []int, err error) {
+	for i, s := range t.Steps[from:] {
 		spec := verbs[s.Verb]
 		if spec.tool == "" {
 			if err := checkExpect(s, obs); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
@@ -118,14 +137,14 @@ func (p *policy) calls(t Turn, obs string, lines []outline.Line) ([]modelserver.
 		if spec.target {
 			ref, err := outline.Resolve(lines, outline.Target{Role: s.Role, Name: s.Name, Partial: s.Partial, Scope: s.Scope})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			args["ref"] = ref
 		}
 		for name, v := range s.Args {
 			x, err := expand(v, obs)
 			if err != nil {
-				return nil, fmt.Errorf("%s %s: %v", s.Verb, name, err)
+				return nil, nil, fmt.Errorf("%s %s: %v", s.Verb, name, err)
 			}
 			if name == "url" {
 				x = joinURL(p.base, x)
@@ -137,11 +156,12 @@ func (p *policy) calls(t Turn, obs string, lines []outline.Line) ([]modelserver.
 		}
 		b, err := json.Marshal(args)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		calls = append(calls, modelserver.Call{Name: spec.tool, Args: string(b)})
+		steps = append(steps, from+i)
 	}
-	return calls, nil
+	return calls, steps, nil
 }
 
 func checkExpect(s Step, obs string) error {
@@ -156,10 +176,20 @@ func checkExpect(s Step, obs string) error {
 	return nil
 }
 
-// progress finds the last reply the policy sent: its turn number (0 when
-// none), how many replies in a row were that turn, and its message index.
-func progress(req *modelserver.ChatRequest) (last, repeats, at int) {
-	at = -1
+// place is where the conversation is in the reference, from the last
+// reply the policy sent.
+type place struct {
+	last    int // its turn (0 when none)
+	upto    int // the turn's steps it had reached when sent in parts, else -1
+	repeats int // how many replies in a row were that turn
+	same    int // how many replies in a row had its very marker
+	at      int // its message index
+}
+
+// progress finds the last reply the policy sent.
+func progress(req *modelserver.ChatRequest) place {
+	pl := place{upto: -1, at: -1}
+	marker := ""
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		if m.Role != "assistant" {
@@ -170,15 +200,21 @@ func progress(req *modelserver.ChatRequest) (last, repeats, at int) {
 			continue
 		}
 		n, _ := strconv.Atoi(sub[1])
-		if last == 0 {
-			last, at = n, i
+		if pl.last == 0 && marker == "" {
+			pl.last, pl.at, marker = n, i, sub[0]
+			if sub[2] != "" {
+				pl.upto, _ = strconv.Atoi(sub[2])
+			}
 		}
-		if n != last {
+		if n != pl.last {
 			break
 		}
-		repeats++
+		pl.repeats++
+		if sub[0] == marker && pl.same == pl.repeats-1 {
+			pl.same++
+		}
 	}
-	return last, repeats, at
+	return pl
 }
 
 // snapshotTool is the agent's tool that shows the whole page again.
@@ -187,25 +223,30 @@ const snapshotTool = "snapshot"
 // currentPage returns the page as the observations show it: the latest
 // observation when it is a whole snapshot, else the latest whole one
 // brought up to date by the deltas after it (outline.Apply), under the
-// latest header. delta reports whether the latest was a delta.
-func currentPage(req *modelserver.ChatRequest) (obs string, delta bool, ok bool) {
+// latest header, without the in-view lines; spots are the latest's
+// (outline.CutInView). delta reports whether the latest was a delta.
+func currentPage(req *modelserver.ChatRequest) (obs string, spots map[string]outline.Spot, delta bool, ok bool) {
 	var chain []string // observations, latest first, back to a whole one
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		if m.Role != "user" || !strings.HasPrefix(m.Content, "Observation") {
 			continue
 		}
-		chain = append(chain, m.Content)
+		content, in := outline.CutInView(m.Content)
+		if len(chain) == 0 {
+			spots = in
+		}
+		chain = append(chain, content)
 		if !strings.Contains(m.Content, outline.DeltaHeader) {
 			break
 		}
 	}
 	if len(chain) == 0 {
-		return "", false, false
+		return "", nil, false, false
 	}
 	latest := chain[0]
 	if len(chain) == 1 || !strings.Contains(latest, outline.DeltaHeader) {
-		return latest, false, true
+		return latest, spots, false, true
 	}
 	page := unfenced(snapshotOf(chain[len(chain)-1]))
 	for k := len(chain) - 2; k >= 0; k-- {
@@ -213,7 +254,7 @@ func currentPage(req *modelserver.ChatRequest) (obs string, delta bool, ok bool)
 		page = outline.Apply(page, outline.DeltaHeader+unfenced(d))
 	}
 	head, _, _ := strings.Cut(latest, outline.DeltaHeader)
-	return head + "Snapshot:\n" + page, true, true
+	return head + "Snapshot:\n" + page, spots, true, true
 }
 
 // unfenced drops the fence's closing line from the end of an

@@ -1,0 +1,49 @@
+package modelserver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/webagent/webagent/internal/outline"
+)
+
+// TestCoordinateDialects: calls by ref become gestures at the points of
+// the latest observation's in-view line, in each dialect; a call whose
+// ref is not on the screen is left as it is.
+func TestCoordinateDialects(t *testing.T) {
+	line := outline.InViewLine([]outline.Spot{{Ref: "e1", X: 10, Y: 20}, {Ref: "e2", X: 30, Y: 40}, {Ref: "e3", Covered: true}})
+	req := &ChatRequest{Messages: []Message{{Role: "user", Content: "Observation, step 1.\nSnapshot:\nx\n\n" + line}}}
+	calls := []Call{
+		ToolCall("type", map[string]any{"ref": "e1", "text": "Ann", "submit": true}),
+		ToolCall("select", map[string]any{"ref": "e2", "option": "Two"}),
+		ToolCall("scroll", map[string]any{"direction": "down"}),
+	}
+	var names []string
+	for _, c := range computerMembers(calls, req) {
+		names = append(names, c.Name+c.Args)
+	}
+	want := `computer:left_click{"coordinate":[10,20]} computer:key{"text":"ctrl+a"} computer:type{"text":"Ann"} computer:key{"text":"Return"} ` +
+		`computer:left_click{"coordinate":[30,40]} computer:type{"text":"Two"} computer:key{"text":"Return"} ` +
+		`computer:scroll{"coordinate":[400,300],"scroll_amount":5,"scroll_direction":"down"}`
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("Claude's members:\n got %s\nwant %s", got, want)
+	}
+	actions, rest := computerActions(append(calls, ToolCall("done", map[string]any{"answer": "ok"})), req)
+	b, _ := json.Marshal(actions)
+	if !strings.Contains(string(b), `{"button":"left","type":"click","x":10,"y":20},{"keys":["CTRL","A"],"type":"keypress"}`) ||
+		!strings.Contains(string(b), `{"scroll_x":0,"scroll_y":500,"type":"scroll","x":400,"y":300}`) || len(rest) != 1 || rest[0].Name != "done" {
+		t.Errorf("OpenAI's actions %s, rest %v", b, rest)
+	}
+	ui, ok := uitarsText(Turn{Text: "Reference turn 1", ToolCalls: calls[:1]}, req)
+	if !ok || len(ui.ToolCalls) != 0 || ui.Text != "Reference turn 1\nAction: click(start_box='(10,20)')\nAction: hotkey(key='control a')\nAction: type(content='Ann')\nAction: hotkey(key='enter')" {
+		t.Errorf("UI-TARS: %v %q", ok, ui.Text)
+	}
+	covered := []Call{ToolCall("click", map[string]any{"ref": "e3"})}
+	if got := computerMembers(covered, req); len(got) != 1 || got[0].Name != "click" {
+		t.Errorf("a covered ref: %v, want the call as it is", got)
+	}
+	if _, ok := uitarsText(Turn{ToolCalls: covered}, req); ok {
+		t.Error("a covered ref was written as a text action")
+	}
+}
