@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
@@ -29,7 +31,18 @@ import (
 
 var chrome chrometest.Shared
 
-func TestMain(m *testing.M) { os.Exit(chrome.Run(m)) }
+// TestMain runs the tests, then closes the shared Chromium and finds no
+// goroutine of the client or its SDK left running.
+func TestMain(m *testing.M) {
+	code := chrome.Run(m)
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
 
 // shop is a page with a "Place order" button at (100, 100)-(300, 150) and
 // a name field at (100, 200)-(300, 230), in CSS pixels.
