@@ -157,6 +157,12 @@ func TestFailures(t *testing.T) {
 			}
 			return ok
 		}},
+		{name: "cut-mid-stream-then-ok", reqs: 2, turns: func(n int) turn {
+			if n == 0 {
+				return turn{chunks: reply{text: "Hello."}.chunks()[:1], cut: true}
+			}
+			return ok
+		}},
 		{name: "error-in-stream-then-ok", reqs: 2, turns: func(n int) turn {
 			if n == 0 {
 				return turn{chunks: []map[string]any{{"error": map[string]any{"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}}}

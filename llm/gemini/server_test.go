@@ -53,6 +53,7 @@ type turn struct {
 	body   string
 	header map[string]string
 	stall  bool
+	cut    bool // the connection is closed after the chunks, mid-stream
 }
 
 func startAPI(t *testing.T, respond func(req *apiRequest, n int) turn) *apiServer {
@@ -150,6 +151,11 @@ func (s *apiServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if tn.stall {
 		<-r.Context().Done()
+	}
+	if tn.cut {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close() // the chunked body never ends
+		}
 	}
 }
 
