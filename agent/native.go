@@ -103,7 +103,9 @@ func (r *run) executeNative(ctx context.Context, tc contract.ToolCall, out *iter
 		return outcome{}, err
 	}
 	if refused != nil {
-		return r.withScreenshot(ctx, *refused, nil), nil
+		o := r.withScreenshot(ctx, *refused, nil)
+		o.browser = r.browserState(ctx)
+		return o, nil
 	}
 	nr := &nativeRun{cursor: r.cursor.Load()}
 	var texts []string
@@ -134,11 +136,11 @@ func (r *run) executeNative(ctx context.Context, tc contract.ToolCall, out *iter
 	if res.terminal {
 		return res, nil
 	}
-	if r.tools.native.Kind == contract.NativeBrowser {
-		res.browser = r.browserState(ctx)
-		if !nr.shot && nr.zoom == nil {
-			return res, nil // its screenshots are asked for
-		}
+	// The tabs after the call: a browser tool reports them, and a
+	// computer tool's result names the page's address (Gemini's sends it).
+	res.browser = r.browserState(ctx)
+	if r.tools.native.Kind == contract.NativeBrowser && !nr.shot && nr.zoom == nil {
+		return res, nil // its screenshots are asked for
 	}
 	return r.withScreenshot(ctx, res, nr.zoom), nil
 }

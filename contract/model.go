@@ -47,8 +47,9 @@ type Message struct {
 	// Acknowledged are, on a native tool's result, the safety checks of
 	// its call that a person allowed (ToolCall.SafetyChecks).
 	Acknowledged []SafetyCheck `json:"acknowledged,omitempty"`
-	// Browser is, on a browser tool's result, the browser's state after
-	// the call.
+	// Browser is, on a native tool's result, the browser's state after
+	// the call: a browser tool reports its tabs, a computer tool the
+	// active tab's address (Gemini's computer use sends it back).
 	Browser *BrowserState `json:"browser,omitempty"`
 }
 

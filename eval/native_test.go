@@ -156,10 +156,33 @@ func TestBuiltinThroughVisionMarks(t *testing.T) {
 	coordinateRuns(t, cfg, builtin(t, coordinateTasks...), []string{"mouse", "type", "press", "scroll", "done"})
 }
 
+// TestBuiltinThroughGemini runs built-in tasks through Google's Gemini
+// API with webagent's own tools, against the reference server: function
+// calls and responses, the key in its header, every task passes.
+func TestBuiltinThroughGemini(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	tasks := builtin(t, "shop-mugs-express-gift", "widget-slider", "widget-autocomplete")
+	cfg := testConfig(t)
+	cfg.API = APIGemini
+	rep := NewRunner(cfg).Run(context.Background(), TaskJobs(tasks))
+	if rep.Partial || len(rep.Runs) != len(tasks) {
+		t.Fatalf("partial %v, %d runs", rep.Partial, len(rep.Runs))
+	}
+	for _, r := range rep.Runs {
+		if !r.Success {
+			t.Errorf("%s: %s: %s", r.ID, r.Code, r.Message)
+		}
+		if r.Tokens.PromptTokens == 0 || r.Tokens.CompletionTokens == 0 {
+			t.Errorf("%s: tokens %+v: the usage was not read", r.ID, r.Tokens)
+		}
+	}
+}
+
 // TestReferenceModelAPIs refuses an API the reference model does not
 // speak.
 func TestReferenceModelAPIs(t *testing.T) {
-	_, _, err := referenceModel(modelserver.Script(), "gemini")
+	_, _, err := referenceModel(modelserver.Script(), "bedrock")
 	if err == nil || !strings.Contains(err.Error(), "anthropic") {
 		t.Fatalf("err = %v, want the APIs the reference model speaks", err)
 	}

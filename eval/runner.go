@@ -29,6 +29,7 @@ const (
 	APIChat      = "chat"
 	APIAnthropic = "anthropic"
 	APIResponses = "responses"
+	APIGemini    = "gemini"
 )
 
 // Config configures a Runner.
@@ -42,8 +43,9 @@ type Config struct {
 	// ModelName is reported; "reference" when Model is nil.
 	ModelName string
 	// API is how the reference model is reached when Model is nil: "" or
-	// APIChat (chat completions), APIAnthropic (the Messages API) or
-	// APIResponses (OpenAI's Responses API).
+	// APIChat (chat completions), APIAnthropic (the Messages API),
+	// APIResponses (OpenAI's Responses API) or APIGemini (Google's Gemini
+	// API).
 	API string
 	// Native offers the model its vendor's tool set of this kind
 	// (agent.WithNativeTools: contract.NativeBrowser, ...) in place of

@@ -16,6 +16,7 @@ import (
 	"github.com/webagent/webagent/eval/suite"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/llm/anthropic"
+	"github.com/webagent/webagent/llm/gemini"
 	"github.com/webagent/webagent/llm/responses"
 	"github.com/webagent/webagent/modelserver"
 )
@@ -167,8 +168,8 @@ func brokenBrowser(err error) error {
 }
 
 // referenceModel starts a [modelserver.Server] answering with p and returns
-// a client of it over api (APIChat, APIAnthropic or APIResponses), and a
-// func that stops both.
+// a client of it over api (APIChat, APIAnthropic, APIResponses or
+// APIGemini), and a func that stops both.
 func referenceModel(p modelserver.Responder, api string) (contract.Model, func(), error) {
 	srv, err := modelserver.Start(p)
 	if err != nil {
@@ -186,8 +187,10 @@ func referenceModel(p modelserver.Responder, api string) (contract.Model, func()
 		client, err = anthropic.New(anthropic.Config{BaseURL: base, Model: ReferenceModel, Inactivity: idle})
 	case APIResponses:
 		client, err = responses.New(responses.Config{BaseURL: base, Model: ReferenceModel, Inactivity: idle})
+	case APIGemini: // the server takes any key; the API needs one
+		client, err = gemini.New(gemini.Config{BaseURL: srv.GeminiBaseURL(), APIKey: "reference", Model: ReferenceModel, Inactivity: idle})
 	default:
-		err = fmt.Errorf("the reference model speaks the APIs %s, %s and %s, not %q", APIChat, APIAnthropic, APIResponses, api)
+		err = fmt.Errorf("the reference model speaks the APIs %s, %s, %s and %s, not %q", APIChat, APIAnthropic, APIResponses, APIGemini, api)
 	}
 	if err != nil {
 		srv.Close()

@@ -200,7 +200,7 @@ func toolResult(m contract.Message, toolset string) sdk.ContentBlockParamUnion {
 	if toolset != "" {
 		r.ToolsetName = sdk.String(toolset)
 	}
-	if m.Browser != nil {
+	if m.Browser != nil && toolset == browserToolset { // a computer tool's result has no browser_state
 		r.Content = append(r.Content, browserState(m.Browser))
 	}
 	for _, img := range m.Images {
