@@ -18,9 +18,11 @@ const marksNote = "\n\nThe screenshot shows the viewport with each element's ref
 const inViewBudget = 5 * time.Second
 
 // refLocator is a browser that can say where the refs in view are and
-// where a click reaches each (package browser's InView).
+// where a click reaches each, and how large the view is (package
+// browser's InView and Viewport).
 type refLocator interface {
 	InView(ctx context.Context) ([]contract.RefInView, error)
+	Viewport() (width, height int)
 }
 
 // observationMessage is the observation's message, with the marked
@@ -71,7 +73,8 @@ func (r *run) inViewLine(ctx context.Context) string {
 	for i, v := range refs {
 		spots[i] = outline.Spot{Ref: v.Ref, X: int(math.Round(v.At.X)), Y: int(math.Round(v.At.Y)), Covered: v.Covered}
 	}
-	return outline.InViewLine(spots)
+	w, h := loc.Viewport()
+	return outline.InViewLine(w, h, spots)
 }
 
 // typeAtFocus offers, under vision marks, a type tool whose ref may be

@@ -144,6 +144,17 @@ func TestBuiltinThroughResponsesComputer(t *testing.T) {
 	coordinateRuns(t, cfg, builtin(t, coordinateTasks...), []string{"computer", "done"})
 }
 
+// TestBuiltinThroughGeminiComputer runs them through Gemini's API with its
+// computer use: click_at and type_text_at on its 1000 by 1000 grid,
+// key_combination, scroll_document.
+func TestBuiltinThroughGeminiComputer(t *testing.T) {
+	t.Parallel()
+	skipWithoutChrome(t)
+	cfg := testConfig(t)
+	cfg.API, cfg.Native = APIGemini, contract.NativeComputer
+	coordinateRuns(t, cfg, builtin(t, coordinateTasks...), []string{"click_at", "type_text_at", "scroll_document", "done"})
+}
+
 // TestBuiltinThroughVisionMarks runs them over chat completions with
 // vision marks, the reference answering in UI-TARS' text actions
 // (click(start_box='(x,y)'), type(content=...), hotkey, scroll): read as

@@ -60,6 +60,17 @@ func spotsOf(req *ChatRequest) map[string]outline.Spot {
 	return nil
 }
 
+// screenInView is the screen's size the latest observation's in-view line
+// gives; 0, 0 without one.
+func screenInView(req *ChatRequest) (w, h int) {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if m := req.Messages[i]; m.Role == "user" && strings.HasPrefix(m.Content, "Observation") {
+			return outline.InViewScreen(m.Content)
+		}
+	}
+	return 0, 0
+}
+
 // gestures expresses c at the points of spots; ok is false for a call no
 // gesture does (goto, done) or whose ref is not on the screen.
 func gestures(c Call, spots map[string]outline.Spot) (gs []gesture, ok bool) {

@@ -12,7 +12,7 @@ import (
 // the latest observation's in-view line, in each dialect; a call whose
 // ref is not on the screen is left as it is.
 func TestCoordinateDialects(t *testing.T) {
-	line := outline.InViewLine([]outline.Spot{{Ref: "e1", X: 10, Y: 20}, {Ref: "e2", X: 30, Y: 40}, {Ref: "e3", Covered: true}})
+	line := outline.InViewLine(800, 600, []outline.Spot{{Ref: "e1", X: 10, Y: 20}, {Ref: "e2", X: 30, Y: 40}, {Ref: "e3", Covered: true}})
 	req := &ChatRequest{Messages: []Message{{Role: "user", Content: "Observation, step 1.\nSnapshot:\nx\n\n" + line}}}
 	calls := []Call{
 		ToolCall("type", map[string]any{"ref": "e1", "text": "Ann", "submit": true}),
@@ -45,5 +45,29 @@ func TestCoordinateDialects(t *testing.T) {
 	}
 	if _, ok := uitarsText(Turn{ToolCalls: covered}, req); ok {
 		t.Error("a covered ref was written as a text action")
+	}
+}
+
+// TestGeminiActions: calls by ref become Gemini's computer use functions
+// on its 1000 by 1000 grid, the screen's size read off the in-view line
+// when the request holds no screenshot yet.
+func TestGeminiActions(t *testing.T) {
+	line := outline.InViewLine(800, 600, []outline.Spot{{Ref: "e1", X: 400, Y: 150}, {Ref: "e2", X: 80, Y: 600}})
+	req := &ChatRequest{Messages: []Message{{Role: "user", Content: "Observation, step 1.\nSnapshot:\nx\n\n" + line}}}
+	calls := []Call{
+		ToolCall("click", map[string]any{"ref": "e1"}),
+		ToolCall("type", map[string]any{"ref": "e2", "text": "Ann", "submit": true}),
+		ToolCall("select", map[string]any{"ref": "e1", "option": "Two"}),
+		ToolCall("press", map[string]any{"key": "Enter"}),
+		ToolCall("click", map[string]any{"ref": "e9"}),
+	}
+	var got []string
+	for _, c := range geminiActions(calls, req) {
+		got = append(got, c.Name+c.Args)
+	}
+	want := `click_at{"x":500,"y":250} type_text_at{"clear_before_typing":true,"press_enter":true,"text":"Ann","x":100,"y":999} ` +
+		`type_text_at{"clear_before_typing":false,"press_enter":true,"text":"Two","x":500,"y":250} key_combination{"keys":"Return"} click{"ref":"e9"}`
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }

@@ -126,9 +126,13 @@ func decodeGeminiRequest(body []byte, model string, stream bool) (*ChatRequest, 
 			return req, fmt.Errorf("* GenerateContentRequest.contents[%d].role: %q is neither user nor model", i, c.Role)
 		}
 	}
+	req.Screen[0], req.Screen[1] = screenOf(w.Contents)
 	for _, t := range w.Tools {
 		if t.ComputerUse != nil {
 			req.Toolset = ToolsetComputer
+			for _, n := range computerExpressed {
+				req.Tools = append(req.Tools, Tool{Name: n, Description: "done by the computer use functions at the refs' points"})
+			}
 		}
 		for _, d := range t.FunctionDeclarations {
 			params := d.ParametersJSONSchema
@@ -256,8 +260,12 @@ func (s *Server) sendGemini(w http.ResponseWriter, req, prev *ChatRequest, t Tur
 	if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
 		usage["cachedContentTokenCount"] = d.CachedTokens
 	}
+	calls := t.ToolCalls
+	if req.Toolset == ToolsetComputer {
+		calls = geminiActions(calls, req)
+	}
 	var parts []map[string]any
-	for _, c := range t.ToolCalls {
+	for _, c := range calls {
 		var args map[string]any
 		if err := json.Unmarshal([]byte(c.Args), &args); err != nil {
 			args = map[string]any{"_unreadable": c.Args}

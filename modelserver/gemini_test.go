@@ -73,7 +73,7 @@ func TestGeminiStream(t *testing.T) {
 	if first, _ := json.Marshal(chunks[0]); !strings.Contains(string(first), `"text":"next"`) {
 		t.Errorf("first chunk %s", first)
 	}
-	if seen.Toolset != ToolsetComputer || len(seen.Tools) != 1 || seen.Tools[0].Name != "done" || !seen.Stream {
+	if n := len(seen.Tools); seen.Toolset != ToolsetComputer || n != len(computerExpressed)+1 || seen.Tools[n-1].Name != "done" || !seen.Stream {
 		t.Errorf("toolset %q, tools %+v", seen.Toolset, seen.Tools)
 	}
 	var got []string

@@ -22,6 +22,10 @@ type ChatRequest struct {
 	// Claude's browser use toolset, ToolsetComputer for one that declares
 	// a computer tool (Claude's, OpenAI's), else "".
 	Toolset string
+	// Screen is the width and height of the request's latest screenshot,
+	// where its API carries the picture's bytes readably (Gemini's); 0, 0
+	// otherwise.
+	Screen [2]int
 }
 
 // Message is one message of a request.

@@ -115,7 +115,6 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"two modes", []string{"eval", "--faults", bad}, []string{"separate runs"}},
 		{"browser tool over chat", []string{"eval", "--tools", "browser"}, []string{"--tools browser", "--api anthropic"}},
 		{"unknown api", []string{"eval", "--api", "bedrock"}, []string{"use chat, anthropic, responses or gemini"}},
-		{"reference in gemini's computer use", []string{"eval", "--api", "gemini", "--tools", "native"}, []string{"does not play Gemini's computer use", "--tools webagent"}},
 		{"browser tool over gemini", []string{"eval", "--api", "gemini", "--tools", "browser"}, []string{"--tools browser", "--api anthropic"}},
 		{"compare one file", []string{"eval", "compare", bad}, []string{"compare takes two reports"}},
 		{"compare not json", []string{"eval", "compare", bad, bad}, []string{"not a report.json"}},

@@ -61,10 +61,6 @@ func (o *evalOpts) apiModel(ctx context.Context, api string, log *slog.Logger) (
 func (o *evalOpts) evalModel(ctx context.Context, log *slog.Logger) (model contract.Model, name, api, native string, done func(), code int, err error) {
 	done = func() {}
 	api, native, err = o.apis.resolve(&o.modelFlags, log)
-	if err == nil && api == apiGemini && native == contract.NativeComputer && !o.faults && o.referencePlays(log) {
-		err = usagef("the reference model does not play Gemini's computer use yet: with --api %s use --tools %s, or --tools %s with --api %s or %s",
-			apiGemini, toolsWebagent, toolsNative, apiAnthropic, apiResponses)
-	}
 	if err != nil {
 		return nil, "", "", "", done, exitUsage, err
 	}

@@ -18,7 +18,7 @@ func TestPolicyOnScreen(t *testing.T) {
 button "Save" [ref=e2]
 paragraph "A long text"
 button "Far" [ref=e3]`
-	view := func(spots ...outline.Spot) string { return page + "\n\n" + outline.InViewLine(spots) }
+	view := func(spots ...outline.Spot) string { return page + "\n\n" + outline.InViewLine(800, 600, spots) }
 	top := view(outline.Spot{Ref: "e1", X: 10, Y: 10}, outline.Spot{Ref: "e2", X: 10, Y: 40})
 	bottom := view(outline.Spot{Ref: "e3", X: 10, Y: 500})
 	task := taskWith(t, "type \"Name\" \"Ann\"; click \"Save\"; click \"Far\"\ndone \"ok\"")

@@ -12,13 +12,17 @@ import (
 // the viewport with the point where a click reaches it, in the
 // screenshot's pixels.
 //
-//	In view (ref x,y: where a click reaches it, in the screenshot's pixels): e1 175,115; e4 300,40; e9 covered
+//	In view on the 1280x900 screen (ref x,y: where a click reaches it, in the screenshot's pixels): e1 175,115; e4 300,40; e9 covered
 //
 // A ref whose point is under another element (a dialog, a banner) is
 // "covered": no click on the screen reaches it until that is gone.
 
-// InViewHeader starts the in-view line.
-const InViewHeader = "In view (ref x,y: where a click reaches it, in the screenshot's pixels):"
+// inViewStart and inViewEnd frame the in-view line's header, around the
+// screen's size.
+const (
+	inViewStart = "In view on the "
+	inViewEnd   = " screen (ref x,y: where a click reaches it, in the screenshot's pixels):"
+)
 
 // Spot is a ref in view: where a click reaches it, in whole pixels, or
 // Covered.
@@ -28,13 +32,14 @@ type Spot struct {
 	Covered bool
 }
 
-// InViewLine writes the in-view line of spots; "" when there are none.
-func InViewLine(spots []Spot) string {
+// InViewLine writes the in-view line of spots on a screen (the viewport)
+// of w by h pixels; "" when there are none.
+func InViewLine(w, h int, spots []Spot) string {
 	if len(spots) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(InViewHeader)
+	fmt.Fprintf(&b, "%s%dx%d%s", inViewStart, w, h, inViewEnd)
 	for i, s := range spots {
 		if i > 0 {
 			b.WriteByte(';')
@@ -51,11 +56,11 @@ func InViewLine(spots []Spot) string {
 // CutInView finds the in-view line in an observation: the text without
 // it, and its spots by ref (nil when it has none).
 func CutInView(text string) (rest string, spots map[string]Spot) {
-	i := strings.Index(text, InViewHeader)
+	i, j := inViewHeader(text)
 	if i < 0 {
 		return text, nil
 	}
-	line, after, _ := strings.Cut(text[i+len(InViewHeader):], "\n")
+	line, after, _ := strings.Cut(text[j:], "\n")
 	spots = map[string]Spot{}
 	for item := range strings.SplitSeq(line, ";") {
 		f := strings.Fields(item)
@@ -75,6 +80,37 @@ func CutInView(text string) (rest string, spots map[string]Spot) {
 		spots[s.Ref] = s
 	}
 	return strings.TrimRight(text[:i], "\n") + cond(after != "", "\n"+after), spots
+}
+
+// InViewScreen is the screen's size the in-view line gives; 0, 0 without
+// one.
+func InViewScreen(text string) (w, h int) {
+	i, j := inViewHeader(text)
+	if i < 0 {
+		return 0, 0
+	}
+	size := text[i+len(inViewStart) : j-len(inViewEnd)]
+	if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil {
+		return 0, 0
+	}
+	return w, h
+}
+
+// inViewHeader finds the in-view line's header: where it starts and where
+// the spots after it start; -1 without one.
+func inViewHeader(text string) (start, end int) {
+	for off := 0; ; {
+		i := strings.Index(text[off:], inViewStart)
+		if i < 0 {
+			return -1, -1
+		}
+		i += off
+		line, _, _ := strings.Cut(text[i:], "\n")
+		if k := strings.Index(line, inViewEnd); k > 0 {
+			return i, i + k + len(inViewEnd)
+		}
+		off = i + len(inViewStart)
+	}
 }
 
 func cond(ok bool, s string) string {

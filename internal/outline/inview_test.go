@@ -11,7 +11,11 @@ import (
 func TestInViewRoundTrip(t *testing.T) {
 	spots := []Spot{{Ref: "e1", X: 175, Y: 115}, {Ref: "e9", Covered: true}, {Ref: "e12", X: 3, Y: 700}}
 	obs := "Observation, step 2.\nSnapshot:\nbutton \"Go\" [ref=e1]\n<<<end page>>>"
-	rest, got := CutInView(obs + "\n\n" + InViewLine(spots) + "\n")
+	line := InViewLine(1280, 900, spots)
+	if w, h := InViewScreen(obs + "\n\n" + line); w != 1280 || h != 900 {
+		t.Errorf("screen %dx%d, want 1280x900", w, h)
+	}
+	rest, got := CutInView(obs + "\n\n" + line + "\n")
 	if rest != obs {
 		t.Errorf("rest = %q, want %q", rest, obs)
 	}
@@ -22,7 +26,7 @@ func TestInViewRoundTrip(t *testing.T) {
 	if rest, got := CutInView(obs); rest != obs || got != nil {
 		t.Errorf("without the line: %q %v", rest, got)
 	}
-	if InViewLine(nil) != "" {
+	if InViewLine(1280, 900, nil) != "" {
 		t.Error("no spots gave a line")
 	}
 }
