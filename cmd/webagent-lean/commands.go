@@ -2,44 +2,48 @@
 
 package main
 
-import "time"
+import (
+	"time"
+
+	"github.com/webagent/webagent/session/wire"
+)
 
 // defaultOperationTimeout is --operation-timeout's default.
 const defaultOperationTimeout = 120000 * time.Millisecond
 
 // commands are webagent browser's commands.
-var commands = []command{
-	{name: "snapshot", tool: "snapshot", params: []param{{"diff", "boolean"}}},
-	{name: "screenshot", tool: "screenshot", params: []param{{"path", "string"}, {"annotate", "boolean"}}},
-	{name: "open", tool: "goto", params: []param{{"url", "string"}}},
-	{name: "click", tool: "click", params: []param{{"ref", "string"}}},
-	{name: "type", tool: "type", params: []param{{"ref", "string"}, {"text", "string"}, {"submit", "boolean"}}},
-	{name: "select", tool: "select", params: []param{{"ref", "string"}, {"option", "string"}}},
-	{name: "options", tool: "options", params: []param{{"ref", "string"}}},
-	{name: "check", tool: "check", params: []param{{"ref", "string"}}},
-	{name: "uncheck", tool: "uncheck", params: []param{{"ref", "string"}}},
-	{name: "press", tool: "press", params: []param{{"key", "string"}}},
-	{name: "hover", tool: "hover", params: []param{{"ref", "string"}}},
-	{name: "scroll", tool: "scroll", params: []param{{"direction", "string"}, {"ref", "string"}}},
-	{name: "drag", tool: "drag", params: []param{{"ref", "string"}, {"anchor", "string"}, {"x", "integer"}, {"y", "integer"}, {"to_ref", "string"}, {"to_anchor", "string"}, {"to_x", "integer"}, {"to_y", "integer"}, {"dx", "integer"}, {"dy", "integer"}}},
-	{name: "upload", tool: "upload", params: []param{{"ref", "string"}, {"files", "array"}}},
-	{name: "back", tool: "back"},
-	{name: "forward", tool: "forward"},
-	{name: "tabs", tool: "tabs", params: []param{{"op", "string"}, {"tab", "string"}}},
-	{name: "wait-for", tool: "wait_for", params: []param{{"text", "string"}, {"ref", "string"}, {"state", "string"}, {"timeout_ms", "integer"}}},
-	{name: "wait", tool: "wait", params: []param{{"ms", "integer"}}},
-	{name: "mouse", tool: "mouse", params: []param{{"op", "string"}, {"x", "integer"}, {"y", "integer"}, {"ref", "string"}, {"anchor", "string"}, {"dx", "integer"}, {"dy", "integer"}}},
-	{name: "mouse-path", tool: "mouse_path", params: []param{{"points", "string"}, {"ref", "string"}}},
-	{name: "set-slider", tool: "set_slider", params: []param{{"ref", "string"}, {"value", "string"}}},
-	{name: "multi-select", tool: "multi_select", params: []param{{"ref", "string"}, {"add", "array"}, {"remove", "array"}}},
-	{name: "select-text", tool: "select_text", params: []param{{"text", "string"}, {"ref", "string"}, {"start", "integer"}, {"end", "integer"}}},
-	{name: "extract", tool: "extract"},
-	{name: "box", tool: "box", params: []param{{"ref", "string"}}},
-	{name: "read-region", tool: "read_region", params: []param{{"ref", "string"}}},
-	{name: "page-tool", tool: "page_tool", params: []param{{"name", "string"}, {"arguments", "object"}}},
-	{name: "script", tool: "script", params: []param{{"code", "string"}}},
-	{name: "read-email", tool: "read_email", params: []param{{"from", "string"}, {"subject", "string"}, {"wait_ms", "integer"}}},
-	{name: "status", tool: "status"},
-	{name: "sessions", tool: ""},
-	{name: "close", tool: "close"},
+var commands = []wire.Command{
+	{Name: "snapshot", Tool: "snapshot", Params: []wire.Param{{Name: "diff", Type: "boolean"}}},
+	{Name: "screenshot", Tool: "screenshot", Params: []wire.Param{{Name: "path", Type: "string"}, {Name: "annotate", Type: "boolean"}}},
+	{Name: "open", Tool: "goto", Params: []wire.Param{{Name: "url", Type: "string", Required: true}}},
+	{Name: "click", Tool: "click", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}}},
+	{Name: "type", Tool: "type", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}, {Name: "text", Type: "string", Required: true}, {Name: "submit", Type: "boolean"}}},
+	{Name: "select", Tool: "select", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}, {Name: "option", Type: "string", Required: true}}},
+	{Name: "options", Tool: "options", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}}},
+	{Name: "check", Tool: "check", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}}},
+	{Name: "uncheck", Tool: "uncheck", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}}},
+	{Name: "press", Tool: "press", Params: []wire.Param{{Name: "key", Type: "string", Required: true}}},
+	{Name: "hover", Tool: "hover", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}}},
+	{Name: "scroll", Tool: "scroll", Params: []wire.Param{{Name: "direction", Type: "string"}, {Name: "ref", Type: "string"}}},
+	{Name: "drag", Tool: "drag", Params: []wire.Param{{Name: "ref", Type: "string"}, {Name: "anchor", Type: "string"}, {Name: "x", Type: "integer"}, {Name: "y", Type: "integer"}, {Name: "to_ref", Type: "string"}, {Name: "to_anchor", Type: "string"}, {Name: "to_x", Type: "integer"}, {Name: "to_y", Type: "integer"}, {Name: "dx", Type: "integer"}, {Name: "dy", Type: "integer"}}},
+	{Name: "upload", Tool: "upload", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}, {Name: "files", Type: "array", Required: true}}},
+	{Name: "back", Tool: "back"},
+	{Name: "forward", Tool: "forward"},
+	{Name: "tabs", Tool: "tabs", Params: []wire.Param{{Name: "op", Type: "string", Required: true}, {Name: "tab", Type: "string"}}},
+	{Name: "wait-for", Tool: "wait_for", Params: []wire.Param{{Name: "text", Type: "string"}, {Name: "ref", Type: "string"}, {Name: "state", Type: "string"}, {Name: "timeout_ms", Type: "integer"}}},
+	{Name: "wait", Tool: "wait", Params: []wire.Param{{Name: "ms", Type: "integer", Required: true}}},
+	{Name: "mouse", Tool: "mouse", Params: []wire.Param{{Name: "op", Type: "string"}, {Name: "x", Type: "integer"}, {Name: "y", Type: "integer"}, {Name: "ref", Type: "string"}, {Name: "anchor", Type: "string"}, {Name: "dx", Type: "integer"}, {Name: "dy", Type: "integer"}}},
+	{Name: "mouse-path", Tool: "mouse_path", Params: []wire.Param{{Name: "points", Type: "string", Required: true}, {Name: "ref", Type: "string"}}},
+	{Name: "set-slider", Tool: "set_slider", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}, {Name: "value", Type: "string", Required: true}}},
+	{Name: "multi-select", Tool: "multi_select", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}, {Name: "add", Type: "array"}, {Name: "remove", Type: "array"}}},
+	{Name: "select-text", Tool: "select_text", Params: []wire.Param{{Name: "text", Type: "string"}, {Name: "ref", Type: "string"}, {Name: "start", Type: "integer"}, {Name: "end", Type: "integer"}}},
+	{Name: "extract", Tool: "extract"},
+	{Name: "box", Tool: "box", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}}},
+	{Name: "read-region", Tool: "read_region", Params: []wire.Param{{Name: "ref", Type: "string", Required: true}}},
+	{Name: "page-tool", Tool: "page_tool", Params: []wire.Param{{Name: "name", Type: "string", Required: true}, {Name: "arguments", Type: "object"}}},
+	{Name: "script", Tool: "script", Params: []wire.Param{{Name: "code", Type: "string", Required: true}}},
+	{Name: "read-email", Tool: "read_email", Params: []wire.Param{{Name: "from", Type: "string"}, {Name: "subject", Type: "string"}, {Name: "wait_ms", Type: "integer"}}},
+	{Name: "status", Tool: "status"},
+	{Name: "sessions", Tool: ""},
+	{Name: "close", Tool: "close"},
 }

@@ -10,7 +10,9 @@
 // It runs a browser command itself when the command is a plain one to a
 // session that already runs: a page command, snapshot, screenshot, status
 // or close, with its arguments by position or as its own flags, and only
-// --session, --agent and --json besides. Everything else it hands, as it
+// --session, --agent and --json besides, before or after the command's
+// name: the whole program's parser reads it (session/wire's Parser), on
+// these flags alone. Everything else it hands, as it
 // was given, to webagent-full by exec: every other command, a browser
 // command with any other flag, --help, a session that does not answer yet
 // (webagent-full starts it), a WEBAGENT_ or OTEL_ variable that the whole
@@ -72,13 +74,17 @@ func handOver(args []string, stderr io.Writer) int {
 	return exitFailed
 }
 
-// call is one browser command as the lean front reads it.
-type call struct {
-	cmd     command
-	args    map[string]any
-	session string
-	agent   string
-	json    bool
+// handedOver are the commands webagent-full always runs: sessions reads
+// the folder, script reads a file or standard input.
+var handedOver = map[string]bool{"sessions": true, "script": true}
+
+// parse reads a browser command line with session/wire's parser, the
+// whole program's, on the lean front's flags (--session, --agent, --json
+// and the command's arguments); ok is false for anything else, and for
+// every line the parser refuses (webagent-full runs those and says why).
+func parse(args []string) (wire.Call, bool) {
+	c, err := wire.Parser{Commands: commands, Flags: wire.Flags}.Parse(args)
+	return c, err == nil && !handedOver[c.Command.Name]
 }
 
 // fast runs a plain browser command to a running session; done is false
@@ -96,7 +102,7 @@ func fast(args []string, stdout, stderr io.Writer) (code int, done bool) {
 		return 0, false
 	}
 	var d net.Dialer
-	conn, err := d.Dial("unix", wire.Socket(dir, c.session))
+	conn, err := d.Dial("unix", wire.Socket(dir, c.Session))
 	if err != nil {
 		return 0, false // none runs yet: webagent-full starts it
 	}
@@ -107,9 +113,9 @@ func fast(args []string, stdout, stderr io.Writer) (code int, done bool) {
 	ctx, cancel := context.WithTimeout(ctx, defaultOperationTimeout+15*time.Second)
 	defer cancel()
 	shot := ""
-	if c.cmd.tool == "screenshot" {
-		shot, _ = c.args["path"].(string)
-		delete(c.args, "path")
+	if c.Command.Tool == "screenshot" {
+		shot, _ = c.Args["path"].(string)
+		delete(c.Args, "path")
 	}
 	r, err := send(ctx, conn, c)
 	switch {
@@ -121,14 +127,14 @@ func fast(args []string, stdout, stderr io.Writer) (code int, done bool) {
 	case r.Status == wire.Invalid:
 		return 0, false // nothing was done: webagent-full says what was wrong
 	}
-	if c.cmd.tool == "screenshot" && r.Status == wire.OK {
+	if c.Command.Tool == "screenshot" && r.Status == wire.OK {
 		if shot, err = wire.WriteShot(shot, r.PNG); err != nil {
 			fmt.Fprintf(stderr, "webagent: %s\n", err)
 			return exitFailed, true
 		}
 		r.Text = shot
 	}
-	return r.Print(stdout, stderr, c.session, c.agent, c.json, shot), true
+	return r.Print(stdout, stderr, c.Session, c.Agent, c.JSON, shot), true
 }
 
 // readsEnvironment says whether a variable is set that webagent-full's
@@ -150,10 +156,10 @@ func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 var errInterrupted = errors.New("interrupted")
 
 // send sends the request on conn and reads the reply, within ctx.
-func send(ctx context.Context, conn net.Conn, c call) (wire.Reply, error) {
+func send(ctx context.Context, conn net.Conn, c wire.Call) (wire.Reply, error) {
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-	req := wire.Request{Agent: c.agent, Command: c.cmd.tool, Args: c.args}
+	req := wire.Request{Agent: c.Agent, Command: c.Command.Tool, Args: c.Args}
 	line, err := json.Marshal(req)
 	if err != nil {
 		return wire.Reply{}, err
@@ -172,11 +178,11 @@ func send(ctx context.Context, conn net.Conn, c call) (wire.Reply, error) {
 	}
 	out, err := bufio.NewReader(conn).ReadBytes('\n')
 	if err != nil {
-		return fail(fmt.Errorf("session %s: the session went away before answering: %w", c.session, err))
+		return fail(fmt.Errorf("session %s: the session went away before answering: %w", c.Session, err))
 	}
 	var r wire.Reply
 	if err := json.Unmarshal(out, &r); err != nil {
-		return wire.Reply{}, fmt.Errorf("session %s: its answer: %w", c.session, err)
+		return wire.Reply{}, fmt.Errorf("session %s: its answer: %w", c.Session, err)
 	}
 	return r, nil
 }

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -36,19 +35,28 @@ const (
 // browserCommand is one command of webagent browser: a page tool, or one
 // of the session's own.
 type browserCommand struct {
-	name, tool, desc string
-	params           []agent.Param
+	wire.Command
+	desc string
+}
+
+// newBrowserCommand is a browser command with its arguments.
+func newBrowserCommand(name, tool, desc string, params ...agent.Param) browserCommand {
+	c := browserCommand{Command: wire.Command{Name: name, Tool: tool}, desc: desc}
+	for _, p := range params {
+		c.Params = append(c.Params, wire.Param(p))
+	}
+	return c
 }
 
 // browserCommands are the page tools (goto is open; names with dashes),
 // then snapshot, screenshot, tabs' neighbours and the session's own.
 func browserCommands() []browserCommand {
 	out := []browserCommand{
-		{name: "snapshot", tool: "snapshot", desc: "The page as the model reads it: its text and every element you can act on, with its ref (e12); with --diff, only what changed since your last snapshot of the same page",
-			params: []agent.Param{{Name: "diff", Type: "boolean", Desc: "only the lines added, removed and changed since your last snapshot, when the page is the same document (else the whole page)"}}},
-		{name: "screenshot", tool: "screenshot", desc: "Save the visible part of the page as a PNG (to PATH, else a new temp file) and print its path",
-			params: []agent.Param{{Name: "path", Type: "string", Desc: "the file to write"},
-				{Name: "annotate", Type: "boolean", Desc: "draw each element's ref on its box (set-of-mark)"}}},
+		newBrowserCommand("snapshot", "snapshot", "The page as the model reads it: its text and every element you can act on, with its ref (e12); with --diff, only what changed since your last snapshot of the same page",
+			agent.Param{Name: "diff", Type: "boolean", Desc: "only the lines added, removed and changed since your last snapshot, when the page is the same document (else the whole page)"}),
+		newBrowserCommand("screenshot", "screenshot", "Save the visible part of the page as a PNG (to PATH, else a new temp file) and print its path",
+			agent.Param{Name: "path", Type: "string", Desc: "the file to write"},
+			agent.Param{Name: "annotate", Type: "boolean", Desc: "draw each element's ref on its box (set-of-mark)"}),
 	}
 	for _, pt := range agent.PageTools() {
 		name := strings.ReplaceAll(pt.Def.Name, "_", "-")
@@ -59,16 +67,16 @@ func browserCommands() []browserCommand {
 		if pt.Def.Name == agent.ToolScript {
 			params = []agent.Param{{Name: "code", Type: "string", Required: true, Desc: "a file holding the program, or - to read it from standard input"}}
 		}
-		out = append(out, browserCommand{name: name, tool: pt.Def.Name, desc: pt.Def.Description, params: params})
+		out = append(out, newBrowserCommand(name, pt.Def.Name, pt.Def.Description, params...))
 	}
 	return append(out,
-		browserCommand{name: "read-email", tool: agent.ToolReadEmail, desc: "Read the newest email in the session's inbox (--inbox) since the session began; " +
+		newBrowserCommand("read-email", agent.ToolReadEmail, "Read the newest email in the session's inbox (--inbox) since the session began; "+
 			"a sign-in code in it shows as <secret>email_code</secret> and a link as <secret>email_link</secret>: type or open exactly that, on the page you were on",
-			params: []agent.Param{{Name: "from", Type: "string", Desc: "part of the sender's address or name"}, {Name: "subject", Type: "string", Desc: "part of the subject"},
-				{Name: "wait_ms", Type: "integer", Desc: "how long to wait for a matching mail at most (default 20000, at most 30000)"}}},
-		browserCommand{name: "status", tool: "status", desc: "The session's process, browser, agents and their tabs"},
-		browserCommand{name: "sessions", desc: "List the sessions that are running"},
-		browserCommand{name: "close", tool: "close", desc: "End the session: its browser, profile and temp folders go; with --save-storage-state FILE, its cookies and storage are saved there first"},
+			agent.Param{Name: "from", Type: "string", Desc: "part of the sender's address or name"}, agent.Param{Name: "subject", Type: "string", Desc: "part of the subject"},
+			agent.Param{Name: "wait_ms", Type: "integer", Desc: "how long to wait for a matching mail at most (default 20000, at most 30000)"}),
+		newBrowserCommand("status", "status", "The session's process, browser, agents and their tabs"),
+		newBrowserCommand("sessions", "", "List the sessions that are running"),
+		newBrowserCommand("close", "close", "End the session: its browser, profile and temp folders go; with --save-storage-state FILE, its cookies and storage are saved there first"),
 	)
 }
 
@@ -83,87 +91,6 @@ type browserOpts struct {
 	args        map[string]any
 }
 
-// positionals shows a command's arguments in their order.
-func positionals(c browserCommand) string {
-	var sb strings.Builder
-	for _, p := range c.params {
-		n := strings.ToUpper(strings.ReplaceAll(p.Name, "_", "-"))
-		if p.Type == "array" {
-			n += "..."
-		}
-		if p.Required {
-			sb.WriteString(" " + n)
-		} else {
-			sb.WriteString(" [" + n + "]")
-		}
-	}
-	return sb.String()
-}
-
-// argValue converts a command-line value to the argument's JSON type.
-func argValue(p agent.Param, v string) (any, error) {
-	switch p.Type {
-	case "integer":
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s wants a whole number, got %q", p.Name, v)
-		}
-		return n, nil
-	case "number":
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s wants a number, got %q", p.Name, v)
-		}
-		return f, nil
-	case "boolean":
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s wants true or false, got %q", p.Name, v)
-		}
-		return b, nil
-	case "object":
-		var m map[string]any
-		if err := json.Unmarshal([]byte(v), &m); err != nil {
-			return nil, fmt.Errorf(`%s wants a JSON object, e.g. '{"sku":"B-12"}', got %q`, p.Name, v)
-		}
-		return m, nil
-	}
-	if p.Name == "ref" || strings.HasSuffix(p.Name, "_ref") {
-		v = strings.TrimPrefix(v, "@") // @e12, as other tools write refs
-	}
-	return v, nil
-}
-
-// fillPositionals gives the positional arguments to the parameters not
-// given as flags, in the tool's order; an array takes all that are left.
-func fillPositionals(c browserCommand, pos []string, args map[string]any) error {
-	for _, p := range c.params {
-		if len(pos) == 0 {
-			break
-		}
-		if _, given := args[p.Name]; given {
-			continue
-		}
-		if p.Type == "array" {
-			var vals []any
-			for _, v := range pos {
-				vals = append(vals, v)
-			}
-			args[p.Name], pos = vals, nil
-			break
-		}
-		v, err := argValue(p, pos[0])
-		if err != nil {
-			return usagef("browser %s: %v", c.name, err)
-		}
-		args[p.Name], pos = v, pos[1:]
-	}
-	if len(pos) > 0 {
-		return usagef("browser %s takes%s; %q is one argument too many (see 'webagent browser %s --help')", c.name, positionals(c), pos[0], c.name)
-	}
-	return nil
-}
-
 func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	cmds := browserCommands()
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
@@ -174,16 +101,6 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		return exitOK, nil
 	}
 	serve := args[0] == serveCommand
-	if !serve {
-		var named bool
-		if args, named = commandFirst(cmds, args); !named {
-			if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
-				writeBrowserUsage(stdout, cmds)
-				return exitOK, nil
-			}
-			return exitUsage, usagef("browser: no command given, only flags; name one before or after them, e.g. webagent browser --session s1 snapshot (see 'webagent browser --help')")
-		}
-	}
 	if serve {
 		// The command that started it comes in the environment, which
 		// only this user can read, not on the command line: it may
@@ -195,13 +112,20 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		os.Unsetenv(sessionArgsEnv)
 	}
 	c, o, err := parseBrowserCommand(cmds, args, stdout)
-	if err != nil {
+	switch {
+	case errors.Is(err, wire.ErrNoCommand):
+		if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
+			writeBrowserUsage(stdout, cmds)
+			return exitOK, nil
+		}
+		return exitUsage, usagef("browser: no command given, only flags; name one before or after them, e.g. webagent browser --session s1 snapshot (see 'webagent browser --help')")
+	case err != nil:
 		return exitUsage, err
 	}
 	switch {
 	case serve:
 		return serveSession(ctx, o, stderr)
-	case c.name == "sessions":
+	case c.Name == "sessions":
 		names, err := session.Sessions(ctx, "")
 		if err != nil {
 			return exitFailed, err
@@ -212,53 +136,50 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err := o.validate(); err != nil {
 		return exitUsage, err
 	}
-	if c.params != nil && c.tool != "screenshot" && c.tool != "snapshot" && c.tool != agent.ToolReadEmail {
+	if c.Params != nil && c.Tool != "screenshot" && c.Tool != "snapshot" && c.Tool != agent.ToolReadEmail {
 		raw, _ := json.Marshal(o.args)
-		if _, _, err := agent.ParseAction(c.tool, string(raw)); err != nil {
-			return exitUsage, usagef("browser %s: %v (see 'webagent browser %s --help')", c.name, err, c.name)
+		if _, _, err := agent.ParseAction(c.Tool, string(raw)); err != nil {
+			return exitUsage, usagef("browser %s: %v (see 'webagent browser %s --help')", c.Name, err, c.Name)
 		}
 	}
 	return sendBrowserCommand(ctx, c, o, args, stdout, stderr)
 }
 
-// parseBrowserCommand finds the command args[0] names and reads its
-// arguments and flags.
+// parseBrowserCommand reads a browser command line (session/wire's
+// parser, the lean front's) with the command's whole flag set.
 func parseBrowserCommand(cmds []browserCommand, args []string, stdout io.Writer) (browserCommand, *browserOpts, error) {
-	i := slices.IndexFunc(cmds, func(c browserCommand) bool { return c.name == args[0] })
-	if i < 0 {
-		names := make([]string, len(cmds))
-		for i, c := range cmds {
-			names[i] = c.name
+	byName := make(map[string]browserCommand, len(cmds))
+	p := wire.Parser{ParseFlags: func(fs *flag.FlagSet, args []string) ([]string, error) { return parseFlags(fs, args, stdout) }}
+	for _, c := range cmds {
+		byName[c.Name] = c
+		p.Commands = append(p.Commands, c.Command)
+	}
+	var o *browserOpts // the last flag set's: the named command's
+	p.Flags = func(wc wire.Command) (*flag.FlagSet, map[string]any) {
+		var fs *flag.FlagSet
+		fs, o = browserFlagSet(byName[wc.Name])
+		return fs, o.args
+	}
+	call, err := p.Parse(args)
+	var unknown *wire.UnknownCommandError
+	var bad *wire.ArgsError
+	switch {
+	case errors.As(err, &unknown):
+		if near := closest(unknown.Name, unknown.Names); near != "" {
+			return browserCommand{}, nil, usagef("unknown browser command %q; did you mean %q? (see 'webagent browser --help')", unknown.Name, near)
 		}
-		if near := closest(args[0], names); near != "" {
-			return browserCommand{}, nil, usagef("unknown browser command %q; did you mean %q? (see 'webagent browser --help')", args[0], near)
-		}
-		return browserCommand{}, nil, usagef("unknown browser command %q; the commands are %s", args[0], strings.Join(names, ", "))
+		return browserCommand{}, nil, usagef("%v", err)
+	case errors.As(err, &bad):
+		return browserCommand{}, nil, usagef("%v", err)
+	case err != nil:
+		return browserCommand{}, nil, err // parseFlags's, help included
 	}
-	c := cmds[i]
-	fs, o := browserFlagSet(c)
-	pos, err := parseFlags(fs, args[1:], stdout)
-	if err != nil {
-		return c, nil, err
-	}
-	if err := fillPositionals(c, pos, o.args); err != nil {
-		return c, nil, err
-	}
-	if c.tool == agent.ToolScript {
+	c := byName[call.Command.Name]
+	o.name, o.agent = call.Session, call.Agent
+	if c.Tool == agent.ToolScript {
 		if err := readProgram(o.args); err != nil {
 			return c, nil, err
 		}
-	}
-	if _, ok := o.args["op"]; c.tool == contract.ActTabs && !ok {
-		o.args["op"] = contract.TabsList // tabs alone lists them
-	}
-	o.name = cmp.Or(o.name, os.Getenv("WEBAGENT_SESSION"), "default")
-	o.agent = cmp.Or(o.agent, os.Getenv("WEBAGENT_AGENT"), "default")
-	if err := session.CheckName("session", o.name); err != nil {
-		return c, nil, usagef("--session: %v", err)
-	}
-	if err := session.CheckName("agent", o.agent); err != nil {
-		return c, nil, usagef("--agent: %v", err)
 	}
 	return c, o, nil
 }
@@ -267,11 +188,11 @@ func parseBrowserCommand(cmds []browserCommand, args []string, stdout io.Writer)
 // session with args when none runs, and prints the reply.
 func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, args []string, stdout, stderr io.Writer) (int, error) {
 	shot := ""
-	if c.tool == "screenshot" {
+	if c.Tool == "screenshot" {
 		shot, _ = o.args["path"].(string)
 		delete(o.args, "path")
 	}
-	if save := o.common.session.saveStorageState; c.tool == "close" && save != "" {
+	if save := o.common.session.saveStorageState; c.Tool == "close" && save != "" {
 		// The session's process may have another working folder.
 		abs, err := filepath.Abs(save)
 		if err != nil {
@@ -295,7 +216,7 @@ func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, a
 	bound := o.limits.Effective().OperationTimeout + 15*time.Second
 	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	r, err := cl.Do(cctx, session.Request{Agent: o.agent, Command: c.tool, Args: o.args, Confirmed: o.confirmed})
+	r, err := cl.Do(cctx, session.Request{Agent: o.agent, Command: c.Tool, Args: o.args, Confirmed: o.confirmed})
 	switch {
 	case errors.Is(err, session.ErrNoSession):
 		return exitFailed, fmt.Errorf("%w; its first command other than status or close starts it", err)
@@ -304,7 +225,7 @@ func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, a
 	case err != nil:
 		return exitFailed, err
 	}
-	if c.tool == "screenshot" && r.Status == session.OK {
+	if c.Tool == "screenshot" && r.Status == session.OK {
 		if shot, err = wire.WriteShot(shot, r.PNG); err != nil {
 			return exitFailed, err
 		}
@@ -356,7 +277,7 @@ func writeBrowserUsage(w io.Writer, cmds []browserCommand) {
 		"(the page was recovered; the next command works). 'webagent browser COMMAND --help' shows a\n"+
 		"command's arguments and flags. 'webagent skill' explains the loop.\n\nCommands:\n")
 	for _, c := range cmds {
-		fmt.Fprintf(w, "  %-12s %s\n", c.name, firstSentence(c.desc))
+		fmt.Fprintf(w, "  %-12s %s\n", c.Name, firstSentence(c.desc))
 	}
 }
 

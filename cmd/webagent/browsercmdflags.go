@@ -3,11 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/webagent/webagent/session"
+	"github.com/webagent/webagent/session/wire"
 )
 
 // The flags of webagent browser's commands, and their place before or
@@ -16,7 +14,7 @@ import (
 // startsSession says whether a command may start its session: all but
 // status and close, which speak to one that runs, and sessions.
 func (c browserCommand) startsSession() bool {
-	return c.name != "status" && c.name != "close" && c.name != "sessions"
+	return c.Name != "status" && c.Name != "close" && c.Name != "sessions"
 }
 
 // browserFlagSet is the flag set of one browser command: the session's,
@@ -33,14 +31,14 @@ func browserFlagSet(c browserCommand) (*flag.FlagSet, *browserOpts) {
 func browserFlagGroups(c browserCommand) (*flag.FlagSet, *browserOpts, *flagGroups) {
 	o := &browserOpts{args: map[string]any{}}
 	fs, g := newFlagGroups("browser")
-	if c.name != "sessions" {
+	if c.Name != "sessions" {
 		g.add("Session", func(fs *flag.FlagSet) {
 			fs.StringVar(&o.name, "session", "", "the session to use: one browser kept between commands, started by its first command (default $WEBAGENT_SESSION, else default)")
 			fs.StringVar(&o.agent, "agent", "", "act as this agent, on tabs of its own in the session, sharing its cookies with the others (default $WEBAGENT_AGENT, else default)")
 			registerOperationTimeout(fs, &o.limits)
 		})
 	}
-	if c.name == "close" {
+	if c.Name == "close" {
 		g.add("Session", o.common.session.registerSave)
 	}
 	if !c.startsSession() {
@@ -59,71 +57,10 @@ func browserFlagGroups(c browserCommand) (*flag.FlagSet, *browserOpts, *flagGrou
 		})
 		g.add(titleInbox, o.common.inbox.register)
 	}
-	g.add("Arguments, also given in order without their flags", func(fs *flag.FlagSet) { registerArgFlags(fs, c, o.args) })
+	g.add("Arguments, also given in order without their flags", func(fs *flag.FlagSet) { wire.RegisterArgs(fs, c.Command, o.args) })
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: webagent browser %s%s [flags]\n\n%s\n\n", c.name, positionals(c), c.desc)
+		fmt.Fprintf(fs.Output(), "Usage: webagent browser %s%s [flags]\n\n%s\n\n", c.Name, c.Positionals(), c.desc)
 		g.print()
 	}
 	return fs, o, g
-}
-
-// registerArgFlags registers the command's arguments as flags, writing
-// into args.
-func registerArgFlags(fs *flag.FlagSet, c browserCommand, args map[string]any) {
-	for _, p := range c.params {
-		flagName := strings.ReplaceAll(p.Name, "_", "-")
-		usage := p.Desc
-		switch p.Type {
-		case "boolean":
-			fs.BoolFunc(flagName, usage, func(v string) error {
-				b, err := strconv.ParseBool(v)
-				args[p.Name] = b
-				return err
-			})
-		case "array":
-			fs.Func(flagName, usage+" (repeatable)", func(v string) error {
-				prev, _ := args[p.Name].([]any)
-				args[p.Name] = append(prev, v)
-				return nil
-			})
-		default:
-			fs.Func(flagName, usage, func(v string) error {
-				val, err := argValue(p, v)
-				args[p.Name] = val
-				return err
-			})
-		}
-	}
-}
-
-// commandFirst moves the command's name to the front of args: flags may
-// come before it (webagent browser --session s1 snapshot) as after it.
-// ok is false when args name no command.
-func commandFirst(cmds []browserCommand, args []string) (out []string, ok bool) {
-	if len(args) == 0 || !strings.HasPrefix(args[0], "-") {
-		return args, len(args) > 0
-	}
-	// Which flags take a value, to step over it: those of any command.
-	takesValue := map[string]bool{}
-	for _, c := range cmds {
-		fs, _ := browserFlagSet(c)
-		fs.VisitAll(func(f *flag.Flag) {
-			b, isBool := f.Value.(interface{ IsBoolFlag() bool })
-			takesValue[f.Name] = !isBool || !b.IsBoolFlag()
-		})
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return args, false
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			return slices.Concat([]string{a}, args[:i], args[i+1:]), true
-		}
-		name, _, withValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !withValue && takesValue[name] {
-			i++
-		}
-	}
-	return args, false
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/internal/suggest"
+	"github.com/webagent/webagent/session/wire"
 )
 
 // printFlags writes a flag set's flags as README writes them: --name.
@@ -131,31 +132,11 @@ func writeHelp(fs *flag.FlagSet, w io.Writer) {
 	fs.Usage()
 }
 
-// parseInterleaved parses flags that may come before or after the
-// positional arguments, as people type them.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
 // parseFlags parses a command's flags. On -h it prints the command's help
 // to stdout and returns flag.ErrHelp, which realMain turns into exit 0.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	fs.SetOutput(io.Discard)
-	pos, err := parseInterleaved(fs, args)
+	pos, err := wire.ParseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
 		fs.Usage()

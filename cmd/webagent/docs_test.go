@@ -136,8 +136,8 @@ func browserReference(t *testing.T, b *strings.Builder) {
 		"Every command but status, close and sessions starts the session when none runs; the flags of its browser apply then.\n\n" +
 		block(flags(cmds[0], isShared)))
 	for _, c := range cmds {
-		fmt.Fprintf(b, "### webagent browser %s\n\n", c.name)
-		text := fmt.Sprintf("Usage: webagent browser %s%s [flags]\n\n%s\n", c.name, positionals(c), c.desc)
+		fmt.Fprintf(b, "### webagent browser %s\n\n", c.Name)
+		text := fmt.Sprintf("Usage: webagent browser %s%s [flags]\n\n%s\n", c.Name, c.Positionals(), c.desc)
 		switch {
 		case !c.startsSession():
 			text += "\n" + flags(c, func(string) bool { return true })

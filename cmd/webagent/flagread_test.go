@@ -48,7 +48,7 @@ func flagCommands() []flagCommand {
 		cmds = append(cmds, flagCommand{name, entry, func() (*flag.FlagSet, any) { return wrap(idFlags(name, name)) }})
 	}
 	for _, c := range browserCommands() {
-		cmds = append(cmds, flagCommand{"browser " + c.name, "cmdBrowser", func() (*flag.FlagSet, any) { return wrap(browserFlagSet(c)) }})
+		cmds = append(cmds, flagCommand{"browser " + c.Name, "cmdBrowser", func() (*flag.FlagSet, any) { return wrap(browserFlagSet(c)) }})
 	}
 	return cmds
 }
