@@ -34,6 +34,11 @@ type refLocator interface {
 func (r *run) observationMessage(ctx context.Context, text string) contract.Message {
 	obs := contract.Message{Role: contract.RoleUser, Content: text}
 	computer := r.tools.native != nil && r.tools.native.Kind == contract.NativeComputer
+	if r.a.cfg.visionMarks || computer {
+		if line := r.inViewLine(ctx); line != "" {
+			obs.Content += "\n\n" + line
+		}
+	}
 	if r.a.cfg.visionMarks {
 		png, err := r.a.browser.(contract.MarkedScreenshotter).ScreenshotMarked(ctx)
 		if err != nil {
@@ -42,13 +47,10 @@ func (r *run) observationMessage(ctx context.Context, text string) contract.Mess
 			}
 			return obs
 		}
+		// The note last: the history drops it with the picture once it
+		// has been shown (dropScreenshots), and keeps the in-view line.
 		obs.Images = [][]byte{png}
 		obs.Content += marksNote
-	}
-	if r.a.cfg.visionMarks || computer {
-		if line := r.inViewLine(ctx); line != "" {
-			obs.Content += "\n\n" + line
-		}
 	}
 	return obs
 }
