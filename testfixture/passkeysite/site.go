@@ -54,7 +54,9 @@ func (u *user) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 // loopback, a secure context.
 func Start(rpID string) (*Site, error) {
 	s := &Site{users: map[string]*user{}}
-	s.srv = httptest.NewServer(s)
+	// Started once the site is whole: a request's handler must see every
+	// field (the race detector sees no order in a network round trip).
+	s.srv = httptest.NewUnstartedServer(s)
 	_, port, _ := net.SplitHostPort(s.srv.Listener.Addr().String())
 	s.origin = "http://" + rpID + ":" + port
 	wa, err := webauthn.New(&webauthn.Config{RPID: rpID, RPDisplayName: "Passkey demo", RPOrigins: []string{s.origin}})
@@ -63,6 +65,7 @@ func Start(rpID string) (*Site, error) {
 		return nil, err
 	}
 	s.wa = wa
+	s.srv.Start()
 	return s, nil
 }
 
