@@ -48,6 +48,70 @@ func point(c []float64) *contract.Point {
 	return &contract.Point{X: c[0], Y: c[1]}
 }
 
+// member is how the toolset's member of one name reads: the neutral kind
+// it is, and what of its input fills the action besides its coordinate.
+type member struct {
+	kind string
+	read func(in memberInput, na *contract.NativeAction)
+}
+
+// members are the toolset's members this client carries out, by name:
+// adding one is adding its record.
+var members = map[string]member{
+	"left_click":      {contract.NativeClick, clickWith("left")},
+	"right_click":     {contract.NativeClick, clickWith("right")},
+	"middle_click":    {contract.NativeClick, clickWith("middle")},
+	"double_click":    {kind: contract.NativeDoubleClick},
+	"triple_click":    {kind: contract.NativeTripleClick},
+	"mouse_move":      {kind: contract.NativeMove},
+	"left_click_drag": {contract.NativeDrag, readDrag},
+	"left_mouse_down": {kind: contract.NativeMouseDown},
+	"left_mouse_up":   {kind: contract.NativeMouseUp},
+	"scroll":          {contract.NativeScroll, readScroll},
+	"type":            {contract.NativeType, func(in memberInput, na *contract.NativeAction) { na.Text = in.Text }},
+	"key": {contract.NativeKey, func(in memberInput, na *contract.NativeAction) {
+		na.Key, na.Repeat = llm.XdotoolKey(in.Text), in.Repeat
+	}},
+	"wait":            {contract.NativeWait, func(in memberInput, na *contract.NativeAction) { na.MS = int(in.Duration * 1000) }},
+	"screenshot":      {kind: contract.NativeScreenshot},
+	"zoom":            {contract.NativeZoom, func(in memberInput, na *contract.NativeAction) { na.Region = in.Region }},
+	"cursor_position": {kind: contract.NativeCursor},
+}
+
+// clickWith reads a click of button, with the keys held in its text.
+func clickWith(button string) func(memberInput, *contract.NativeAction) {
+	return func(in memberInput, na *contract.NativeAction) {
+		na.Button = button
+		if in.Text != "" {
+			na.Key = llm.XdotoolKey(in.Text)
+		}
+	}
+}
+
+// readDrag reads a drag from start_coordinate to coordinate: a path, no
+// point of its own.
+func readDrag(in memberInput, na *contract.NativeAction) {
+	na.At = nil
+	if from, to := point(in.StartCoordinate), point(in.Coordinate); from != nil && to != nil {
+		na.Path = []contract.Point{*from, *to}
+	}
+}
+
+// readScroll reads a scroll's direction and amount as pixels.
+func readScroll(in memberInput, na *contract.NativeAction) {
+	d := max(in.ScrollAmount, 1) * scrollUnit
+	switch in.ScrollDirection {
+	case "up":
+		na.ScrollY = -d
+	case "down":
+		na.ScrollY = d
+	case "left":
+		na.ScrollX = -d
+	case "right":
+		na.ScrollX = d
+	}
+}
+
 // computerAction reads a member's call as a neutral action. A member this
 // client does not know keeps its name as the kind, which the loop refuses
 // with the list of those it carries out; input that is not a JSON object
@@ -59,54 +123,14 @@ func computerAction(name, input string) contract.NativeAction {
 		return na
 	}
 	na.At = point(in.Coordinate)
-	switch name {
-	case "left_click", "right_click", "middle_click":
-		na.Kind, na.Button = contract.NativeClick, map[string]string{"left_click": "left", "right_click": "right", "middle_click": "middle"}[name]
-		if in.Text != "" {
-			na.Key = llm.XdotoolKey(in.Text)
-		}
-	case "double_click":
-		na.Kind = contract.NativeDoubleClick
-	case "triple_click":
-		na.Kind = contract.NativeTripleClick
-	case "mouse_move":
-		na.Kind = contract.NativeMove
-	case "left_click_drag":
-		na.Kind, na.At = contract.NativeDrag, nil
-		if from, to := point(in.StartCoordinate), point(in.Coordinate); from != nil && to != nil {
-			na.Path = []contract.Point{*from, *to}
-		}
-	case "left_mouse_down":
-		na.Kind = contract.NativeMouseDown
-	case "left_mouse_up":
-		na.Kind = contract.NativeMouseUp
-	case "scroll":
-		na.Kind = contract.NativeScroll
-		d := max(in.ScrollAmount, 1) * scrollUnit
-		switch in.ScrollDirection {
-		case "up":
-			na.ScrollY = -d
-		case "down":
-			na.ScrollY = d
-		case "left":
-			na.ScrollX = -d
-		case "right":
-			na.ScrollX = d
-		}
-	case "type":
-		na.Kind, na.Text = contract.NativeType, in.Text
-	case "key":
-		na.Kind, na.Key, na.Repeat = contract.NativeKey, llm.XdotoolKey(in.Text), in.Repeat
-	case "wait":
-		na.Kind, na.MS = contract.NativeWait, int(in.Duration*1000)
-	case "screenshot":
-		na.Kind = contract.NativeScreenshot
-	case "zoom":
-		na.Kind, na.Region = contract.NativeZoom, in.Region
-	case "cursor_position":
-		na.Kind = contract.NativeCursor
-	default:
+	m, ok := members[name]
+	if !ok {
 		na.Kind = name
+		return na
+	}
+	na.Kind = m.kind
+	if m.read != nil {
+		m.read(in, &na)
 	}
 	return na
 }

@@ -94,42 +94,60 @@ func computerCall(raw string) (contract.ToolCall, error) {
 	return tc, nil
 }
 
-// native is the action in webagent's words.
+// vendorAction is how an action of one type reads: the neutral kind it
+// is, and what of it fills the action besides its x and y.
+type vendorAction struct {
+	kind string
+	read func(a computerAction, na *contract.NativeAction)
+}
+
+// vendorActions are the computer tool's actions this client carries out,
+// by type: adding one is adding its record.
+var vendorActions = map[string]vendorAction{
+	"click":        {contract.NativeClick, readClick},
+	"double_click": {kind: contract.NativeDoubleClick},
+	"move":         {kind: contract.NativeMove},
+	"drag": {contract.NativeDrag, func(a computerAction, na *contract.NativeAction) {
+		for _, p := range a.Path {
+			na.Path = append(na.Path, contract.Point{X: p.X, Y: p.Y})
+		}
+	}},
+	"scroll": {contract.NativeScroll, func(a computerAction, na *contract.NativeAction) { na.ScrollX, na.ScrollY = a.ScrollX, a.ScrollY }},
+	"type":   {contract.NativeType, func(a computerAction, na *contract.NativeAction) { na.Text = a.Text }},
+	"keypress": {contract.NativeKey, func(a computerAction, na *contract.NativeAction) {
+		na.Key = llm.KeyList(a.Keys)
+	}},
+	"wait":       {contract.NativeWait, func(_ computerAction, na *contract.NativeAction) { na.MS = 1000 }},
+	"screenshot": {kind: contract.NativeScreenshot},
+}
+
+// readClick reads a click's button (wheel is middle) and the keys held.
+func readClick(a computerAction, na *contract.NativeAction) {
+	na.Button = a.Button
+	if a.Button == "wheel" {
+		na.Button = "middle"
+	}
+	if len(a.Keys) > 0 {
+		na.Key = llm.KeyList(a.Keys)
+	}
+}
+
+// native is the action in webagent's words. A type this client does not
+// know keeps its name as the kind, which the loop refuses with the list of
+// those it carries out.
 func (a computerAction) native() contract.NativeAction {
 	na := contract.NativeAction{Vendor: a.Type}
 	if a.X != nil && a.Y != nil {
 		na.At = &contract.Point{X: *a.X, Y: *a.Y}
 	}
-	switch a.Type {
-	case "click":
-		na.Kind, na.Button = contract.NativeClick, a.Button
-		if a.Button == "wheel" {
-			na.Button = "middle"
-		}
-		if len(a.Keys) > 0 {
-			na.Key = llm.KeyList(a.Keys)
-		}
-	case "double_click":
-		na.Kind = contract.NativeDoubleClick
-	case "move":
-		na.Kind = contract.NativeMove
-	case "drag":
-		na.Kind = contract.NativeDrag
-		for _, p := range a.Path {
-			na.Path = append(na.Path, contract.Point{X: p.X, Y: p.Y})
-		}
-	case "scroll":
-		na.Kind, na.ScrollX, na.ScrollY = contract.NativeScroll, a.ScrollX, a.ScrollY
-	case "type":
-		na.Kind, na.Text = contract.NativeType, a.Text
-	case "keypress":
-		na.Kind, na.Key = contract.NativeKey, llm.KeyList(a.Keys)
-	case "wait":
-		na.Kind, na.MS = contract.NativeWait, 1000
-	case "screenshot":
-		na.Kind = contract.NativeScreenshot
-	default:
+	v, ok := vendorActions[a.Type]
+	if !ok {
 		na.Kind = a.Type
+		return na
+	}
+	na.Kind = v.kind
+	if v.read != nil {
+		v.read(a, &na)
 	}
 	return na
 }
