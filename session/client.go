@@ -178,10 +178,14 @@ func (c *Client) start(ctx context.Context, p paths) (net.Conn, error) {
 				tail, _ := os.ReadFile(p.log)
 				msg = "it exited: " + lastLines(string(tail), 5)
 			}
+			// The message holds what the log would tell; no session
+			// is left to own it.
+			removeLog(log, p.log)
 			return nil, fmt.Errorf("starting the session: %s", msg)
 		}
 	case <-ctx.Done():
 		_ = cmd.Process.Kill()
+		removeLog(log, p.log)
 		return nil, fmt.Errorf("starting the session: not ready within its start timeout: %w", ctx.Err())
 	}
 	return dial(ctx, p.sock)
@@ -208,27 +212,6 @@ func ServeStarted() func(error) {
 		_, _ = f.WriteString(msg + "\n")
 		f.Close()
 		f = nil
-	}
-}
-
-// lockWait takes the lock file, waiting for it until ctx ends.
-func lockWait(ctx context.Context, path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	done := make(chan error, 1)
-	go func() { done <- syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		return func() { f.Close() }, nil
-	case <-ctx.Done():
-		// The lock, if it comes, goes with this process's exit.
-		return nil, fmt.Errorf("waiting for another client starting the session: %w", ctx.Err())
 	}
 }
 

@@ -139,6 +139,7 @@ func Serve(ctx context.Context, cfg Config) (err error) {
 		return err
 	}
 	defer unlock()
+	defer removeOwnLog(p.log)
 	// Killed (SIGKILL), the session leaves its browser's folders to a
 	// watcher; its browser dies with it.
 	if err := launcher.SweepOnExit(); err != nil {

@@ -52,6 +52,12 @@ func newBrowserSession(t *testing.T) *bsess {
 		if left := p.goneWithin(leftWithin); len(left) > 0 {
 			t.Errorf("left behind after close: %v", left)
 		}
+		// Nor in the sockets' folder: no socket, lock or log.
+		if pid > 0 {
+			if left, _ := filepath.Glob(filepath.Join(rt, "webagent", "*")); len(left) > 0 {
+				t.Errorf("left in the sessions' folder after close: %v", left)
+			}
+		}
 	})
 	return s
 }
