@@ -45,6 +45,8 @@ func TestCommandLineMissteps(t *testing.T) {
 		{"unknown flag far from all", run("--zzzzzzzz", "task"), []string{"unknown flag --zzzzzzzz"}, ""},
 		{"flag without value", []string{"run", "--url"}, []string{"--url needs a value"}, ""},
 		{"bad boolean", run("--json=maybe", "task"), []string{"--json=maybe is not true or false"}, ""},
+		{"vision marks after a space", run("--vision", "marks", "task"), []string{"--vision marks: write --vision=marks"}, ""},
+		{"vision marks after a space in eval", []string{"eval", "--vision", "marks"}, []string{"write --vision=marks"}, ""},
 		{"secret without a name", run("--secret", "=hunter2", "task"), []string{"--secret wants NAME=VALUE"}, ""},
 		{"unknown command", []string{"rnu"}, []string{`unknown command "rnu"`, `did you mean "run"?`}, ""},
 		{"help of an unknown command", []string{"help", "nosuch"}, []string{`unknown command "nosuch"`, "version"}, ""},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -136,6 +137,9 @@ func writeHelp(fs *flag.FlagSet, w io.Writer) {
 // to stdout and returns flag.ErrHelp, which realMain turns into exit 0.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	if err := spacedWord(fs, args); err != nil {
+		return nil, err
+	}
 	pos, err := wire.ParseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
@@ -149,6 +153,26 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 		return nil, err
 	}
 	return pos, nil
+}
+
+// wordFlag is a flag that stands alone as a bool and also takes words
+// (--vision, --vision=marks).
+type wordFlag interface{ Words() []string }
+
+// spacedWord refuses a word value written after a space (--vision marks):
+// the flag would be read as true and the word as an argument, which for
+// run is the start of the task and for eval a task file.
+func spacedWord(fs *flag.FlagSet, args []string) error {
+	for i := 0; i+1 < len(args) && args[i] != "--"; i++ {
+		f := fs.Lookup(strings.TrimLeft(args[i], "-"))
+		if f == nil || !strings.HasPrefix(args[i], "-") {
+			continue
+		}
+		if w, ok := f.Value.(wordFlag); ok && slices.Contains(w.Words(), args[i+1]) {
+			return usagef("%s %s: write %s=%s (a word value of -%s follows an '=', not a space)", args[i], args[i+1], args[i], args[i+1], f.Name)
+		}
+	}
+	return nil
 }
 
 // listFlag is a repeatable flag whose values may also be comma lists.

@@ -186,3 +186,6 @@ func (v *visionFlag) Set(s string) error {
 
 // IsBoolFlag lets --vision stand alone.
 func (v *visionFlag) IsBoolFlag() bool { return true }
+
+// Words are the values --vision takes besides true and false.
+func (v *visionFlag) Words() []string { return []string{"marks"} }
