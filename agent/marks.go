@@ -25,6 +25,13 @@ type refLocator interface {
 	Viewport() (width, height int)
 }
 
+// markedViewer is a browser that gives the marked screenshot and the
+// refs in view from one reading (package browser's MarkedView), so the
+// picture and the in-view line agree.
+type markedViewer interface {
+	MarkedView(ctx context.Context) ([]byte, []contract.RefInView, error)
+}
+
 // observationMessage is the observation's message, with the marked
 // screenshot under vision marks. A model that answers in coordinates
 // (vision marks, a vendor's computer tool) is also told where each ref in
@@ -34,29 +41,37 @@ type refLocator interface {
 func (r *run) observationMessage(ctx context.Context, text string) contract.Message {
 	obs := contract.Message{Role: contract.RoleUser, Content: text}
 	computer := r.tools.native != nil && r.tools.native.Kind == contract.NativeComputer
-	if r.a.cfg.visionMarks || computer {
-		if line := r.inViewLine(ctx); line != "" {
-			obs.Content += "\n\n" + line
+	var shot []byte
+	var err error
+	switch mv, both := r.a.browser.(markedViewer); {
+	case r.a.cfg.visionMarks && both:
+		var refs []contract.RefInView
+		if shot, refs, err = mv.MarkedView(ctx); err == nil {
+			obs.Content += r.inViewText(refs)
 		}
+	case r.a.cfg.visionMarks:
+		obs.Content += r.inViewLine(ctx)
+		shot, err = r.a.browser.(contract.MarkedScreenshotter).ScreenshotMarked(ctx)
+	case computer:
+		obs.Content += r.inViewLine(ctx)
 	}
-	if r.a.cfg.visionMarks {
-		png, err := r.a.browser.(contract.MarkedScreenshotter).ScreenshotMarked(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				r.a.cfg.logger.Warn("vision marks: no screenshot for this observation", "err", err)
-			}
-			return obs
+	if err != nil {
+		if ctx.Err() == nil {
+			r.a.cfg.logger.Warn("vision marks: no screenshot for this observation", "err", err)
 		}
+		return obs
+	}
+	if shot != nil {
 		// The note last: the history drops it with the picture once it
 		// has been shown (dropScreenshots), and keeps the in-view line.
-		obs.Images = [][]byte{png}
+		obs.Images = [][]byte{shot}
 		obs.Content += marksNote
 	}
 	return obs
 }
 
-// inViewLine is the in-view line of the page as it is now; "" when the
-// browser cannot tell or nothing with a ref is in view.
+// inViewLine is the in-view line of the page as it is now, after a blank
+// line; "" when the browser cannot tell or nothing with a ref is in view.
 func (r *run) inViewLine(ctx context.Context) string {
 	loc, ok := r.a.browser.(refLocator)
 	if !ok {
@@ -71,12 +86,25 @@ func (r *run) inViewLine(ctx context.Context) string {
 		}
 		return ""
 	}
+	return r.inViewText(refs)
+}
+
+// inViewText is the in-view line of refs, after a blank line; "" when no
+// ref is in view or the browser cannot say the view's size.
+func (r *run) inViewText(refs []contract.RefInView) string {
+	loc, ok := r.a.browser.(refLocator)
+	if !ok {
+		return ""
+	}
 	spots := make([]outline.Spot, len(refs))
 	for i, v := range refs {
 		spots[i] = outline.Spot{Ref: v.Ref, X: int(math.Round(v.At.X)), Y: int(math.Round(v.At.Y)), Covered: v.Covered}
 	}
 	w, h := loc.Viewport()
-	return outline.InViewLine(w, h, spots)
+	if line := outline.InViewLine(w, h, spots); line != "" {
+		return "\n\n" + line
+	}
+	return ""
 }
 
 // typeAtFocus offers, under vision marks, a type tool whose ref may be

@@ -48,33 +48,43 @@ type markList struct {
 // is not changed. A document no snapshot has read yet is read first, so
 // that its elements have refs.
 func (b *Browser) ScreenshotMarked(ctx context.Context) ([]byte, error) {
+	shot, _, err := b.MarkedView(ctx)
+	return shot, err
+}
+
+// MarkedView is ScreenshotMarked and InView from one reading of the refs
+// in view: the picture's marks and the points listed are the same.
+func (b *Browser) MarkedView(ctx context.Context) ([]byte, []contract.RefInView, error) {
 	var marks *markList
-	shot, err := b.capture(ctx, func(o *op) ([]byte, error) {
-		var err error
-		if marks, err = o.marks(); err != nil || marks == nil {
-			return nil, err
-		}
-		return o.png()
-	})
-	if err == nil && marks == nil {
-		if _, err = b.Snapshot(ctx); err != nil {
-			return nil, err
-		}
-		shot, err = b.capture(ctx, func(o *op) ([]byte, error) {
+	// read reads the marks, then the picture; with unread (nil marks:
+	// no snapshot has read the document yet) it stops at the marks.
+	read := func(unread bool) func(o *op) ([]byte, error) {
+		return func(o *op) ([]byte, error) {
 			var err error
-			if marks, err = o.marks(); err != nil {
+			if marks, err = o.marks(); err != nil || (marks == nil && unread) {
 				return nil, err
 			}
 			return o.png()
-		})
+		}
+	}
+	shot, err := b.capture(ctx, read(true))
+	if err == nil && marks == nil {
+		if _, err = b.Snapshot(ctx); err != nil {
+			return nil, nil, err
+		}
+		shot, err = b.capture(ctx, read(false))
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if marks == nil {
 		marks = &markList{}
 	}
-	return annotate(shot, *marks)
+	png, err := annotate(shot, *marks)
+	if err != nil {
+		return nil, nil, err
+	}
+	return png, marks.inView(), nil
 }
 
 // InView lists the refs shown in the viewport, in the order they were given:
@@ -91,12 +101,17 @@ func (b *Browser) InView(ctx context.Context) ([]contract.RefInView, error) {
 	if err != nil || marks == nil {
 		return nil, err
 	}
-	out := make([]contract.RefInView, len(marks.Marks))
-	for i, m := range marks.Marks {
-		out[i] = contract.RefInView{Ref: m.Ref, Box: [4]float64{m.X0, m.Y0, m.X1, m.Y1},
-			At: contract.Point{X: m.CX, Y: m.CY}, Covered: !m.Hit}
+	return marks.inView(), nil
+}
+
+// inView is the marks as the contract's list.
+func (m *markList) inView() []contract.RefInView {
+	out := make([]contract.RefInView, len(m.Marks))
+	for i, k := range m.Marks {
+		out[i] = contract.RefInView{Ref: k.Ref, Box: [4]float64{k.X0, k.Y0, k.X1, k.Y1},
+			At: contract.Point{X: k.CX, Y: k.CY}, Covered: !k.Hit}
 	}
-	return out, nil
+	return out
 }
 
 // marks reads the refs in view; nil when the document has no refs yet.

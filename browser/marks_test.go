@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"image/png"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -121,6 +122,17 @@ func TestInView(t *testing.T) {
 		if r, ok := got[refOf(t, s, name)]; !ok || r.Covered {
 			t.Errorf("%s: %+v (listed %v), want reached", name, r, ok)
 		}
+	}
+	// The marked picture's reading lists the same refs at the same points.
+	shot, both, err := tab.MarkedView(tctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(both, refs) {
+		t.Errorf("MarkedView's refs %+v, InView's %+v", both, refs)
+	}
+	if img, err := png.Decode(bytes.NewReader(shot)); err != nil || !isMark(img, 100, 100) {
+		t.Errorf("MarkedView's picture: %v; want Go's box outlined at 100,80", err)
 	}
 }
 
