@@ -63,12 +63,15 @@ func startBusy(t *testing.T, n int) func() {
 }
 
 // TestBuiltinSuiteUnderLoad and TestBuiltinSuiteUnderLoadThrottled are
-// the built-in suite on a machine made slow, each task once: the even
-// tasks (in the suite's order) beside busy processes at four times the
-// core count, the odd ones with every page's CPU throttled six times. Each
-// site's tasks sit together, so every site meets both. A task must not
-// fail because the machine is slow: every one must pass. (`webagent eval`,
-// the README's first command, runs every task on a quiet machine.)
+// the built-in suite on a machine made slow: tasks beside busy processes
+// at four times the core count, and tasks with every page's CPU throttled
+// six times. A task must not fail because the machine is slow: every one
+// must pass. By default each takes a quarter of every site's tasks (the
+// first, fifth... of a site under load, the third, seventh... throttled),
+// so every site with three tasks or more meets both; with
+// WEBAGENT_LOAD_TASKS=all they take halves that cover every task, as a
+// release check does. (`webagent eval`, the README's first command, runs
+// every task on a quiet machine.)
 //
 // It is serial (no t.Parallel) and holds the machine alone
 // (machinelock.Exclusive): its busy processes would slow the parallel tests
@@ -89,19 +92,16 @@ func TestBuiltinSuiteUnderLoadThrottled(t *testing.T) {
 }
 
 // runBuiltinSuite runs the built-in tasks of parity half (0: the even
-// ones, 1: the odd ones) with the browser options opts, beside busy busy
-// processes, and fails t for each task that fails.
+// ones, 1: the odd ones; of those, every other one unless
+// WEBAGENT_LOAD_TASKS=all) with the browser options opts, beside busy
+// busy processes, and fails t for each task that fails.
 func runBuiltinSuite(t *testing.T, opts browser.Options, busy, half int) {
 	all, err := suite.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tasks []*suite.Task
-	for i, tk := range all {
-		if i%2 == half {
-			tasks = append(tasks, tk)
-		}
-	}
+	tasks := loadSample(all, half, os.Getenv("WEBAGENT_LOAD_TASKS") == "all")
+	t.Logf("%d of the %d built-in tasks", len(tasks), len(all))
 	cfg := testConfig(t)
 	cfg.Browser = opts
 	if busy > 0 {
@@ -129,6 +129,59 @@ func runBuiltinSuite(t *testing.T, opts browser.Options, busy, half int) {
 		_ = rep.WriteAll(cfg.OutDir)
 		if md, err := os.ReadFile(cfg.OutDir + "/report.md"); err == nil {
 			t.Logf("report.md:\n%s", md)
+		}
+	}
+}
+
+// loadSample picks a load test's tasks: of each suite's tasks in order,
+// those at an index of parity half (every one: every task is in one of
+// the two halves), or with a quarter, at index 2*half modulo 4.
+func loadSample(all []*suite.Task, half int, every bool) []*suite.Task {
+	var tasks []*suite.Task
+	j := 0
+	for i, tk := range all {
+		if i > 0 && tk.Suite != all[i-1].Suite {
+			j = 0
+		}
+		if (every && j%2 == half) || (!every && j%4 == 2*half) {
+			tasks = append(tasks, tk)
+		}
+		j++
+	}
+	return tasks
+}
+
+// TestLoadSample: the two halves cover every built-in task once; the
+// quarters give every site of three tasks or more to both load tests.
+func TestLoadSample(t *testing.T) {
+	all, err := suite.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for half := range 2 {
+		for _, tk := range loadSample(all, half, true) {
+			seen[tk.ID]++
+		}
+	}
+	for _, tk := range all {
+		if seen[tk.ID] != 1 {
+			t.Errorf("%s is in %d halves, want 1", tk.ID, seen[tk.ID])
+		}
+	}
+	size := map[string]int{}
+	for _, tk := range all {
+		size[tk.Suite]++
+	}
+	for half := range 2 {
+		got := map[string]bool{}
+		for _, tk := range loadSample(all, half, false) {
+			got[tk.Suite] = true
+		}
+		for s, n := range size {
+			if n >= 3 && !got[s] {
+				t.Errorf("quarter %d has no task of %s (%d tasks)", half, s, n)
+			}
 		}
 	}
 }
