@@ -262,6 +262,18 @@ type tabSet struct {
 	target guarded
 	nav    *navTracker
 	tabCtx context.Context // the current tab's chromedp context
+
+	listed listed // the latest list of the browser's targets (adoptOpened)
+}
+
+// listed is when adoptOpened last listed the browser's targets: its
+// session and the session's pageEvents then, and whether the next call
+// must list them again anyway (it took in a tab, whose own new tabs may
+// have been listed before it, or failed to take in one).
+type listed struct {
+	sess   *session
+	events uint64
+	again  bool
 }
 
 var _ contract.Browser = (*Browser)(nil)

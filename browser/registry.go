@@ -54,7 +54,12 @@ const resolveParallel = 32
 // walk. A failure that is not the document going away or the op's end
 // costs the walk the registry's refs, not the walk.
 func (o *op) listenersOf(t guarded) error {
-	err := o.registerListeners(t)
+	return o.registered(o.lookUpListeners(t))
+}
+
+// registered registers the listeners of a look-up (listenersOf).
+func (o *op) registered(l *listenerLookup) error {
+	err := o.registerListeners(l)
 	if err == nil || o.ctx.Err() != nil || interruptedByNavigation(err) {
 		return err
 	}
@@ -62,35 +67,103 @@ func (o *op) listenersOf(t guarded) error {
 	return nil
 }
 
-// registerListeners brings the registry of t's document up to date.
-func (o *op) registerListeners(t guarded) error {
-	defer func() {
-		_, _ = cdp.Call(o.ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: registryGroup})
-	}()
-	// Handles of the page's own document and window: evaluating a name
-	// runs nothing a page can see.
-	var ls []*domdebugger.EventListener
-	var win runtime.RemoteObjectID
-	for _, expr := range []string{"document", "window"} {
-		r, err := cdp.Call(o.ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ObjectGroup: registryGroup, Silent: new(true)})
-		if err != nil {
-			return err
-		}
-		if r.Result == nil || r.Result.ObjectID == "" {
-			return nil
-		}
-		p := domdebugger.GetEventListenersParams{ObjectID: r.Result.ObjectID}
-		if expr == "document" {
-			p.Depth, p.Pierce = new(int64(-1)), new(true)
-		} else {
-			win = r.Result.ObjectID
-		}
-		res, err := cdp.Call(o.ctx, t, domdebugger.GetEventListeners, p)
-		if err != nil {
-			return err
-		}
-		ls = append(ls, res.Listeners...)
+// listenerLookup is Chromium's list of the event listeners of a target's
+// document and window, asked for in the background (lookUpListeners).
+type listenerLookup struct {
+	t     guarded
+	group string // the object group of the handles
+	done  chan struct{}
+
+	// Set when done.
+	ls   []*domdebugger.EventListener
+	win  runtime.RemoteObjectID
+	none bool // the document or the window has no handle
+	err  error
+
+	// withWalk: when no node is new to the registry, the records of
+	// motion and window keys are left to the walk's own call (marks), not
+	// a call of their own (webagent's isolated world only).
+	withWalk bool
+	marks    *listenerMarks
+}
+
+// listenerMarks are the records registryJS sets besides the nodes: whether
+// the document has a listener for pointer motion, and the window one for
+// keys.
+type listenerMarks struct{ moves, keys bool }
+
+// lookUpListeners starts asking Chromium for the listeners of t's
+// document and of its window, the two at once; registerListeners takes
+// the answer. Handles of the page's own document and window: evaluating a
+// name runs nothing a page can see. On the tab's own target the handles
+// are the op's (released when it ends), elsewhere the registry's group's.
+func (o *op) lookUpListeners(t guarded) *listenerLookup {
+	l := &listenerLookup{t: t, group: registryGroup, done: make(chan struct{})}
+	if t.Target == o.tab.target.Target {
+		l.group = o.objectGroup()
 	}
+	var doc, win struct {
+		ls   []*domdebugger.EventListener
+		id   runtime.RemoteObjectID
+		none bool
+		err  error
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { doc.ls, doc.id, doc.none, doc.err = o.listenersOfName(t, l.group, "document") })
+	wg.Go(func() { win.ls, win.id, win.none, win.err = o.listenersOfName(t, l.group, "window") })
+	go func() {
+		defer close(l.done)
+		wg.Wait()
+		switch {
+		case doc.err != nil || doc.none: // the document's first, as when they were asked one by one
+			l.err, l.none = doc.err, doc.none
+		case win.err != nil || win.none:
+			l.err, l.none = win.err, win.none
+		default:
+			l.ls, l.win = append(doc.ls, win.ls...), win.id
+		}
+	}()
+	return l
+}
+
+// wait waits for the look-up to end.
+func (l *listenerLookup) wait() { <-l.done }
+
+// listenersOfName asks for the listeners of the page's document (with its
+// frames and shadow roots) or window; none is true when it has no handle.
+func (o *op) listenersOfName(t guarded, group, name string) ([]*domdebugger.EventListener, runtime.RemoteObjectID, bool, error) {
+	r, err := cdp.Call(o.ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: name, ObjectGroup: group, Silent: new(true)})
+	if err != nil {
+		return nil, "", false, err
+	}
+	if r.Result == nil || r.Result.ObjectID == "" {
+		return nil, "", true, nil
+	}
+	p := domdebugger.GetEventListenersParams{ObjectID: r.Result.ObjectID}
+	if name == "document" {
+		p.Depth, p.Pierce = new(int64(-1)), new(true)
+	}
+	res, err := cdp.Call(o.ctx, t, domdebugger.GetEventListeners, p)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return res.Listeners, r.Result.ObjectID, false, nil
+}
+
+// registerListeners brings the registry of the look-up's document up to
+// date.
+func (o *op) registerListeners(l *listenerLookup) error {
+	l.wait()
+	t := l.t
+	if l.group == registryGroup {
+		defer func() {
+			_, _ = cdp.Call(o.ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: registryGroup})
+		}()
+	}
+	if l.err != nil || l.none {
+		return l.err
+	}
+	ls, win := l.ls, l.win
 	var moves, keys bool
 	var kinds [3][]cdp.BackendNodeID // pointerKind, keyKind, dropKind
 	seen := map[listened]bool{}
@@ -117,7 +190,11 @@ func (o *op) registerListeners(t guarded) error {
 		}
 	}
 	_, err := inWorld(o.ctx, &o.b.worlds, t, func(wd *world) (struct{}, error) {
-		return struct{}{}, o.register(t, wd, win, kinds, moves, keys)
+		if l.withWalk && wd.id != 0 && len(wd.fresh(kinds)) == 0 {
+			l.marks = &listenerMarks{moves: moves, keys: keys} // set by the walk's call
+			return struct{}{}, nil
+		}
+		return struct{}{}, o.register(t, wd, l.group, win, kinds, moves, keys)
 	})
 	return err
 }
@@ -138,17 +215,8 @@ type listened struct {
 // register adds the nodes of each kind not yet in wd's registry and sets
 // its motion and window key records. win is the page's window, for the
 // page's own world (worlds.page).
-func (o *op) register(t guarded, wd *world, win runtime.RemoteObjectID, kinds [3][]cdp.BackendNodeID, moves, keys bool) error {
-	wd.mu.Lock()
-	var fresh []listened
-	for k, ids := range kinds {
-		for _, id := range ids {
-			if !wd.registered[listened{k, id}] && len(fresh) < maxRegistered {
-				fresh = append(fresh, listened{k, id})
-			}
-		}
-	}
-	wd.mu.Unlock()
+func (o *op) register(t guarded, wd *world, group string, win runtime.RemoteObjectID, kinds [3][]cdp.BackendNodeID, moves, keys bool) error {
+	fresh := wd.fresh(kinds)
 	// Resolved in parallel; a node gone meanwhile is left out.
 	objs := make([]runtime.RemoteObjectID, len(fresh))
 	errs := make([]error, len(fresh))
@@ -158,7 +226,7 @@ func (o *op) register(t guarded, wd *world, win runtime.RemoteObjectID, kinds [3
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			r, err := cdp.Call(o.ctx, t, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.id, ExecutionContextID: wd.id, ObjectGroup: registryGroup})
+			r, err := cdp.Call(o.ctx, t, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.id, ExecutionContextID: wd.id, ObjectGroup: group})
 			switch {
 			case err == nil && r.Object != nil:
 				objs[i] = r.Object.ObjectID
@@ -200,6 +268,22 @@ func (o *op) register(t guarded, wd *world, win runtime.RemoteObjectID, kinds [3
 	}
 	wd.mu.Unlock()
 	return nil
+}
+
+// fresh returns the nodes of each kind not yet in wd's registry, the first
+// maxRegistered.
+func (wd *world) fresh(kinds [3][]cdp.BackendNodeID) []listened {
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	var fresh []listened
+	for k, ids := range kinds {
+		for _, id := range ids {
+			if !wd.registered[listened{k, id}] && len(fresh) < maxRegistered {
+				fresh = append(fresh, listened{k, id})
+			}
+		}
+	}
+	return fresh
 }
 
 // jsonArg is a call argument of a JSON value.

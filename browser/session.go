@@ -40,6 +40,26 @@ type session struct {
 	loseOnce func()
 	done     chan struct{} // closed by close
 	doneOnce sync.Once
+
+	// pageEvents counts the browser's events about a page with an opener
+	// (one opened, or its address changed): the tabs' pages may have
+	// opened one to take in (adoptOpened) only after one.
+	pageEvents atomic.Uint64
+}
+
+// countPageEvents counts the events of pageEvents. It runs on the
+// browser's event loop.
+func (s *session) countPageEvents(ev any) {
+	var info *target.Info
+	switch e := ev.(type) {
+	case *target.EventTargetCreated:
+		info = e.TargetInfo
+	case *target.EventTargetInfoChanged:
+		info = e.TargetInfo
+	}
+	if info != nil && info.Type == "page" && info.OpenerID != "" {
+		s.pageEvents.Add(1)
+	}
 }
 
 // alive reports whether the connection to the browser still works.
@@ -152,6 +172,9 @@ func (b *Browser) prepareSession(ctx context.Context, s *session) error {
 		return err
 	}
 	// Target events tell the tabs about the tabs they open.
+	if err := chromedp.ListenBrowser(s.ctx, s.countPageEvents); err != nil {
+		return fmt.Errorf("following the tabs: %w", err)
+	}
 	if _, err := cdp.Call(ctx, s.browser, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		return fmt.Errorf("following the tabs: %w", err)
 	}

@@ -18,8 +18,9 @@ var animationsJS = program("animations")
 // settleAnimations waits, bounded by animationsMaxMS and o's context, for the page's
 // running animations to end before a snapshot. A page where this fails
 // (a frozen script, a navigation under way) is snapshotted as it is: the
-// snapshot's own evaluation reports what is wrong.
-func (o *op) settleAnimations() {
+// snapshot's own evaluation reports what is wrong. waited is false when
+// the page said nothing moved, and nothing was waited for.
+func (o *op) settleAnimations() (waited bool) {
 	b := o.b
 	r, err := o.eval(runtime.EvaluateParams{
 		Expression:    jsCall(animationsJS, animationsMaxMS),
@@ -28,10 +29,14 @@ func (o *op) settleAnimations() {
 	})
 	if err != nil {
 		b.log.Debug("waiting for animations before the snapshot", "error", err)
-		return
+		return true
 	}
 	var ms float64
-	if decodeValue(r, &ms) == nil && ms > 0 {
+	if err := decodeValue(r, &ms); err != nil {
+		return true
+	}
+	if ms > 0 {
 		b.log.Debug("waited for animations before the snapshot", "ms", ms)
 	}
+	return ms != 0
 }

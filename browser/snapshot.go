@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -206,10 +207,17 @@ func (o *op) readPage() (walkResult, []string, error) {
 			o.stopLoading = true
 			return walkResult{}, nil, err
 		}
-		o.answerConsent()    // a cookie banner is answered first (Options.Consent)
-		o.settleAnimations() // running animations end first
+		o.answerConsent() // a cookie banner is answered first (Options.Consent)
+		// Running animations end first; the page's listeners are looked
+		// up meanwhile, and again after animations that ran.
+		found := o.lookUpListeners(b.target)
+		if o.settleAnimations() {
+			found.wait()
+			found = o.lookUpListeners(b.target)
+		}
+		found.withWalk = true
 		s0 := b.nav.state()
-		res, err := o.walk()
+		res, err := o.walk(found)
 		s1 := b.nav.state()
 		moved := s1.moved(s0) || s1.requestedSince(s0) || s1.pending != "" || s1.frameNavs > s0.frameNavs
 		switch {
@@ -299,19 +307,19 @@ var navigationErrors = []string{
 	"Could not find object with given id",
 }
 
-// walk runs the walker in the page and in its cross-origin frames.
-func (o *op) walk() (walkResult, error) {
+// walk runs the walker in the page, once its listeners found are
+// registered, and in its cross-origin frames.
+func (o *op) walk(found *listenerLookup) (walkResult, error) {
 	b := o.b
 	budget := b.snap.tokens
 	if budget <= 0 {
 		budget = DefaultSnapshotTokens
 	}
-	expr := jsCall(snapshotJS, b.snap.maxRef, budget)
 	t0 := time.Now()
-	if err := o.listenersOf(b.target); err != nil {
+	if err := o.registered(found); err != nil {
 		return walkResult{}, err
 	}
-	r, err := o.eval(runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+	r, err := o.evalWalker(b.snap.maxRef, budget, found.marks)
 	if err != nil {
 		return walkResult{}, err
 	}
@@ -330,6 +338,61 @@ func (o *op) walk() (walkResult, error) {
 	}
 	b.log.Debug("snapshot", "took", time.Since(t0), "chars", len(res.Text), "tokens", res.Tokens, "timing", res.Timing, "url", res.URL)
 	return res, nil
+}
+
+// keepWalkerJS runs the walker and keeps it in webagent's world of the
+// page, for the next walks of the same document (walkStoredJS).
+var keepWalkerJS = program("keepWalker")
+
+// markedWalkStoredJS and markedKeepWalkerJS are walkStoredJS and
+// keepWalkerJS after registryJS's records with no new node: one call.
+var (
+	markedWalkStoredJS = program("markedWalkStored")
+	markedKeepWalkerJS = program("markedKeepWalker")
+)
+
+// evalWalker runs the walker with (floor, budget) in webagent's world of
+// the page: a call of the walker that world keeps once it has one, else
+// the walker's source (about 95 kB), kept there for the next walks. The
+// page's own world (Options.Observable) is sent the source every time:
+// the page's scripts could replace a walker kept there. With marks, the
+// same call first sets the listener registry's records (registryJS with
+// no new node).
+func (o *op) evalWalker(floor, budget int, marks *listenerMarks) (*runtime.RemoteObject, error) {
+	b := o.b
+	stored, keep := func() string { return jsCall(walkStoredJS, floor, budget) }, func() string { return jsCall(keepWalkerJS, floor, budget) }
+	if marks != nil {
+		stored = func() string { return jsCall(markedWalkStoredJS, marks.moves, marks.keys, floor, budget) }
+		keep = func() string { return jsCall(markedKeepWalkerJS, marks.moves, marks.keys, floor, budget) }
+	}
+	return o.evaluate(func() (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+		r, err := inWorld(o.ctx, &b.worlds, b.target, func(wd *world) (runtime.EvaluateResult, error) {
+			p := runtime.EvaluateParams{ContextID: wd.id, ReturnByValue: new(true), Silent: new(true)}
+			if wd.id == 0 {
+				p.Expression = jsCall(snapshotJS, floor, budget)
+				return cdp.Call(o.ctx, b.target, runtime.Evaluate, p)
+			}
+			if wd.keepsWalker() {
+				p.Expression = stored()
+				r, err := cdp.Call(o.ctx, b.target, runtime.Evaluate, p)
+				if err != nil || r.ExceptionDetails != nil || r.Result == nil || r.Result.Subtype != runtime.RemoteObjectSubtypeNull {
+					return r, err
+				}
+				// null: the world has no walker (or the page no document),
+				// the source is sent.
+			}
+			p.Expression = keep()
+			r, err := cdp.Call(o.ctx, b.target, runtime.Evaluate, p)
+			if err == nil && r.ExceptionDetails == nil {
+				wd.keepWalker()
+			}
+			return r, err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		return r.Result, r.ExceptionDetails, nil
+	})
 }
 
 // changes says what changed since the previous snapshot, and remembers this

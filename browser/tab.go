@@ -242,12 +242,27 @@ func (b *Browser) describeTab(ctx context.Context, t *tab) string {
 	return fmt.Sprintf("%s (%s)", url, strconv.Quote(title))
 }
 
+// adoptNewlyOpened is adoptOpened when the browser told of a page with an
+// opener since the last time it listed the targets, or that time left
+// one to take in: else no tab opened since, and it costs no call.
+func (b *Browser) adoptNewlyOpened(ctx context.Context) error {
+	if l := b.listed; l.sess == b.sess && l.events == b.sess.pageEvents.Load() && !l.again {
+		return nil
+	}
+	return b.adoptOpened(ctx)
+}
+
 // adoptOpened takes in the tabs our tabs opened that are not ours yet.
 func (b *Browser) adoptOpened(ctx context.Context) error {
-	res, err := cdp.Call(ctx, b.sess.browser, target.GetTargets, target.GetTargetsParams{})
+	b.listed = listed{} // until it answers
+	s := b.sess
+	events := s.pageEvents.Load() // before the list: an event after it lists again
+	res, err := cdp.Call(ctx, s.browser, target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return err
 	}
+	again := false
+	defer func() { b.listed = listed{sess: s, events: events, again: again} }()
 	ours := map[target.ID]bool{}
 	for _, t := range b.tabs {
 		ours[t.target.TargetID] = true
@@ -256,6 +271,7 @@ func (b *Browser) adoptOpened(ctx context.Context) error {
 		if info.Type != "page" || !ours[info.OpenerID] || ours[info.TargetID] {
 			continue
 		}
+		again = true
 		t, err := b.adopt(ctx, b.sess, info.TargetID, b.nextTabID())
 		if err != nil {
 			if ctx.Err() != nil {

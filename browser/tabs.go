@@ -114,7 +114,7 @@ func (b *Browser) Tabs(ctx context.Context) (ids []string, current string, err e
 		return nil, "", err
 	}
 	defer o.end()
-	if err := b.adoptOpened(o.ctx); err != nil {
+	if err := b.adoptNewlyOpened(o.ctx); err != nil {
 		return nil, "", o.fail("listing the tabs", err)
 	}
 	if _, err := b.closedTabs(o.ctx); err != nil {

@@ -47,6 +47,21 @@ type world struct {
 	// registry (registry.go); guarded by mu.
 	mu         sync.Mutex
 	registered map[listened]bool
+	walker     bool // the world keeps the snapshot walker (keepWalkerJS)
+}
+
+// keepsWalker reports whether the world keeps the snapshot walker.
+func (wd *world) keepsWalker() bool {
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	return wd.walker
+}
+
+// keepWalker records that the world keeps the snapshot walker.
+func (wd *world) keepWalker() {
+	wd.mu.Lock()
+	wd.walker = true
+	wd.mu.Unlock()
 }
 
 // follow forgets t's world when t's own frame commits a new document: the
