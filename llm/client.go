@@ -27,6 +27,7 @@ import (
 // null IDs, reasoning text and Gemini's thought signatures.
 type Client struct {
 	cfg    Config
+	send   httpretry.Settings // cfg's, as used: read these, not cfg's
 	doer   *httpretry.Doer
 	http   *http.Client // without retries: Ping fails fast
 	log    *slog.Logger
@@ -39,28 +40,15 @@ var _ contract.Model = (*Client)(nil)
 // New returns a Client for cfg. Invalid settings give an error wrapping
 // ErrConfig that says how to fix them.
 func New(cfg Config) (*Client, error) {
-	cfg, err := cfg.normalize()
+	cfg, send, err := cfg.normalize()
 	if err != nil {
 		return nil, err
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{} // no Timeout: streams are bounded by ctx and the inactivity window
-		if t, ok := http.DefaultTransport.(*http.Transport); ok {
-			hc.Transport = t.Clone()
-		}
-	}
 	log := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
-	c := &Client{cfg: cfg, http: hc, log: log, doer: &httpretry.Doer{
-		Next:       hc,
-		MaxRetries: cfg.MaxRetries,
-		BaseDelay:  cfg.RetryBaseDelay,
-		MaxDelay:   cfg.MaxRetryDelay,
-		Log:        log,
-		Redact:     func(s string) string { return redactKey(s, cfg.APIKey) },
-		Final:      func(status int, body []byte) bool { return !transientBody(status, body) },
-		Reason:     bodyMessage,
-	}}
+	doer := send.Doer(log, func(s string) string { return redactKey(s, cfg.APIKey) })
+	doer.Final = func(status int, body []byte) bool { return !transientBody(status, body) }
+	doer.Reason = bodyMessage
+	c := &Client{cfg: cfg, send: send, doer: doer, http: send.HTTPClient, log: log}
 	c.prompt.Store(cfg.ToolMode == ToolModePrompt)
 	return c, nil
 }
@@ -109,12 +97,9 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 			switched = true
 			c.prompt.Store(true)
 			c.log.Warn("the model server refuses tools; describing them in the prompt instead (--tool-mode prompt)", "reason", e.Message)
-		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.cfg.MaxRetries && ctx.Err() == nil:
-			delay := httpretry.Backoff(c.cfg.RetryBaseDelay, c.cfg.MaxRetryDelay, resend+1)
-			c.log.Warn("model server failed in the middle of its reply; the partial reply is dropped and the request sent again",
-				"resend", resend+1, "retry_in", delay, "reason", e.Message)
-			if err := httpretry.Sleep(ctx, delay); err != nil {
-				return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
+		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.send.MaxRetries && ctx.Err() == nil:
+			if err := c.send.Resend(ctx, c.log, resend+1, e.Message); err != nil {
+				return contract.Reply{}, err
 			}
 		default:
 			if errors.As(err, &e) && e.Status == 0 && resend > 0 {
@@ -136,7 +121,7 @@ func (c *Client) once(ctx context.Context, req contract.Request, prompt bool, st
 	if err != nil {
 		return contract.Reply{}, fmt.Errorf("encoding the model request: %w", err)
 	}
-	w := &httpretry.Watch{Window: c.cfg.Inactivity}
+	w := &httpretry.Watch{Window: c.send.Inactivity}
 	defer w.Stop() // cancels the request's context: the connection is closed if still open
 
 	hreq, err := http.NewRequestWithContext(httpretry.WithWatch(ctx, w), http.MethodPost, c.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))

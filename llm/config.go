@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -21,12 +19,13 @@ const (
 	// DefaultInactivity is the stream inactivity window set by
 	// ConfigFromEnv. The zero Config.Inactivity disables the window.
 	DefaultInactivity = 60 * time.Second
-	// DefaultMaxRetries is used when Config.MaxRetries is 0.
-	DefaultMaxRetries = 3
-	// DefaultRetryBaseDelay is used when Config.RetryBaseDelay is 0.
-	DefaultRetryBaseDelay = 500 * time.Millisecond
-	// DefaultMaxRetryDelay is used when Config.MaxRetryDelay is 0.
-	DefaultMaxRetryDelay = 30 * time.Second
+	// DefaultMaxRetries (3) is used when Config.MaxRetries is 0.
+	DefaultMaxRetries = httpretry.DefaultMaxRetries
+	// DefaultRetryBaseDelay (500ms) is used when Config.RetryBaseDelay is
+	// 0.
+	DefaultRetryBaseDelay = httpretry.DefaultRetryBaseDelay
+	// DefaultMaxRetryDelay (30s) is used when Config.MaxRetryDelay is 0.
+	DefaultMaxRetryDelay = httpretry.DefaultMaxRetryDelay
 )
 
 // Config configures a Client.
@@ -90,59 +89,31 @@ func ConfigFromEnv() Config {
 	}
 }
 
-// normalize checks cfg and fills in its defaults. Every problem found is
-// reported; each wraps ErrConfig.
-func (cfg Config) normalize() (Config, error) {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
-	}
+// normalize checks cfg and fills in its defaults, and returns the
+// settings of its requests as used. Every problem found is reported; each
+// wraps ErrConfig.
+func (cfg Config) normalize() (Config, httpretry.Settings, error) {
+	p := &httpretry.Problems{Kind: ErrConfig}
 	if cfg.Model == "" {
-		bad("no model given: pass --model or set WEBAGENT_MODEL " +
+		p.Add("no model given: pass --model or set WEBAGENT_MODEL " +
 			"(for a local Ollama server: --base-url http://localhost:11434/v1 --model llama3.1)")
 	}
 	if cfg.BaseURL == "" && cfg.APIKey != "" {
 		cfg.BaseURL = DefaultOpenAIBaseURL
 	}
 	if cfg.BaseURL == "" {
-		bad("no model server given: pass --base-url (for Ollama: --base-url http://localhost:11434/v1) "+
+		p.Add("no model server given: pass --base-url (for Ollama: --base-url http://localhost:11434/v1) "+
 			"or set OPENAI_API_KEY to use %s", DefaultOpenAIBaseURL)
 	} else if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("base URL %q is not an absolute http(s) URL (e.g. http://localhost:11434/v1)", httpretry.RedactURL(cfg.BaseURL))
+		p.Add("base URL %q is not an absolute http(s) URL (e.g. http://localhost:11434/v1)", httpretry.RedactURL(cfg.BaseURL))
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	if cfg.Inactivity < 0 {
-		bad("Inactivity is %s: it must not be negative (0 disables the stream inactivity window)", cfg.Inactivity)
-	}
-	if cfg.RetryBaseDelay < 0 {
-		bad("RetryBaseDelay is %s: it must not be negative (0 means %s)", cfg.RetryBaseDelay, DefaultRetryBaseDelay)
-	}
-	if cfg.MaxRetryDelay < 0 {
-		bad("MaxRetryDelay is %s: it must not be negative (0 means %s)", cfg.MaxRetryDelay, DefaultMaxRetryDelay)
-	}
 	switch cfg.ToolMode {
 	case "", ToolModeAuto, ToolModeNative, ToolModePrompt:
 	default:
-		bad("tool mode %q is not %q, %q or %q", cfg.ToolMode, ToolModeAuto, ToolModeNative, ToolModePrompt)
+		p.Add("tool mode %q is not %q, %q or %q", cfg.ToolMode, ToolModeAuto, ToolModeNative, ToolModePrompt)
 	}
-	if cfg.HTTPClient != nil && cfg.HTTPClient.Timeout != 0 {
-		bad("HTTPClient.Timeout is %s: it must be 0, a whole-request timeout cuts long healthy streams "+
-			"(bound calls with their context and Config.Inactivity)", cfg.HTTPClient.Timeout)
-	}
-	if len(errs) > 0 {
-		return cfg, errors.Join(errs...)
-	}
-	switch {
-	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = DefaultMaxRetries
-	case cfg.MaxRetries < 0:
-		cfg.MaxRetries = 0
-	}
-	if cfg.RetryBaseDelay == 0 {
-		cfg.RetryBaseDelay = DefaultRetryBaseDelay
-	}
-	if cfg.MaxRetryDelay == 0 {
-		cfg.MaxRetryDelay = DefaultMaxRetryDelay
-	}
-	return cfg, nil
+	send := httpretry.Settings{Inactivity: cfg.Inactivity, MaxRetries: cfg.MaxRetries, RetryBaseDelay: cfg.RetryBaseDelay,
+		MaxRetryDelay: cfg.MaxRetryDelay, HTTPClient: cfg.HTTPClient}.Normalize(p)
+	return cfg, send, p.Err()
 }

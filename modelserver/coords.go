@@ -14,10 +14,12 @@ import (
 // ref as such a model would act, at those points: a click is a click at
 // the ref's point; type is a click there, Control+A and the text (Enter
 // after it to submit); select is a click on the list, the option's text
-// typed and Enter; press a key; scroll the wheel. Three dialects write
-// the gestures: Claude's computer use toolset (members "computer:NAME"),
+// typed and Enter; press a key; scroll the wheel. A call is read once
+// (aimOf: its arguments, its ref's point) and each dialect writes only
+// its wire form: Claude's computer use toolset (members "computer:NAME"),
 // OpenAI's computer tool (one computer_call of actions) and, over chat
-// completions, UI-TARS' text actions.
+// completions, UI-TARS' text actions write the gestures; Gemini's computer
+// use writes its predefined functions (gemcoords.go).
 
 // ToolsetComputer is ChatRequest.Toolset for a request that declares a
 // vendor's computer tool (Claude's computer use toolset, OpenAI's computer
@@ -71,40 +73,74 @@ func screenInView(req *ChatRequest) (w, h int) {
 	return 0, 0
 }
 
-// gestures expresses c at the points of spots; ok is false for a call no
-// gesture does (goto, done) or whose ref is not on the screen.
-func gestures(c Call, spots map[string]outline.Spot) (gs []gesture, ok bool) {
-	var a struct {
+// aim is a call of webagent's tools by ref read as a hand on the screen
+// would do it: what, and where. Each dialect writes aims in its own wire
+// form: as gestures (gestures), or Gemini's functions (geminiActions).
+type aim struct {
+	tool   string // click, type, select, press, scroll
+	x, y   int    // click, type, select: the ref's point on the screen
+	text   string // type: the text; select: the option; press: the chord
+	submit bool   // type: Enter after the text
+	dir    string // scroll: up, down, left, right
+}
+
+// pointed reports whether the aim is at a ref's point.
+func (a aim) pointed() bool { return a.tool == "click" || a.tool == "type" || a.tool == "select" }
+
+// aimOf reads c at the points of spots; ok is false for a call no hand
+// does (goto, done), one whose arguments do not parse, and one whose ref
+// is not on the screen.
+func aimOf(c Call, spots map[string]outline.Spot) (a aim, ok bool) {
+	var args struct {
 		Ref, Text, Option, Key, Direction string
 		Submit                            bool
 	}
-	if json.Unmarshal([]byte(c.Args), &a) != nil {
+	if json.Unmarshal([]byte(c.Args), &args) != nil {
+		return aim{}, false
+	}
+	a.tool = c.Name
+	switch c.Name {
+	case "click", "type", "select":
+		s, on := spots[args.Ref]
+		a.x, a.y, a.text, a.submit = s.X, s.Y, args.Text, args.Submit
+		if c.Name == "select" {
+			a.text, a.submit = args.Option, false
+		}
+		return a, on && !s.Covered
+	case "press":
+		a.text = args.Key
+		return a, a.text != ""
+	case "scroll":
+		a.dir = args.Direction
+		return a, a.dir != ""
+	}
+	return aim{}, false
+}
+
+// gestures expresses c at the points of spots; ok is false for a call no
+// gesture does (goto, done) or whose ref is not on the screen.
+func gestures(c Call, spots map[string]outline.Spot) ([]gesture, bool) {
+	a, ok := aimOf(c, spots)
+	if !ok {
 		return nil, false
 	}
-	at := func() (gesture, bool) {
-		s, ok := spots[a.Ref]
-		return gesture{op: "click", x: s.X, y: s.Y}, ok && !s.Covered
-	}
-	switch c.Name {
+	click := gesture{op: "click", x: a.x, y: a.y}
+	switch a.tool {
 	case "click":
-		g, ok := at()
-		return []gesture{g}, ok
+		return []gesture{click}, true
 	case "type":
-		g, ok := at()
-		gs = []gesture{g, {op: "key", text: "Control+a"}, {op: "type", text: a.Text}}
-		if a.Submit {
+		gs := []gesture{click, {op: "key", text: "Control+a"}, {op: "type", text: a.text}}
+		if a.submit {
 			gs = append(gs, gesture{op: "key", text: "Enter"})
 		}
-		return gs, ok
+		return gs, true
 	case "select":
-		g, ok := at()
-		return []gesture{g, {op: "type", text: a.Option}, {op: "key", text: "Enter"}}, ok
+		return []gesture{click, {op: "type", text: a.text}, {op: "key", text: "Enter"}}, true
 	case "press":
-		return []gesture{{op: "key", text: a.Key}}, a.Key != ""
-	case "scroll":
-		return []gesture{{op: "scroll", dir: a.Direction}}, a.Direction != ""
+		return []gesture{{op: "key", text: a.text}}, true
+	default: // scroll
+		return []gesture{{op: "scroll", dir: a.dir}}, true
 	}
-	return nil, false
 }
 
 // computerMembers expresses calls as members of Claude's computer use

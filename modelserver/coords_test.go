@@ -52,7 +52,7 @@ func TestCoordinateDialects(t *testing.T) {
 // on its 1000 by 1000 grid, the screen's size read off the in-view line
 // when the request holds no screenshot yet.
 func TestGeminiActions(t *testing.T) {
-	line := outline.InViewLine(800, 600, []outline.Spot{{Ref: "e1", X: 400, Y: 150}, {Ref: "e2", X: 80, Y: 600}})
+	line := outline.InViewLine(800, 600, []outline.Spot{{Ref: "e1", X: 400, Y: 150}, {Ref: "e2", X: 80, Y: 600}, {Ref: "e3", Covered: true}})
 	req := &ChatRequest{Messages: []Message{{Role: "user", Content: "Observation, step 1.\nSnapshot:\nx\n\n" + line}}}
 	calls := []Call{
 		ToolCall("click", map[string]any{"ref": "e1"}),
@@ -60,14 +60,29 @@ func TestGeminiActions(t *testing.T) {
 		ToolCall("select", map[string]any{"ref": "e1", "option": "Two"}),
 		ToolCall("press", map[string]any{"key": "Enter"}),
 		ToolCall("click", map[string]any{"ref": "e9"}),
+		ToolCall("click", map[string]any{"ref": "e3"}),
+		ToolCall("scroll", map[string]any{"direction": "down"}),
+		ToolCall("done", map[string]any{"answer": "ok"}),
 	}
 	var got []string
 	for _, c := range geminiActions(calls, req) {
 		got = append(got, c.Name+c.Args)
 	}
 	want := `click_at{"x":500,"y":250} type_text_at{"clear_before_typing":true,"press_enter":true,"text":"Ann","x":100,"y":999} ` +
-		`type_text_at{"clear_before_typing":false,"press_enter":true,"text":"Two","x":500,"y":250} key_combination{"keys":"Return"} click{"ref":"e9"}`
+		`type_text_at{"clear_before_typing":false,"press_enter":true,"text":"Two","x":500,"y":250} key_combination{"keys":"Return"} click{"ref":"e9"} ` +
+		`click{"ref":"e3"} scroll_document{"direction":"down"} done{"answer":"ok"}`
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("got  %s\nwant %s", g, want)
+	}
+	// Without a screen's size no point can go on the grid: the calls at a
+	// ref go as they are, the others still as functions.
+	got = nil
+	for _, c := range geminiActions(calls[:4], &ChatRequest{Messages: []Message{{Role: "user",
+		Content: "Observation, step 1.\nSnapshot:\nx\n\n" + outline.InViewLine(0, 0, []outline.Spot{{Ref: "e1", X: 400, Y: 150}, {Ref: "e2", X: 80, Y: 600}})}}}) {
+		got = append(got, c.Name+c.Args)
+	}
+	want = `click{"ref":"e1"} type{"ref":"e2","submit":true,"text":"Ann"} select{"option":"Two","ref":"e1"} key_combination{"keys":"Return"}`
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("without a screen:\n got %s\nwant %s", g, want)
 	}
 }

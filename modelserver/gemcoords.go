@@ -3,11 +3,8 @@ package modelserver
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"image/png"
 	"math"
-
-	"github.com/webagent/webagent/internal/outline"
 )
 
 // Gemini's computer use answers on a 1000 by 1000 grid over the
@@ -60,8 +57,8 @@ func gridOf(v, size int) int {
 // computer use functions at the refs' points: click is click_at, type
 // type_text_at (cleared first, Enter to submit), select type_text_at of
 // the option with Enter, press key_combination, scroll scroll_document.
-// A call it cannot express (done, goto, a ref off the screen) goes as it
-// is.
+// A call it cannot express (done, goto, a ref off the screen, a point
+// without a screen's size) goes as it is.
 func geminiActions(calls []Call, req *ChatRequest) []Call {
 	spots := spotsOf(req)
 	if req.Screen[0] == 0 {
@@ -69,30 +66,23 @@ func geminiActions(calls []Call, req *ChatRequest) []Call {
 	}
 	var out []Call
 	for _, c := range calls {
-		var a struct {
-			Ref, Text, Option, Key, Direction string
-			Submit                            bool
-		}
-		var s outline.Spot
-		on := false
-		if json.Unmarshal([]byte(c.Args), &a) == nil {
-			s, on = spots[a.Ref]
-			on = on && !s.Covered && req.Screen[0] > 0
-		}
-		x, y := gridOf(s.X, req.Screen[0]), gridOf(s.Y, req.Screen[1])
-		switch {
-		case c.Name == "click" && on:
-			out = append(out, ToolCall("click_at", map[string]any{"x": x, "y": y}))
-		case c.Name == "type" && on:
-			out = append(out, ToolCall("type_text_at", map[string]any{"x": x, "y": y, "text": a.Text, "press_enter": a.Submit, "clear_before_typing": true}))
-		case c.Name == "select" && on:
-			out = append(out, ToolCall("type_text_at", map[string]any{"x": x, "y": y, "text": a.Option, "press_enter": true, "clear_before_typing": false}))
-		case c.Name == "press" && a.Key != "":
-			out = append(out, ToolCall("key_combination", map[string]any{"keys": xdotoolChord(a.Key)}))
-		case c.Name == "scroll" && a.Direction != "":
-			out = append(out, ToolCall("scroll_document", map[string]any{"direction": a.Direction}))
-		default:
+		a, ok := aimOf(c, spots)
+		if !ok || (a.pointed() && req.Screen[0] <= 0) {
 			out = append(out, c)
+			continue
+		}
+		x, y := gridOf(a.x, req.Screen[0]), gridOf(a.y, req.Screen[1])
+		switch a.tool {
+		case "click":
+			out = append(out, ToolCall("click_at", map[string]any{"x": x, "y": y}))
+		case "type":
+			out = append(out, ToolCall("type_text_at", map[string]any{"x": x, "y": y, "text": a.text, "press_enter": a.submit, "clear_before_typing": true}))
+		case "select":
+			out = append(out, ToolCall("type_text_at", map[string]any{"x": x, "y": y, "text": a.text, "press_enter": true, "clear_before_typing": false}))
+		case "press":
+			out = append(out, ToolCall("key_combination", map[string]any{"keys": xdotoolChord(a.text)}))
+		case "scroll":
+			out = append(out, ToolCall("scroll_document", map[string]any{"direction": a.dir}))
 		}
 	}
 	return out

@@ -72,6 +72,9 @@ func (s *server) exec(ctx context.Context, req Request) (rep Reply) {
 	case cmdClose:
 		return s.close(ctx, req)
 	}
+	if r, differ := s.launchDiffers(req); differ {
+		return r
+	}
 	var a contract.Action
 	budget := SnapshotBudget
 	switch req.Command {

@@ -63,6 +63,10 @@ type Config struct {
 	IdleTimeout time.Duration
 	// LaunchTimeout bounds a start of the browser; 0 is 60 s.
 	LaunchTimeout time.Duration
+	// Launch are the settings the session started with, as
+	// Request.Launch gives them: a request that gives one with another
+	// value, or one not given at the start, is refused.
+	Launch map[string]string
 	// Ready, when set, is called once: with nil when the session listens,
 	// or with the error that stops it before.
 	Ready func(error)

@@ -39,8 +39,8 @@ func checkLags(t *testing.T, what string, lags []time.Duration) {
 }
 
 // boundRuns is how many runs of each fault TestExitFollowsBound makes:
-// $WEBAGENT_BOUND_RUNS, else 12. The suite's sample is 12 of each of the
-// three faults and 4 signals at start (40 processes, about a minute beside
+// $WEBAGENT_BOUND_RUNS, else 8. The suite's sample is 8 of each of the
+// three faults and 3 signals at start (27 processes, about a minute beside
 // its load); a release check runs it with WEBAGENT_BOUND_RUNS=50 (170
 // processes, four minutes), and the chaos run (TestChaos) goes further.
 func boundRuns(t *testing.T) int {
@@ -51,7 +51,7 @@ func boundRuns(t *testing.T) int {
 		}
 		return n
 	}
-	return 12
+	return 8
 }
 
 // spinEnv makes the test binary spin instead of testing (see TestMain): the

@@ -388,6 +388,30 @@ func TestBrowserSessionEnds(t *testing.T) {
 	}
 }
 
+// A launch setting applies when a command starts the session: a later
+// command that repeats it runs, and one that gives it another value (or
+// one the session did not start with) is exit 2 saying to close the
+// session first, and does nothing, instead of being ignored.
+func TestBrowserLaunchSettingsHeld(t *testing.T) {
+	t.Parallel()
+	base, host := sitePages(t, map[string]string{"/": `<title>Held</title><button onclick="document.title='Clicked'">Go</button>`})
+	s := newBrowserSession(t)
+	s.must(t, "open", base+"/", "--allowed-domains", host, "--viewport", "800x600")
+	s.must(t, "--viewport", "800x600", "snapshot", "--allowed-domains", host)
+	for _, args := range [][]string{
+		{"snapshot", "--viewport", "1024x768"},
+		{"click", "e1", "--locale", "de-DE", "--viewport", "800x600"},
+	} {
+		code, out, errOut, _ := s.cmd(t, args...)
+		if code != exitUsage || !strings.Contains(out+errOut, "applies when a session starts") || !strings.Contains(out+errOut, "webagent browser --session s close") {
+			t.Errorf("browser %s: exit %d, %q; want exit 2 saying to close the session first", strings.Join(args, " "), code, out+errOut)
+		}
+	}
+	if out := s.must(t, "snapshot"); !strings.Contains(out, "Held") || strings.Contains(out, "Clicked") {
+		t.Errorf("the page after the refused click: %q; want it not clicked", out)
+	}
+}
+
 // --auto-connect attaches to a Chromium the user runs with remote
 // debugging on, found through its profile's DevToolsActivePort: the
 // session works in tabs of its own there and closes only those; the

@@ -89,6 +89,7 @@ type browserOpts struct {
 	autoConnect bool
 	confirmed   bool
 	args        map[string]any
+	launch      map[string]string // the settings given that apply at the session's start
 }
 
 func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
@@ -155,8 +156,8 @@ func parseBrowserCommand(cmds []browserCommand, args []string, stdout io.Writer)
 		p.Commands = append(p.Commands, c.Command)
 	}
 	var o *browserOpts // the last flag set's: the named command's
+	var fs *flag.FlagSet
 	p.Flags = func(wc wire.Command) (*flag.FlagSet, map[string]any) {
-		var fs *flag.FlagSet
 		fs, o = browserFlagSet(byName[wc.Name])
 		return fs, o.args
 	}
@@ -176,6 +177,9 @@ func parseBrowserCommand(cmds []browserCommand, args []string, stdout io.Writer)
 	}
 	c := byName[call.Command.Name]
 	o.name, o.agent = call.Session, call.Agent
+	if c.startsSession() {
+		o.launch = launchSettings(fs, c)
+	}
 	if c.Tool == agent.ToolScript {
 		if err := readProgram(o.args); err != nil {
 			return c, nil, err
@@ -216,7 +220,7 @@ func sendBrowserCommand(ctx context.Context, c browserCommand, o *browserOpts, a
 	bound := o.limits.Effective().OperationTimeout + 15*time.Second
 	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	r, err := cl.Do(cctx, session.Request{Agent: o.agent, Command: c.Tool, Args: o.args, Confirmed: o.confirmed})
+	r, err := cl.Do(cctx, session.Request{Agent: o.agent, Command: c.Tool, Args: o.args, Confirmed: o.confirmed, Launch: o.launch})
 	switch {
 	case errors.Is(err, session.ErrNoSession):
 		return exitFailed, fmt.Errorf("%w; its first command other than status or close starts it", err)

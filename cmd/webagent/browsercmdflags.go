@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 
@@ -63,4 +65,26 @@ func browserFlagGroups(c browserCommand) (*flag.FlagSet, *browserOpts, *flagGrou
 		g.print()
 	}
 	return fs, o, g
+}
+
+// browserCommandFlags are the flags a browser command reads itself; every other
+// flag of a command that may start its session is a launch setting, read
+// by the session it starts.
+var browserCommandFlags = map[string]bool{"session": true, "agent": true, "operation-timeout": true, "json": true, "confirmed": true}
+
+// launchSettings are the launch settings fs was given, each as a digest
+// of its value (the session compares them; no secret travels): a session
+// that runs with others refuses the command instead of ignoring them.
+func launchSettings(fs *flag.FlagSet, c browserCommand) map[string]string {
+	own := flag.NewFlagSet("", flag.ContinueOnError)
+	wire.RegisterArgs(own, c.Command, map[string]any{})
+	m := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if browserCommandFlags[f.Name] || own.Lookup(f.Name) != nil {
+			return
+		}
+		sum := sha256.Sum256([]byte(f.Value.String()))
+		m[f.Name] = hex.EncodeToString(sum[:8])
+	})
+	return m
 }

@@ -52,6 +52,7 @@ func serveSession(ctx context.Context, o *browserOpts, stderr io.Writer) (int, e
 		Inbox:            o.inbox.mailbox(),
 		OperationTimeout: o.limits.Effective().OperationTimeout,
 		IdleTimeout:      o.idle,
+		Launch:           o.launch,
 		Ready:            ready,
 		Logger:           log,
 	})

@@ -78,13 +78,15 @@ func TestRunOpenTelemetry(t *testing.T) {
 		t.Errorf("%d iterations, %d chats, %d tool calls; want 3 each", iterations, chats, tools)
 	}
 
-	// The receiver gone: the run takes no longer.
+	// The receiver gone: the run still succeeds, and its telemetry costs
+	// it at most the exporter's shutdown bound (2 s), not a hang. (Two
+	// runs' times are compared, so the machine's load is allowed for.)
 	sink.Close()
 	start = time.Now()
 	if code, p := run(t, args(sink.URL)...); code != exitOK {
 		t.Fatalf("run with the receiver gone: exit %d\n%s", code, p.stderr.String())
 	}
-	if down := time.Since(start); down > took+time.Second {
-		t.Errorf("with the receiver gone the run took %s, with it %s", down, took)
+	if down := time.Since(start); down > took+2*time.Second+boundSlack {
+		t.Errorf("with the receiver gone the run took %s, with it %s; want at most 2s (the shutdown bound) more", down, took)
 	}
 }

@@ -21,6 +21,7 @@ import (
 // contract.Model and is safe for concurrent use.
 type Client struct {
 	cfg  Config
+	send httpretry.Settings // cfg's, as used: read these, not cfg's
 	sdk  sdk.Client
 	http *http.Client
 	log  *slog.Logger
@@ -31,23 +32,15 @@ var _ contract.Model = (*Client)(nil)
 // New returns a Client for cfg. Invalid settings give an error wrapping
 // llm.ErrConfig.
 func New(cfg Config) (*Client, error) {
-	cfg, err := cfg.normalize()
+	cfg, send, err := cfg.normalize()
 	if err != nil {
 		return nil, err
-	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{} // no Timeout: streams are bounded by ctx and the inactivity window
-		if t, ok := http.DefaultTransport.(*http.Transport); ok {
-			hc.Transport = t.Clone()
-		}
 	}
 	log := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
 	// The SDK's own retries are off: this doer retries as package llm does (a
 	// capped Retry-After, warnings in the log) and gives each attempt its own
 	// inactivity window, which the SDK cannot.
-	d := &httpretry.Doer{Next: hc, MaxRetries: cfg.MaxRetries, BaseDelay: cfg.RetryBaseDelay, MaxDelay: cfg.MaxRetryDelay,
-		Log: log, Redact: func(s string) string { return redact(s, cfg.APIKey) }}
+	d := send.Doer(log, func(s string) string { return redact(s, cfg.APIKey) })
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(), // the command resolves the key and the URL itself
 		option.WithBaseURL(cfg.BaseURL + "/"),
@@ -58,7 +51,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithHeader("x-api-key", cfg.APIKey))
 	}
-	return &Client{cfg: cfg, sdk: sdk.NewClient(opts...), http: hc, log: log}, nil
+	return &Client{cfg: cfg, send: send, sdk: sdk.NewClient(opts...), http: send.HTTPClient, log: log}, nil
 }
 
 // Model returns the model name the client asks for.
@@ -90,12 +83,9 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 		switch {
 		case err == nil:
 			return reply, nil
-		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.cfg.MaxRetries && ctx.Err() == nil:
-			delay := httpretry.Backoff(c.cfg.RetryBaseDelay, c.cfg.MaxRetryDelay, resend+1)
-			c.log.Warn("model server failed in the middle of its reply; the partial reply is dropped and the request sent again",
-				"resend", resend+1, "retry_in", delay, "reason", e.Message)
-			if err := httpretry.Sleep(ctx, delay); err != nil {
-				return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
+		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.send.MaxRetries && ctx.Err() == nil:
+			if err := c.send.Resend(ctx, c.log, resend+1, e.Message); err != nil {
+				return contract.Reply{}, err
 			}
 		default:
 			if errors.As(err, &e) && e.Status == 0 && resend > 0 {
@@ -109,7 +99,7 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 // once sends the request (with the doer's retries before the stream
 // starts) and reads the stream.
 func (c *Client) once(ctx context.Context, p sdk.MessageNewParams, start time.Time) (contract.Reply, error) {
-	w := &httpretry.Watch{Window: c.cfg.Inactivity}
+	w := &httpretry.Watch{Window: c.send.Inactivity}
 	defer w.Stop() // cancels the attempt's context: the connection is closed if still open
 	stream := c.sdk.Messages.NewStreaming(httpretry.WithWatch(ctx, w), p, c.sampling()...)
 	defer stream.Close()

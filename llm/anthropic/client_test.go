@@ -231,3 +231,21 @@ func TestPing(t *testing.T) {
 		t.Errorf("ping of a server without the API: %v", err)
 	}
 }
+
+// TestConfigErrors: every problem at once, each naming the field and how
+// to fix it, in the words the other clients use.
+func TestConfigErrors(t *testing.T) {
+	t.Parallel()
+	_, err := anthropic.New(anthropic.Config{BaseURL: "localhost:8080", MaxTokens: -1, Inactivity: -1,
+		RetryBaseDelay: -1, MaxRetryDelay: -1, HTTPClient: &http.Client{Timeout: time.Minute}})
+	if !errors.Is(err, llm.ErrConfig) {
+		t.Fatalf("error %v, want llm.ErrConfig", err)
+	}
+	for _, want := range []string{"no model", "not an absolute", "MaxTokens is -1",
+		"Inactivity is -1ns: it must not be negative (0 disables", "RetryBaseDelay is -1ns: it must not be negative (0 means 500ms)",
+		"MaxRetryDelay is -1ns: it must not be negative (0 means 30s)", "HTTPClient.Timeout is 1m0s: it must be 0"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	}
+}

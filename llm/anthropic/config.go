@@ -1,8 +1,6 @@
 package anthropic
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -56,52 +54,30 @@ type Config struct {
 	HTTPClient *http.Client
 }
 
-// normalize checks cfg and fills in its defaults; every problem wraps
-// llm.ErrConfig.
-func (cfg Config) normalize() (Config, error) {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{llm.ErrConfig}, args...)...))
-	}
+// normalize checks cfg and fills in its defaults, and returns the
+// settings of its requests as used; every problem wraps llm.ErrConfig.
+func (cfg Config) normalize() (Config, httpretry.Settings, error) {
+	p := &httpretry.Problems{Kind: llm.ErrConfig}
 	if cfg.Model == "" {
-		bad("no model given: pass --model (e.g. claude-sonnet-4-5)")
+		p.Add("no model given: pass --model (e.g. claude-sonnet-4-5)")
 	}
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
 	}
 	cfg.BaseURL = strings.TrimSuffix(strings.TrimRight(cfg.BaseURL, "/"), "/v1")
 	if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("base URL %q is not an absolute http(s) URL (e.g. %s)", httpretry.RedactURL(cfg.BaseURL), DefaultBaseURL)
+		p.Add("base URL %q is not an absolute http(s) URL (e.g. %s)", httpretry.RedactURL(cfg.BaseURL), DefaultBaseURL)
 	}
 	if cfg.MaxTokens < 0 {
-		bad("MaxTokens is %d: it must not be negative", cfg.MaxTokens)
+		p.Add("MaxTokens is %d: it must not be negative", cfg.MaxTokens)
 	}
 	if cfg.MaxTokens == 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
 	if cfg.ThinkingBudget != 0 && (cfg.ThinkingBudget < 1024 || cfg.ThinkingBudget >= cfg.MaxTokens) {
-		bad("ThinkingBudget is %d: it must be at least 1024 and below MaxTokens (%d)", cfg.ThinkingBudget, cfg.MaxTokens)
+		p.Add("ThinkingBudget is %d: it must be at least 1024 and below MaxTokens (%d)", cfg.ThinkingBudget, cfg.MaxTokens)
 	}
-	if cfg.Inactivity < 0 || cfg.RetryBaseDelay < 0 || cfg.MaxRetryDelay < 0 {
-		bad("Inactivity, RetryBaseDelay and MaxRetryDelay must not be negative")
-	}
-	if cfg.HTTPClient != nil && cfg.HTTPClient.Timeout != 0 {
-		bad("HTTPClient.Timeout is %s: it must be 0, a whole-request timeout cuts long healthy streams", cfg.HTTPClient.Timeout)
-	}
-	if len(errs) > 0 {
-		return cfg, errors.Join(errs...)
-	}
-	switch {
-	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = llm.DefaultMaxRetries
-	case cfg.MaxRetries < 0:
-		cfg.MaxRetries = 0
-	}
-	if cfg.RetryBaseDelay == 0 {
-		cfg.RetryBaseDelay = llm.DefaultRetryBaseDelay
-	}
-	if cfg.MaxRetryDelay == 0 {
-		cfg.MaxRetryDelay = llm.DefaultMaxRetryDelay
-	}
-	return cfg, nil
+	send := httpretry.Settings{Inactivity: cfg.Inactivity, MaxRetries: cfg.MaxRetries, RetryBaseDelay: cfg.RetryBaseDelay,
+		MaxRetryDelay: cfg.MaxRetryDelay, HTTPClient: cfg.HTTPClient}.Normalize(p)
+	return cfg, send, p.Err()
 }

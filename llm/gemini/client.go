@@ -21,6 +21,7 @@ import (
 // It implements contract.Model and is safe for concurrent use.
 type Client struct {
 	cfg    Config
+	send   httpretry.Settings // cfg's, as used: read these, not cfg's
 	models *genai.Models
 	http   *http.Client
 	log    *slog.Logger
@@ -31,25 +32,17 @@ var _ contract.Model = (*Client)(nil)
 // New returns a Client for cfg. Invalid settings give an error wrapping
 // llm.ErrConfig that says how to fix them.
 func New(cfg Config) (*Client, error) {
-	cfg, err := cfg.normalize()
+	cfg, send, err := cfg.normalize()
 	if err != nil {
 		return nil, err
-	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{} // no Timeout: streams are bounded by ctx and the inactivity window
-		if t, ok := http.DefaultTransport.(*http.Transport); ok {
-			hc.Transport = t.Clone()
-		}
 	}
 	log := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
 	// The SDK sends through this doer: llm's retries (a capped
 	// Retry-After, warnings in the log), each attempt under its own
 	// inactivity window. The SDK's own retries are off (no RetryOptions)
 	// and so is its automatic continuation of a stream.
-	d := &httpretry.Doer{Next: hc, MaxRetries: cfg.MaxRetries, BaseDelay: cfg.RetryBaseDelay, MaxDelay: cfg.MaxRetryDelay,
-		Log: log, Redact: func(s string) string { return redact(s, cfg.APIKey) },
-		Reason: func(body []byte, status string) string { return cmp.Or(errorBody(body).Message, status) }}
+	d := send.Doer(log, func(s string) string { return redact(s, cfg.APIKey) })
+	d.Reason = func(body []byte, status string) string { return cmp.Or(errorBody(body).Message, status) }
 	// Backend, key and base URL are given, so the SDK reads none of its
 	// variables (GEMINI_API_KEY, GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL).
 	sdk, err := genai.NewClient(context.Background(), &genai.ClientConfig{
@@ -62,7 +55,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", llm.ErrConfig, redact(err.Error(), cfg.APIKey))
 	}
-	return &Client{cfg: cfg, models: sdk.Models, http: hc, log: log}, nil
+	return &Client{cfg: cfg, send: send, models: sdk.Models, http: send.HTTPClient, log: log}, nil
 }
 
 // Model returns the model name the client asks for.
@@ -101,12 +94,9 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 		case err == nil:
 			c.logReply(reply, attempts+resend, start)
 			return reply, nil
-		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.cfg.MaxRetries && ctx.Err() == nil:
-			delay := httpretry.Backoff(c.cfg.RetryBaseDelay, c.cfg.MaxRetryDelay, resend+1)
-			c.log.Warn("model server failed in the middle of its reply; the partial reply is dropped and the request sent again",
-				"resend", resend+1, "retry_in", delay, "reason", e.Message)
-			if err := httpretry.Sleep(ctx, delay); err != nil {
-				return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
+		case errors.As(err, &e) && e.Status == 0 && e.Retryable && resend < c.send.MaxRetries && ctx.Err() == nil:
+			if err := c.send.Resend(ctx, c.log, resend+1, e.Message); err != nil {
+				return contract.Reply{}, err
 			}
 		default:
 			if errors.As(err, &e) && e.Status == 0 && resend > 0 {
@@ -120,7 +110,7 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 // once sends the request (with the doer's retries before the stream
 // starts) and reads the stream; attempts is how many requests it sent.
 func (c *Client) once(ctx context.Context, b *built) (reply contract.Reply, attempts int, err error) {
-	w := &httpretry.Watch{Window: c.cfg.Inactivity}
+	w := &httpretry.Watch{Window: c.send.Inactivity}
 	defer w.Stop() // cancels the attempt's context: the connection is closed if still open
 	st := &bodyState{}
 	cctx := context.WithValue(httpretry.WithWatch(ctx, w), bodyKey{}, st)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -264,11 +265,14 @@ func TestUnreachableAndSilent(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	t.Parallel()
-	_, err := gemini.New(gemini.Config{BaseURL: "localhost:8080?key=x", Inactivity: -1})
+	_, err := gemini.New(gemini.Config{BaseURL: "localhost:8080?key=x", Inactivity: -1, RetryBaseDelay: -1,
+		HTTPClient: &http.Client{Timeout: time.Minute}})
 	if !errors.Is(err, llm.ErrConfig) {
 		t.Fatalf("error %v, want llm.ErrConfig", err)
 	}
-	for _, want := range []string{"no model", "no API key", gemini.KeyEnv, "not an absolute", "Inactivity"} {
+	for _, want := range []string{"no model", "no API key", gemini.KeyEnv, "not an absolute",
+		"Inactivity is -1ns: it must not be negative (0 disables", "RetryBaseDelay is -1ns: it must not be negative (0 means 500ms)",
+		"HTTPClient.Timeout is 1m0s: it must be 0"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q lacks %q", err, want)
 		}

@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -70,17 +68,15 @@ type Config struct {
 
 var versionSegment = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]*)?$`)
 
-// normalize checks cfg and fills in its defaults.
-func (cfg Config) normalize() (Config, error) {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{llm.ErrConfig}, args...)...))
-	}
+// normalize checks cfg and fills in its defaults, and returns the
+// settings of its requests as used.
+func (cfg Config) normalize() (Config, httpretry.Settings, error) {
+	p := &httpretry.Problems{Kind: llm.ErrConfig}
 	if cfg.Model == "" {
-		bad("no model given: pass --model (e.g. gemini-2.5-flash) or set WEBAGENT_MODEL")
+		p.Add("no model given: pass --model (e.g. gemini-2.5-flash) or set WEBAGENT_MODEL")
 	}
 	if cfg.APIKey == "" {
-		bad("no API key given: pass --api-key or set %s", KeyEnv)
+		p.Add("no API key given: pass --api-key or set %s", KeyEnv)
 	}
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
@@ -89,9 +85,9 @@ func (cfg Config) normalize() (Config, error) {
 	u, err := url.Parse(cfg.BaseURL)
 	switch {
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		bad("base URL %q is not an absolute http(s) URL (e.g. %s)", httpretry.RedactURL(cfg.BaseURL), DefaultBaseURL)
+		p.Add("base URL %q is not an absolute http(s) URL (e.g. %s)", httpretry.RedactURL(cfg.BaseURL), DefaultBaseURL)
 	case u.Query().Has("key"):
-		bad("base URL carries a key (?key=): give the key with --api-key or %s, which the client sends as a header", KeyEnv)
+		p.Add("base URL carries a key (?key=): give the key with --api-key or %s, which the client sends as a header", KeyEnv)
 	default:
 		cfg.root, cfg.version = cfg.BaseURL, DefaultVersion
 		if i := strings.LastIndex(u.Path, "/"); i >= 0 && versionSegment.MatchString(u.Path[i+1:]) {
@@ -101,29 +97,7 @@ func (cfg Config) normalize() (Config, error) {
 			cfg.BaseURL += "/" + DefaultVersion
 		}
 	}
-	for name, d := range map[string]time.Duration{"Inactivity": cfg.Inactivity,
-		"RetryBaseDelay": cfg.RetryBaseDelay, "MaxRetryDelay": cfg.MaxRetryDelay} {
-		if d < 0 {
-			bad("%s is %s: it must not be negative", name, d)
-		}
-	}
-	if cfg.HTTPClient != nil && cfg.HTTPClient.Timeout != 0 {
-		bad("HTTPClient.Timeout is %s: it must be 0, a whole-request timeout cuts long healthy streams", cfg.HTTPClient.Timeout)
-	}
-	if len(errs) > 0 {
-		return cfg, errors.Join(errs...)
-	}
-	switch {
-	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = llm.DefaultMaxRetries
-	case cfg.MaxRetries < 0:
-		cfg.MaxRetries = 0
-	}
-	if cfg.RetryBaseDelay == 0 {
-		cfg.RetryBaseDelay = llm.DefaultRetryBaseDelay
-	}
-	if cfg.MaxRetryDelay == 0 {
-		cfg.MaxRetryDelay = llm.DefaultMaxRetryDelay
-	}
-	return cfg, nil
+	send := httpretry.Settings{Inactivity: cfg.Inactivity, MaxRetries: cfg.MaxRetries, RetryBaseDelay: cfg.RetryBaseDelay,
+		MaxRetryDelay: cfg.MaxRetryDelay, HTTPClient: cfg.HTTPClient}.Normalize(p)
+	return cfg, send, p.Err()
 }

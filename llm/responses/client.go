@@ -26,6 +26,7 @@ import (
 // implements contract.Model and is safe for concurrent use.
 type Client struct {
 	cfg  Config
+	send httpretry.Settings // cfg's, as used: read these, not cfg's
 	svc  responses.ResponseService
 	http *http.Client
 	log  *slog.Logger
@@ -36,17 +37,11 @@ var _ contract.Model = (*Client)(nil)
 // New returns a Client for cfg. Invalid settings give an error wrapping
 // llm.ErrConfig that says how to fix them.
 func New(cfg Config) (*Client, error) {
-	cfg, err := cfg.normalize()
+	cfg, send, err := cfg.normalize()
 	if err != nil {
 		return nil, err
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{} // no Timeout: streams are bounded by ctx and the inactivity window
-		if t, ok := http.DefaultTransport.(*http.Transport); ok {
-			hc.Transport = t.Clone()
-		}
-	}
+	hc := send.HTTPClient
 	// The service is built from these options alone, not openai.NewClient:
 	// no OPENAI_* variable is read behind the Config's back, and the SDK's
 	// own retries are off (this package retries, with the Config's delays
@@ -55,7 +50,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	return &Client{cfg: cfg, svc: responses.NewResponseService(opts...), http: hc,
+	return &Client{cfg: cfg, send: send, svc: responses.NewResponseService(opts...), http: hc,
 		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))}, nil
 }
 
@@ -95,15 +90,15 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 			c.logReply(reply, attempt, start)
 			return reply, nil
 		}
-		if !f.retry || attempt > c.cfg.MaxRetries || ctx.Err() != nil {
+		if !f.retry || attempt > c.send.MaxRetries || ctx.Err() != nil {
 			return contract.Reply{}, f.err
 		}
 		delay := f.after
 		if delay < 0 {
-			delay = httpretry.Backoff(c.cfg.RetryBaseDelay, c.cfg.MaxRetryDelay, attempt)
+			delay = c.send.Backoff(attempt)
 		}
-		delay = min(delay, c.cfg.MaxRetryDelay)
-		c.log.Warn("model request failed; retrying", "attempt", attempt, "max_attempts", c.cfg.MaxRetries+1,
+		delay = min(delay, c.send.MaxRetryDelay)
+		c.log.Warn("model request failed; retrying", "attempt", attempt, "max_attempts", c.send.MaxRetries+1,
 			"retry_in", delay, "reason", c.redact(f.err.Error()))
 		if err := httpretry.Sleep(ctx, delay); err != nil {
 			return contract.Reply{}, fmt.Errorf("waiting %s to send the model request again: %w", delay, err)
@@ -129,7 +124,7 @@ type failedResponse struct {
 // once sends the request once and reads its stream, under an inactivity
 // window of its own.
 func (c *Client) once(ctx context.Context, params responses.ResponseNewParams, attempt int) (contract.Reply, *failure) {
-	actx, in, err := watchdog.NewInactivity(ctx, "model server", c.cfg.Inactivity)
+	actx, in, err := watchdog.NewInactivity(ctx, "model server", c.send.Inactivity)
 	if err != nil {
 		return contract.Reply{}, &failure{err: err}
 	}
@@ -167,9 +162,9 @@ func (c *Client) once(ctx context.Context, params responses.ResponseNewParams, a
 	}
 	if idle := httpretry.IdleCause(actx); idle != nil {
 		if !streaming {
-			return contract.Reply{}, &failure{err: fmt.Errorf("model server sent no response within the %s inactivity window: %w", c.cfg.Inactivity, idle)}
+			return contract.Reply{}, &failure{err: fmt.Errorf("model server sent no response within the %s inactivity window: %w", c.send.Inactivity, idle)}
 		}
-		return contract.Reply{}, &failure{err: fmt.Errorf("model stream went silent for the %s inactivity window: %w", c.cfg.Inactivity, idle)}
+		return contract.Reply{}, &failure{err: fmt.Errorf("model stream went silent for the %s inactivity window: %w", c.send.Inactivity, idle)}
 	}
 	var e *llm.Error
 	if errors.As(err, &e) {
@@ -187,7 +182,7 @@ func (c *Client) beforeStream(ctx, actx context.Context, failed *failedResponse,
 		return &failure{err: fmt.Errorf("model request stopped: %w", httpretry.CtxErr(ctx))}
 	case httpretry.IdleCause(actx) != nil:
 		return &failure{err: fmt.Errorf("model server sent no response within the %s inactivity window: %w",
-			c.cfg.Inactivity, httpretry.IdleCause(actx))}
+			c.send.Inactivity, httpretry.IdleCause(actx))}
 	case failed != nil:
 		e := llm.ProviderError(failed.status, failed.body, c.cfg.APIKey, attempt)
 		after, ok := httpretry.After(failed.header, time.Now())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -139,11 +140,14 @@ func fmtErr(err error) string {
 
 func TestConfigErrors(t *testing.T) {
 	t.Parallel()
-	_, err := responses.New(responses.Config{BaseURL: "localhost:8080", Inactivity: -1})
+	_, err := responses.New(responses.Config{BaseURL: "localhost:8080", Inactivity: -1, MaxRetryDelay: -1,
+		HTTPClient: &http.Client{Timeout: time.Minute}})
 	if !errors.Is(err, llm.ErrConfig) {
 		t.Fatalf("error %v, want llm.ErrConfig", err)
 	}
-	for _, want := range []string{"no model", "not an absolute", "Inactivity"} {
+	for _, want := range []string{"no model", "not an absolute",
+		"Inactivity is -1ns: it must not be negative (0 disables", "MaxRetryDelay is -1ns: it must not be negative (0 means 30s)",
+		"HTTPClient.Timeout is 1m0s: it must be 0"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q lacks %q", err, want)
 		}

@@ -1,8 +1,6 @@
 package responses
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -65,47 +63,23 @@ type Config struct {
 	HTTPClient *http.Client
 }
 
-// normalize checks cfg and fills in its defaults.
-func (cfg Config) normalize() (Config, error) {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{llm.ErrConfig}, args...)...))
-	}
+// normalize checks cfg and fills in its defaults, and returns the
+// settings of its requests as used.
+func (cfg Config) normalize() (Config, httpretry.Settings, error) {
+	p := &httpretry.Problems{Kind: llm.ErrConfig}
 	if cfg.Model == "" {
-		bad("no model given: pass --model or set WEBAGENT_MODEL")
+		p.Add("no model given: pass --model or set WEBAGENT_MODEL")
 	}
 	if cfg.BaseURL == "" && cfg.APIKey != "" {
 		cfg.BaseURL = llm.DefaultOpenAIBaseURL
 	}
 	if cfg.BaseURL == "" {
-		bad("no model server given: pass --base-url or set OPENAI_API_KEY to use %s", llm.DefaultOpenAIBaseURL)
+		p.Add("no model server given: pass --base-url or set OPENAI_API_KEY to use %s", llm.DefaultOpenAIBaseURL)
 	} else if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("base URL %q is not an absolute http(s) URL (e.g. https://api.openai.com/v1)", httpretry.RedactURL(cfg.BaseURL))
+		p.Add("base URL %q is not an absolute http(s) URL (e.g. https://api.openai.com/v1)", httpretry.RedactURL(cfg.BaseURL))
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	for name, d := range map[string]time.Duration{"Inactivity": cfg.Inactivity,
-		"RetryBaseDelay": cfg.RetryBaseDelay, "MaxRetryDelay": cfg.MaxRetryDelay} {
-		if d < 0 {
-			bad("%s is %s: it must not be negative", name, d)
-		}
-	}
-	if cfg.HTTPClient != nil && cfg.HTTPClient.Timeout != 0 {
-		bad("HTTPClient.Timeout is %s: it must be 0, a whole-request timeout cuts long healthy streams", cfg.HTTPClient.Timeout)
-	}
-	if len(errs) > 0 {
-		return cfg, errors.Join(errs...)
-	}
-	switch {
-	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = llm.DefaultMaxRetries
-	case cfg.MaxRetries < 0:
-		cfg.MaxRetries = 0
-	}
-	if cfg.RetryBaseDelay == 0 {
-		cfg.RetryBaseDelay = llm.DefaultRetryBaseDelay
-	}
-	if cfg.MaxRetryDelay == 0 {
-		cfg.MaxRetryDelay = llm.DefaultMaxRetryDelay
-	}
-	return cfg, nil
+	send := httpretry.Settings{Inactivity: cfg.Inactivity, MaxRetries: cfg.MaxRetries, RetryBaseDelay: cfg.RetryBaseDelay,
+		MaxRetryDelay: cfg.MaxRetryDelay, HTTPClient: cfg.HTTPClient}.Normalize(p)
+	return cfg, send, p.Err()
 }

@@ -30,6 +30,11 @@ type Request struct {
 	// Confirmed says the user said yes to an action the action policy
 	// wants confirmed.
 	Confirmed bool `json:"confirmed,omitempty"`
+	// Launch are the settings this command line gave that apply when a
+	// session starts (a flag's name to a digest of its value, so that no
+	// secret travels): a session that runs with other ones refuses the
+	// command (Invalid, LAUNCH_SETTINGS) instead of ignoring them.
+	Launch map[string]string `json:"launch,omitempty"`
 }
 
 // Status says how a command ended.

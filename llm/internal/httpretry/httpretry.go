@@ -1,8 +1,10 @@
 // Package httpretry is what webagent's model clients (chat completions,
-// the Messages API, the Responses API, the Gemini API) share about a
-// failed request: when to send it again, how long to wait first, and the
-// inactivity window's part in reading a response. It is not API: only
-// package llm and its subpackages import it.
+// the Messages API, the Responses API, the Gemini API) share about
+// sending a request: their Configs' settings of it (Settings: checked,
+// with their defaults, in the same words for every client), when to send
+// a failed request again, how long to wait first, and the inactivity
+// window's part in reading a response. It is not API: only package llm
+// and its subpackages import it.
 package httpretry
 
 import (
