@@ -43,6 +43,7 @@ var registry = map[string]func() Site{
 	"wiki":    func() Site { return NewWiki() },
 	"admin":   func() Site { return NewAdmin() },
 	"widgets": func() Site { return NewWidgets() },
+	"apps":    func() Site { return NewApps() },
 	"bank":    func() Site { return &bankSite{NewBank(BankUser, BankPassword, BankBalance)} },
 }
 

@@ -8,7 +8,7 @@ import (
 
 func TestRegistry(t *testing.T) {
 	t.Parallel()
-	want := []string{"admin", "bank", "booking", "shop", "webmail", "widgets", "wiki"}
+	want := []string{"admin", "apps", "bank", "booking", "shop", "webmail", "widgets", "wiki"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}

@@ -61,12 +61,47 @@ func TestBuiltin(t *testing.T) {
 	for _, n := range names {
 		t.Logf("%-8s %2d tasks, %2d to %2d tool calls", n, per[n].tasks, per[n].minSteps, per[n].maxSteps)
 	}
-	for _, n := range []string{"shop", "webmail", "booking", "wiki", "admin", "widgets"} {
+	for _, n := range []string{"shop", "webmail", "booking", "wiki", "admin", "widgets", "apps"} {
 		if per[n] == nil || per[n].tasks < 5 {
 			t.Errorf("site %s has too few tasks: %v", n, fmt.Sprint(per[n]))
 		}
 	}
 	if longest <= 10 {
 		t.Errorf("the longest reference has %d tool calls; want one over 10", longest)
+	}
+}
+
+// The apps suite is in-page work: every task stays on its one document
+// (no goto, no back), takes five steps or more, and needs several turns
+// because what it acts on appears only after its earlier steps.
+func TestBuiltinInPage(t *testing.T) {
+	t.Parallel()
+	tasks, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tk := range tasks {
+		if tk.Suite != "apps" {
+			continue
+		}
+		n++
+		steps := 0
+		for _, turn := range tk.Reference.Turns {
+			for _, s := range turn.Steps {
+				if s.Verb == "goto" || s.Verb == "back" {
+					t.Errorf("%s line %d: %s leaves the document", tk.ID, turn.Line, s.Verb)
+				}
+				if verbs[s.Verb].tool != "" && !verbs[s.Verb].final {
+					steps++
+				}
+			}
+		}
+		if steps < 5 || len(tk.Reference.Turns) < 5 {
+			t.Errorf("%s: %d steps in %d turns; want 5 or more of each", tk.ID, steps, len(tk.Reference.Turns))
+		}
+	}
+	if n < 6 || n > 8 {
+		t.Errorf("the apps suite has %d tasks; want 6 to 8", n)
 	}
 }

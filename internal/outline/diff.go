@@ -1,6 +1,7 @@
 package outline
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -29,36 +30,107 @@ type Change struct {
 // either a whole snapshot or a delta.
 const DeltaHeader = "Changes since the previous observation (the same document; every line and ref not listed is as it was):\n"
 
-// Diff compares two snapshot texts of one document.
+// Diff compares two snapshot texts of one document. Its changes come in
+// the page's order, so that those of one place sit together under one
+// place line. An element whose ref is in both snapshots with another text
+// is one change ('~'), where it is now. The options of a select whose
+// chosen option changed are not listed again: the select's own line,
+// changed, says what is chosen.
 func Diff(prev, cur string) Delta {
 	a, b := rawLines(prev), rawLines(cur)
 	pa, pb := Parse(prev), Parse(cur)
 	ops := lcsOps(a, b)
-	var d Delta
-	curRefs := map[string]int{} // ref -> index in d.Changes of its '+'
-	var removed []Change
+	added, removed := map[string]int{}, map[string]int{} // ref -> line index
 	for _, op := range ops {
+		switch {
+		case op.kind == '+' && pb[op.j].Ref != "":
+			added[pb[op.j].Ref] = op.j
+		case op.kind == '-' && pa[op.i].Ref != "":
+			removed[pa[op.i].Ref] = op.i
+		}
+	}
+	changed := func(ref string) bool {
+		_, in := added[ref]
+		_, out := removed[ref]
+		return ref != "" && in && out
+	}
+	flips := selectionFlips(ops, a, b, pa, pb, changed)
+	// A line under a line added (or removed) with it sits in its parent's
+	// place: its indentation shows where, and no place line repeats the
+	// parent.
+	addedAt, removedAt := map[int]string{}, map[int]string{} // line index -> its place
+	at := func(lines []Line, i int, with map[int]string) string {
+		if under, ok := with[parent(lines, i)]; ok {
+			return under
+		}
+		return place(lines, i)
+	}
+	var d Delta
+	for k, op := range ops {
+		if flips[k] {
+			continue
+		}
 		switch op.kind {
 		case '+':
-			c := Change{Op: '+', Raw: b[op.j], Ref: pb[op.j].Ref, Under: place(pb, op.j)}
-			if c.Ref != "" {
-				curRefs[c.Ref] = len(d.Changes)
+			c := Change{Op: '+', Raw: b[op.j], Ref: pb[op.j].Ref, Under: at(pb, op.j, addedAt)}
+			if changed(c.Ref) {
+				c.Op, c.Was = '~', strings.TrimLeft(a[removed[c.Ref]], " ")
+				if strings.Replace(c.Was, " focused", "", 1) == strings.TrimLeft(c.Raw, " ") {
+					continue // it lost the focus: the line that has it now says where it went
+				}
+			} else {
+				addedAt[op.j] = c.Under
 			}
 			d.Changes = append(d.Changes, c)
 		case '-':
-			removed = append(removed, Change{Op: '-', Raw: a[op.i], Ref: pa[op.i].Ref, Under: place(pa, op.i)})
+			if ref := pa[op.i].Ref; !changed(ref) {
+				c := Change{Op: '-', Raw: a[op.i], Ref: ref, Under: at(pa, op.i, removedAt)}
+				removedAt[op.i] = c.Under
+				d.Changes = append(d.Changes, c)
+			}
 		}
-	}
-	for _, r := range removed {
-		if k, ok := curRefs[r.Ref]; ok && r.Ref != "" {
-			d.Changes[k].Op, d.Changes[k].Was = '~', strings.TrimLeft(r.Raw, " ")
-			continue
-		}
-		d.Changes = append(d.Changes, r)
 	}
 	d.Tokens = (len(d.Text()) + 3) / 4
 	d.Full = (len(cur) + 3) / 4
 	return d
+}
+
+// selectionFlips marks the ops (by index) that only move an option's
+// " selected" mark under an element that changed (a select whose value
+// changed): a removed line and an added one, without refs, equal but for
+// that mark, under the same element.
+func selectionFlips(ops []diffOp, a, b []string, pa, pb []Line, changed func(string) bool) map[int]bool {
+	const mark = " selected"
+	under := func(lines []Line, i int) string {
+		if p := parent(lines, i); p >= 0 && changed(lines[p].Ref) {
+			return lines[p].Ref
+		}
+		return ""
+	}
+	type key struct{ ref, line string }
+	gone := map[key][]int{} // removed option lines by their select and text
+	for k, op := range ops {
+		if op.kind == '-' && pa[op.i].Ref == "" {
+			if ref := under(pa, op.i); ref != "" {
+				kk := key{ref, strings.TrimSuffix(a[op.i], mark)}
+				gone[kk] = append(gone[kk], k)
+			}
+		}
+	}
+	flips := map[int]bool{}
+	for k, op := range ops {
+		if op.kind != '+' || pb[op.j].Ref != "" {
+			continue
+		}
+		ref := under(pb, op.j)
+		kk := key{ref, strings.TrimSuffix(b[op.j], mark)}
+		if ref == "" || len(gone[kk]) == 0 || a[ops[gone[kk][0]].i] == b[op.j] {
+			continue
+		}
+		flips[k], flips[gone[kk][0]] = true, true
+		gone[kk] = gone[kk][1:]
+	}
+	return flips
 }
 
 // Empty reports whether nothing changed.
@@ -88,13 +160,68 @@ func (d Delta) Text() string {
 		b.WriteString(c.Raw)
 		switch {
 		case c.Op == '~':
-			b.WriteString("  (was: " + c.Was + ")")
+			b.WriteString("  (was: " + was(c.Raw, c.Was) + ")")
 		case c.Op == '-' && c.Ref != "":
 			b.WriteString("  (gone: its ref is stale)")
 		}
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// was writes what a changed line was without the words it shares with
+// the line now at its start and end, and without the focus: `value="Choose"`
+// for a select that had another value, `not checked` for a box checked
+// since, `no value` for a box typed into; the whole line when that would
+// not be clear.
+func was(now, before string) string {
+	n, b := strings.Fields(now), strings.Fields(before)
+	p := 0
+	for p < len(n) && p < len(b) && n[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(n)-p && s < len(b)-p && n[len(n)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	unfocused := func(words []string) []string {
+		return slices.DeleteFunc(slices.Clone(words), func(w string) bool { return w == "focused" })
+	}
+	gone, added := unfocused(b[p:len(b)-s]), unfocused(n[p:len(n)-s])
+	switch {
+	case p == 0: // its role changed: the whole line
+		return before
+	case len(gone) > 0:
+		return strings.Join(gone, " ")
+	case len(added) == 0 && slices.Contains(n, "focused"):
+		return "not focused"
+	case len(added) == 1 && !strings.Contains(added[0], "="):
+		return "not " + added[0]
+	case onlyValue(strings.Join(added, " ")):
+		return "no value"
+	}
+	return before
+}
+
+// onlyValue reports whether s is one value attribute and nothing else:
+// value=40 or value="a b".
+func onlyValue(s string) bool {
+	v, ok := strings.CutPrefix(s, "value=")
+	switch {
+	case !ok || v == "":
+		return false
+	case v[0] == '"':
+		end := strings.Index(v[1:], `"`)
+		for end >= 0 && v[end] == '\\' { // an escaped quote
+			next := strings.Index(v[end+2:], `"`)
+			if next < 0 {
+				return false
+			}
+			end += next + 1
+		}
+		return end == len(v)-2
+	}
+	return !strings.Contains(v, " ")
 }
 
 // deltaLine returns a rendered delta's line as the page has it now: an
