@@ -88,19 +88,20 @@ func TestPageToolFewerSteps(t *testing.T) {
 		return callTurn("fail", map[string]string{"reason": "no page tool"})
 	}
 	step := 0
+	var colour, qty, add string // refs are stable: read from the first, whole snapshot
 	byClicks := func(req *modelserver.ChatRequest) modelserver.Turn {
 		obs := req.LastUser()
 		step++
 		switch step {
 		case 1:
-			ref, _ := modelserver.FindRef(obs, "combobox", "Colour")
-			return callTurn("select", map[string]string{"ref": ref, "option": "blue"})
+			colour, _ = modelserver.FindRef(obs, "combobox", "Colour")
+			qty, _ = modelserver.FindRef(obs, "textbox", "Quantity")
+			add, _ = modelserver.FindRef(obs, "button", "Add")
+			return callTurn("select", map[string]string{"ref": colour, "option": "blue"})
 		case 2:
-			ref, _ := modelserver.FindRef(obs, "textbox", "Quantity")
-			return callTurn("type", map[string]string{"ref": ref, "text": "2"})
+			return callTurn("type", map[string]string{"ref": qty, "text": "2"})
 		case 3:
-			ref, _ := modelserver.FindRef(obs, "button", "Add")
-			return callTurn("click", map[string]string{"ref": ref})
+			return callTurn("click", map[string]string{"ref": add})
 		}
 		return callTurn("done", map[string]string{"answer": "2 blue mugs in the cart"})
 	}
