@@ -111,6 +111,11 @@ func TestPasskeys(t *testing.T) {
 			strings.Contains(p.stdout.String(), base64.StdEncoding.EncodeToString(list[0].PrivateKey)[8:40]) {
 			t.Fatalf("list: exit %d\n%s%s", code, p.stdout.String(), p.stderr.String())
 		}
+		// An id may start with '-' (base64url): it is an id, not a flag.
+		code, p = run(t, "passkeys", "remove", store, "-NoSuchId")
+		if code != exitUsage || !strings.Contains(p.stderr.String(), "passkeys remove:") {
+			t.Errorf("remove of an id starting with '-': exit %d\n%s", code, p.stderr.String())
+		}
 		code, p = run(t, "passkeys", "remove", store, list[0].IDString()[:10])
 		if code != exitOK || len(held(t)) != 0 {
 			t.Fatalf("remove: exit %d\n%s%s", code, p.stdout.String(), p.stderr.String())

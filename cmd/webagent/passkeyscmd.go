@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -25,10 +26,13 @@ func passkeysFlags() *flag.FlagSet {
 // cmdPasskeys lists or removes the passkeys of a store; it never shows a
 // private key.
 func cmdPasskeys(_ context.Context, args []string, stdout io.Writer) (int, error) {
-	fs := passkeysFlags()
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return exitUsage, err
+	// The command has no flags but help: an id may start with '-'
+	// (base64url), and is an argument all the same.
+	pos := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--" })
+	if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" }) {
+		if _, err := parseFlags(passkeysFlags(), args, stdout); err != nil {
+			return exitUsage, err
+		}
 	}
 	if len(pos) < 2 {
 		return exitUsage, usagef("passkeys: write webagent passkeys list FILE, or webagent passkeys remove FILE ID")
