@@ -97,6 +97,8 @@ type listenerMarks struct{ moves, keys bool }
 // the answer. Handles of the page's own document and window: evaluating a
 // name runs nothing a page can see. On the tab's own target the handles
 // are the op's (released when it ends), elsewhere the registry's group's.
+// A caller that never takes the answer leaves nothing behind for long:
+// the two calls are the op's, and end with its context at the latest.
 func (o *op) lookUpListeners(t guarded) *listenerLookup {
 	l := &listenerLookup{t: t, group: registryGroup, done: make(chan struct{})}
 	if t.Target == o.tab.target.Target {
