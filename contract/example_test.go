@@ -39,3 +39,17 @@ func ExampleModelFunc() {
 	fmt.Println(r.ToolCalls[0].Name, r.ToolCalls[0].Arguments)
 	// Output: done {"answer":"42"}
 }
+
+// A vendor's scroll names a direction; ScrollToward turns it into the
+// pixels the browser scrolls by, whichever vendor gave it.
+func ExampleNativeAction_ScrollToward() {
+	for _, dir := range []string{"down", "Left", "sideways"} {
+		a := contract.NativeAction{Kind: contract.NativeScroll}
+		a.ScrollToward(dir, 300, 500)
+		fmt.Println(dir, a.ScrollX, a.ScrollY)
+	}
+	// Output:
+	// down 0 500
+	// Left -300 0
+	// sideways 0 0
+}

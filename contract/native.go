@@ -1,5 +1,7 @@
 package contract
 
+import "strings"
+
 // The vendors' own tool sets (--tools native): the model is offered its
 // vendor's computer tool instead of webagent's table, and webagent's
 // browser carries out what it asks. The wire formats stay in the model
@@ -90,6 +92,23 @@ type NativeAction struct {
 	MS     int    `json:"ms,omitempty"`     // wait
 	// Region is zoom's rectangle: x0, y0, x1, y1.
 	Region []int `json:"region,omitempty"`
+}
+
+// ScrollToward sets a scroll's distance from a direction word as vendors'
+// tools give it ("up", "down", "left", "right", in any case): dy pixels up
+// or down, dx left or right. Another word leaves the action unscrolled,
+// which the loop refuses as a scroll of nothing.
+func (a *NativeAction) ScrollToward(direction string, dx, dy int) {
+	switch strings.ToLower(direction) {
+	case "up":
+		a.ScrollY = -dy
+	case "down":
+		a.ScrollY = dy
+	case "left":
+		a.ScrollX = -dx
+	case "right":
+		a.ScrollX = dx
+	}
 }
 
 // BrowserState is what a browser tool's result reports of the browser

@@ -100,16 +100,7 @@ func readDrag(in memberInput, na *contract.NativeAction) {
 // readScroll reads a scroll's direction and amount as pixels.
 func readScroll(in memberInput, na *contract.NativeAction) {
 	d := max(in.ScrollAmount, 1) * scrollUnit
-	switch in.ScrollDirection {
-	case "up":
-		na.ScrollY = -d
-	case "down":
-		na.ScrollY = d
-	case "left":
-		na.ScrollX = -d
-	case "right":
-		na.ScrollX = d
-	}
+	na.ScrollToward(in.ScrollDirection, d, d)
 }
 
 // computerAction reads a member's call as a neutral action. A member this

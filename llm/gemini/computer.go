@@ -3,7 +3,6 @@ package gemini
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
@@ -143,15 +142,6 @@ func (g grid) scroll(at *contract.Point, magnitude float64) contract.NativeActio
 	a := contract.NativeAction{Kind: contract.NativeScroll, At: at}
 	dy := int(math.Round(magnitude / 1000 * float64(g.h)))
 	dx := int(math.Round(magnitude / 1000 * float64(g.w)))
-	switch strings.ToLower(dir) {
-	case "up":
-		a.ScrollY = -dy
-	case "down":
-		a.ScrollY = dy
-	case "left":
-		a.ScrollX = -dx
-	case "right":
-		a.ScrollX = dx
-	}
+	a.ScrollToward(dir, dx, dy)
 	return a
 }
