@@ -207,11 +207,13 @@ func TestPerceptionCompleteText(t *testing.T) {
 	area := strings.Repeat("lorem ipsum ", 166) + "END"
 	s := open(t, shared, servePage(t, `<title>Text</title>
 <table width=100%><tr><td width=20%>Menu</td><td>`+strings.Repeat("The layout cell holds a long paragraph of news text. ", 5)+`Closing sentence.</td></tr></table>
+<table><tr><th>Id</th><th>Detail</th></tr><tr><td>T-1</td><td><section aria-label="Ticket T-1"><h2>Printer on fire</h2><p>Smoke in room 4.</p></section></td></tr></table>
 <a href="#l" data-log=long>`+long+`</a>
 <textarea aria-label=Notes>`+area+`</textarea>
 <div class=card style="cursor:pointer" data-log=card><h3>Teaser title</h3><p>The teaser's text tells what the story says in two lines of words.</p></div>
 `+logScript))
-	for _, w := range []string{"Closing sentence.", "Menu", `LASTWORD"`, `END"`, "what the story says in two lines"} {
+	for _, w := range []string{"Closing sentence.", "Menu", `LASTWORD"`, `END"`, "what the story says in two lines",
+		`heading "Printer on fire"`, "Smoke in room 4."} { // a cell's own section, not only its label
 		if !strings.Contains(s.Text, w) {
 			t.Errorf("the snapshot lacks %q:\n%s", w, s.Text)
 		}

@@ -18,6 +18,7 @@
   const OPTIONS_MAX = 25; // options of a select listed whole; of a longer one,
   const OPTIONS_HEAD = 10; // the first ones,
   const OPTIONS_TAIL = 3; // the last ones and the chosen ones are listed
+  const CELL_SECTION = 'h1,h2,h3,h4,h5,h6,[role=heading]'; // a cell holding one of these follows its row
   const REPEAT_KEEP = 8; // items of a list or rows of a table shown first
   const TEXT_NODE_MAX = 20000; // characters read of one text node
   // The walk's bound. A page of ordinary size (at most WALK_WHOLE
@@ -350,8 +351,10 @@
       if (g >= 0) { out.rep = g; out.item = out.items++; }
       const cells = Array.from(row.cells).filter((c) => c.checkVisibility());
       const texts = cells.map((c) => textOf(c, null));
-      // A long cell (a paragraph, a teaser) follows the row, in full.
-      const long = texts.map((t) => t.length > CELL_MAX);
+      // A long cell (a paragraph, a teaser) follows the row, in full; so
+      // does one that holds a section of its own (a heading), whose text a
+      // label of the section would otherwise stand for.
+      const long = texts.map((t, j) => t.length > CELL_MAX || cells[j].querySelector(CELL_SECTION) !== null);
       const hasText = texts.some((t, j) => t && !long[j]);
       if (hasText) push(d, '| ' + texts.map((t, j) => (long[j] ? '↓' : t)).join(' | ') + ' |', 't');
       // Controls in the row stand under it.
