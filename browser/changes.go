@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -12,9 +13,10 @@ import (
 // Reporting what an action changed: before the input, an observer is put on
 // the page's document; at the first change of its DOM (or an input,
 // change or scroll event) it calls a CDP binding once. After the input the
-// outcome says whether that call arrived. Nothing is evaluated in the page
-// after the input: a page that the action froze does not hold it up. A
-// click reports where it landed through the same binding (clickElement).
+// outcome says whether that call arrived, or else what the page says when
+// asked (changesSeen.js); a page that the action froze holds that question
+// up for changeGrace at most. A click reports where it landed through the
+// same binding (clickElement).
 
 // pageBinding is the name of the binding the page calls to report to the
 // action: a change (a watch's token), or a click ("click:" and its token).
@@ -71,20 +73,37 @@ func (o *op) watchChanges() func() string {
 		}
 		// A change the page made while it handled the input was reported
 		// before Chromium answered the input, but the report reaches us
-		// through another goroutine than the answer: on a busy machine it
-		// can come a moment later. It is waited for that moment only.
-		grace := time.NewTimer(changeGrace)
-		defer grace.Stop()
-		select {
-		case <-changed:
-			return "; the page changed"
-		case <-grace.C:
-		case <-o.ctx.Done():
+		// through another goroutine than the answer, so it may not be here
+		// yet: the page itself is asked, which also ends its watch. A page
+		// the input left busy is given changeGrace to answer.
+		ctx, cancel := context.WithTimeout(o.ctx, changeGrace)
+		defer cancel()
+		r, err := o.b.evalWorld(ctx, o.b.target, runtime.EvaluateParams{
+			Expression: jsCall(changesSeenJS, token), ReturnByValue: new(true), Silent: new(true),
+		})
+		var seen *bool
+		switch {
+		case err == nil && r.ExceptionDetails == nil && decodeValue(r.Result, &seen) == nil && seen != nil:
+			if *seen {
+				return "; the page changed"
+			}
+			return "; nothing on the page changed (yet)"
+		case ctx.Err() != nil && o.ctx.Err() == nil:
+			// Busy: a report may have come meanwhile.
+			select {
+			case <-changed:
+				return "; the page changed"
+			default:
+				return "; nothing on the page changed (yet)"
+			}
 		}
-		return "; nothing on the page changed (yet)"
+		return "" // gone with its document, or the action's end
 	}
 }
 
-// changeGrace is how long after an input the page's report of a change
-// may still arrive (see watchChanges).
+// changeGrace bounds the wait for a busy page's answer to changesSeenJS.
 const changeGrace = 100 * time.Millisecond
+
+// changesSeenJS ends a watch of watchChangesJS and tells whether it saw a
+// change.
+var changesSeenJS = program("changesSeen")
