@@ -114,8 +114,9 @@ func (l *logged) exit(t *testing.T, d time.Duration) int {
 	return l.cmd.ProcessState.ExitCode()
 }
 
-// until polls cond every 50 ms until it holds, or fails the test after d.
-func until(t *testing.T, what string, d time.Duration, cond func() bool) {
+// until polls cond every 50 ms until it holds, or fails the test after d,
+// showing the end of the stderr of the processes in show.
+func until(t *testing.T, what string, d time.Duration, cond func() bool, show ...*logged) {
 	t.Helper()
 	deadline := time.NewTimer(d)
 	defer deadline.Stop()
@@ -124,7 +125,12 @@ func until(t *testing.T, what string, d time.Duration, cond func() bool) {
 	for !cond() {
 		select {
 		case <-deadline.C:
-			t.Fatalf("%s: not within %s", what, d)
+			var logs strings.Builder
+			for _, l := range show {
+				text := l.text()
+				fmt.Fprintf(&logs, "\n%v stderr (its last 3000 bytes):\n%s", l.cmd.Args[1:2], text[max(0, len(text)-3000):])
+			}
+			t.Fatalf("%s: not within %s%s", what, d, logs.String())
 		case <-tick.C:
 		}
 	}
@@ -209,7 +215,7 @@ func testFleetEval(t *testing.T, addr string) {
 		}
 		return keys
 	}
-	until(t, "8 episodes pass", 5*time.Minute, func() bool { return len(passed(first)) >= 8 })
+	until(t, "8 episodes pass", 5*time.Minute, func() bool { return len(passed(first)) >= 8 }, append([]*logged{first}, ws...)...)
 	// Kill w1 in the middle of an episode.
 	busy := func() bool {
 		s := ws[0].text()
@@ -353,7 +359,7 @@ func testFleetTasks(t *testing.T, addr string) {
 	queue := fmt.Sprintf("tasks-%d", time.Now().UnixNano())
 	w := startLogged(t, "worker", "--temporal", addr, "--task-queue", queue, "--concurrency", "1",
 		"--base-url", model.BaseURL(), "--model", "m", "--api-key", modelKey, "--secret", "PASS="+secret, "--log-level", "debug")
-	until(t, "the worker starts", time.Minute, func() bool { return strings.Contains(w.text(), "worker started") })
+	until(t, "the worker starts", time.Minute, func() bool { return strings.Contains(w.text(), "worker started") }, w)
 	q := []string{"--temporal", addr, "--task-queue", queue}
 	byID := []string{"--temporal", addr} // status, cancel and answer find a task by its id, on no queue
 
@@ -430,7 +436,7 @@ func testFleetTasks(t *testing.T, addr string) {
 	// A worker without a model refuses a submitted task, saying why.
 	bare := fmt.Sprintf("bare-%d", time.Now().UnixNano())
 	nw := startLogged(t, "worker", "--temporal", addr, "--task-queue", bare, "--concurrency", "1")
-	until(t, "the bare worker starts", time.Minute, func() bool { return strings.Contains(nw.text(), "worker started") })
+	until(t, "the bare worker starts", time.Minute, func() bool { return strings.Contains(nw.text(), "worker started") }, nw)
 	code, p = run(t, "submit", "--temporal", addr, "--task-queue", bare, "--url", site.URL+"/", "Sign in")
 	if code != exitUsage || !strings.Contains(p.stderr.String(), "has no model of its own") {
 		t.Errorf("a task on a worker without a model: exit %d, %s", code, p.stderr.String())

@@ -47,7 +47,7 @@ func testFleetMCP(t *testing.T, addr string) {
 	queue := fmt.Sprintf("mcp-%d", time.Now().UnixNano())
 	w := startLogged(t, "worker", "--temporal", addr, "--task-queue", queue, "--concurrency", "1",
 		"--base-url", model.BaseURL(), "--model", "m", "--log-level", "info")
-	until(t, "the worker starts", time.Minute, func() bool { return strings.Contains(w.text(), "worker started") })
+	until(t, "the worker starts", time.Minute, func() bool { return strings.Contains(w.text(), "worker started") }, w)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -32,7 +32,7 @@ func testFleetOTel(t *testing.T, addr string) {
 	queue := fmt.Sprintf("otel-%d", time.Now().UnixNano())
 	w := startLogged(t, "worker", "--temporal", addr, "--task-queue", queue, "--concurrency", "1",
 		"--base-url", model.BaseURL(), "--model", "m", "--log-level", "info", "--otel-endpoint", sink.URL)
-	until(t, "the worker starts", time.Minute, func() bool { return strings.Contains(w.text(), "worker started") })
+	until(t, "the worker starts", time.Minute, func() bool { return strings.Contains(w.text(), "worker started") }, w)
 	code, p := run(t, "submit", "--temporal", addr, "--task-queue", queue, "--url", site.URL+"/", "--allow-private-network",
 		"--otel-endpoint", sink.URL, "when is the shop open?")
 	if code != exitOK {
