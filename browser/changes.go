@@ -50,55 +50,97 @@ var watchSeq atomic.Int64
 // that stops it and describes the change: "; the page changed", "; nothing
 // on the page changed (yet)", or "" when it cannot tell.
 func (o *op) watchChanges() func() string {
-	b := o.b
-	none := func() string { return "" }
+	w := o.newWatch()
+	if w != nil {
+		var ok bool
+		err := o.evalValue(jsCall(watchChangesJS, pageBinding, w.token), &ok)
+		w.started(err == nil && ok)
+	}
+	return w.result
+}
+
+// changeWatch is one watch for the changes an input makes: its token, and
+// the catch of the page's report of the first change.
+type changeWatch struct {
+	o       *op
+	token   string
+	changed <-chan runtime.EventBindingCalled
+	stop    func()
+}
+
+// newWatch prepares a watch before its page part, watchChangesJS with
+// pageBinding and the watch's token, is started (by watchChanges, or by a
+// program that also does other work: clickPrep.js); nil when the tab has
+// no page binding. Its user calls started, then result.
+func (o *op) newWatch() *changeWatch {
 	if !o.bind() {
-		return none
+		return nil
 	}
-	token := strconv.FormatInt(watchSeq.Add(1), 10)
-	changed, stop := catchEvent(b.tabCtx, runtime.BindingCalled, func(ev runtime.EventBindingCalled) bool {
-		return ev.Name == pageBinding && ev.Payload == token
+	w := &changeWatch{o: o, token: strconv.FormatInt(watchSeq.Add(1), 10)}
+	w.changed, w.stop = catchEvent(o.b.tabCtx, runtime.BindingCalled, func(ev runtime.EventBindingCalled) bool {
+		return ev.Name == pageBinding && ev.Payload == w.token
 	})
-	var ok bool
-	if err := o.evalValue(jsCall(watchChangesJS, pageBinding, token), &ok); err != nil || !ok {
-		stop()
-		return none
+	return w
+}
+
+// tokenOf is w's token, "" for no watch (nil), which clickPrep.js takes
+// for none.
+func (w *changeWatch) tokenOf() string {
+	if w == nil {
+		return ""
 	}
-	return func() string {
-		defer stop()
+	return w.token
+}
+
+// started records whether the page part started; a watch that did not
+// start stops at once, and its result is "".
+func (w *changeWatch) started(ok bool) {
+	if w != nil && !ok {
+		w.stop()
+		w.stop = nil
+	}
+}
+
+// result stops the watch and describes the change: "; the page changed",
+// "; nothing on the page changed (yet)", or "" when it cannot tell.
+func (w *changeWatch) result() string {
+	if w == nil || w.stop == nil {
+		return ""
+	}
+	defer w.stop()
+	o := w.o
+	select {
+	case <-w.changed:
+		return "; the page changed"
+	default:
+	}
+	// A change the page made while it handled the input was reported
+	// before Chromium answered the input, but the report reaches us
+	// through another goroutine than the answer, so it may not be here
+	// yet: the page itself is asked, which also ends its watch. A page
+	// the input left busy is given changeGrace to answer.
+	ctx, cancel := context.WithTimeout(o.ctx, changeGrace)
+	defer cancel()
+	r, err := o.b.evalWorld(ctx, o.b.target, runtime.EvaluateParams{
+		Expression: jsCall(changesSeenJS, w.token), ReturnByValue: new(true), Silent: new(true),
+	})
+	var seen *bool
+	switch {
+	case err == nil && r.ExceptionDetails == nil && decodeValue(r.Result, &seen) == nil && seen != nil:
+		if *seen {
+			return "; the page changed"
+		}
+		return "; nothing on the page changed (yet)"
+	case ctx.Err() != nil && o.ctx.Err() == nil:
+		// Busy: a report may have come meanwhile.
 		select {
-		case <-changed:
+		case <-w.changed:
 			return "; the page changed"
 		default:
-		}
-		// A change the page made while it handled the input was reported
-		// before Chromium answered the input, but the report reaches us
-		// through another goroutine than the answer, so it may not be here
-		// yet: the page itself is asked, which also ends its watch. A page
-		// the input left busy is given changeGrace to answer.
-		ctx, cancel := context.WithTimeout(o.ctx, changeGrace)
-		defer cancel()
-		r, err := o.b.evalWorld(ctx, o.b.target, runtime.EvaluateParams{
-			Expression: jsCall(changesSeenJS, token), ReturnByValue: new(true), Silent: new(true),
-		})
-		var seen *bool
-		switch {
-		case err == nil && r.ExceptionDetails == nil && decodeValue(r.Result, &seen) == nil && seen != nil:
-			if *seen {
-				return "; the page changed"
-			}
 			return "; nothing on the page changed (yet)"
-		case ctx.Err() != nil && o.ctx.Err() == nil:
-			// Busy: a report may have come meanwhile.
-			select {
-			case <-changed:
-				return "; the page changed"
-			default:
-				return "; nothing on the page changed (yet)"
-			}
 		}
-		return "" // gone with its document, or the action's end
 	}
+	return "" // gone with its document, or the action's end
 }
 
 // changeGrace bounds the wait for a busy page's answer to changesSeenJS.

@@ -17,20 +17,35 @@ import (
 // the element is brought into view and left to settle, and a point of it
 // is hit-tested so that nothing else gets the click.
 
+// clickPrepJS starts the change watch and aims at the element, in one
+// call (clickPrep.js).
+var clickPrepJS = program("clickPrep")
+
 // doClick clicks the element of a.Ref with the mouse (clickElement) and says
 // what the click did: a navigation, a change of the page, or none.
 func (o *op) doClick(a contract.Action) (string, error) {
-	ref := a.Ref
-	el, err := o.resolve(ref)
+	// For an element of the page, the watch starts and the aim is taken
+	// in the ref's own round trip (resolveWith).
+	w, token := o.newWatch(), o.clickToken()
+	var prep struct {
+		Watching bool
+		Aim      aimAnswer
+	}
+	el, ran, err := o.resolveWith(a.Ref, clickPrepJS, &prep, w.tokenOf(), pageBinding, hitFractions, token)
 	if err != nil {
+		w.started(false)
 		return "", err
 	}
-	watch := func() string { return "" }
-	if el.frame == nil {
-		watch = o.watchChanges()
+	var first *aimAnswer
+	if ran {
+		w.started(prep.Watching)
+		first = &prep.Aim
+	} else {
+		w.started(false) // a cross-origin frame's element: no watch
+		token = ""
 	}
-	nav, err := o.clickElement(el, "click on")
-	changed := watch() // also removes the watcher after an error
+	nav, err := o.clickElementFrom(el, "click on", token, first)
+	changed := w.result() // also removes the watcher after an error
 	if err != nil {
 		return "", err
 	}
@@ -38,6 +53,15 @@ func (o *op) doClick(a contract.Action) (string, error) {
 		return "clicked " + el.desc + nav, nil
 	}
 	return "clicked " + el.desc + changed, nil
+}
+
+// clickToken is a new token for a click the page is to report, "" when
+// the tab has no page binding.
+func (o *op) clickToken() string {
+	if !o.bind() {
+		return ""
+	}
+	return strconv.FormatInt(watchSeq.Add(1), 10)
 }
 
 // clickElement clicks el after the checks of aim and waits for a
@@ -48,16 +72,27 @@ func (o *op) doClick(a contract.Action) (string, error) {
 // away from el at the moment of the click is a *contract.ActionError that
 // says where it landed; one that a dialog swallowed is sent once more.
 func (o *op) clickElement(el element, verb string) (string, error) {
+	token := ""
+	if el.frame == nil {
+		token = o.clickToken()
+	}
+	return o.clickElementFrom(el, verb, token, nil)
+}
+
+// clickElementFrom is clickElement whose first try reports with token
+// ("" for none) and, when first is set, starts from that answer of aimJS
+// (with token), which the caller had already.
+func (o *op) clickElementFrom(el element, verb, token string, first *aimAnswer) (string, error) {
 	b := o.b
 	for try := 1; ; try++ {
-		token := ""
-		if el.frame == nil && o.bind() {
-			token = strconv.FormatInt(watchSeq.Add(1), 10)
+		if try > 1 && token != "" {
+			token = o.clickToken()
 		}
 		landed, stop := catchEvent(b.tabCtx, runtime.BindingCalled, func(ev runtime.EventBindingCalled) bool {
 			return token != "" && ev.Name == pageBinding && strings.HasPrefix(ev.Payload, "click:"+token+":")
 		})
-		nav, l, err := o.clickOnce(el, verb, token, landed)
+		nav, l, err := o.clickOnce(el, verb, token, landed, first)
+		first = nil
 		stop()
 		switch {
 		case err != nil || nav != "":
@@ -84,13 +119,19 @@ type landing struct {
 	Where  string // what the click landed on instead
 }
 
-// clickOnce aims at el, clicks, and waits for a navigation the click
+// clickOnce aims at el (from aimJS's first answer, when set), clicks, and waits for a navigation the click
 // started. Unless it led to one, it says where the click landed (nil when
 // the page does not tell): what the page reported on landed, or, when a
 // dialog opened meanwhile and no click was reported, that none arrived.
-func (o *op) clickOnce(el element, verb, token string, landed <-chan runtime.EventBindingCalled) (string, *landing, error) {
+func (o *op) clickOnce(el element, verb, token string, landed <-chan runtime.EventBindingCalled, first *aimAnswer) (string, *landing, error) {
 	b := o.b
-	at, err := o.aimFor(el, verb, true, token)
+	var at aimed
+	var err error
+	if first != nil {
+		at, err = o.aimFrom(el, verb, true, token, *first)
+	} else {
+		at, err = o.aimFor(el, verb, true, token)
+	}
 	if err != nil {
 		return "", nil, err
 	}
@@ -223,17 +264,27 @@ func (o *op) aim(el element, verb string, enabled bool) (aimed, error) {
 // aimFor is aim for a click that the page is to report with token (see
 // clickElement); "" for none.
 func (o *op) aimFor(el element, verb string, enabled bool, token string) (aimed, error) {
-	// The element settles and, when it is wholly in view, is hit-tested
-	// in the same call. Only one not wholly in view is scrolled to (and
-	// settles again), and its visible part is measured by the browser.
-	var st struct {
-		settled
-		Points []contract.Point
-		Hit    *hitResult
-	}
+	var st aimAnswer
 	if err := o.callEl(el, aimJS, &st, enabled, hitFractions, el.frame == nil, false, token, pageBinding); err != nil {
 		return aimed{}, err
 	}
+	return o.aimFrom(el, verb, enabled, token, st)
+}
+
+// aimAnswer is what aimJS returns: settleJS's answer and, for an element
+// wholly in view, the points it tried and what the hit test found there.
+type aimAnswer struct {
+	settled
+	Points []contract.Point
+	Hit    *hitResult
+}
+
+// aimFrom is aimFor from aimJS's first answer st, which a caller may have
+// had in the same call as the element's ref (resolveWith).
+func (o *op) aimFrom(el element, verb string, enabled bool, token string, st aimAnswer) (aimed, error) {
+	// The element settles and, when it is wholly in view, is hit-tested
+	// in the same call. Only one not wholly in view is scrolled to (and
+	// settles again), and its visible part is measured by the browser.
 	notVisible := contract.ActionErrorf("%s is not visible, so it cannot be used; take a new snapshot", el.desc)
 	if !st.InView {
 		// Scrolled to as a person would, in every scrolled container

@@ -33,41 +33,118 @@ var resolveJS = program("resolve")
 // describeJS names an element as the snapshot does: role and name.
 var describeJS = program("describe")
 
+// refInfoJS names the element of a ref and calls a program on it, by the
+// ref, in the page's registry (refInfo.js).
+var refInfoJS = program("refInfo")
+
 // resolve finds the element of a ref from the latest snapshot.
 func (o *op) resolve(ref string) (element, error) {
+	el, _, err := o.resolveWith(ref, "", nil)
+	return el, err
+}
+
+// resolveWith is resolve that also calls the program fn on the element,
+// as callEl would, and decodes its value into v. For an element of the
+// page, the element's handle and, in a second call sent at once beside
+// the first, its description and fn's answer, both found by the ref,
+// come back in about one round trip where they took three one after the
+// other. ran is false when fn was not called: for an element of a
+// cross-origin frame, whose registry answers in a target of its own, the
+// caller calls it itself.
+func (o *op) resolveWith(ref, fn string, v any, args ...any) (el element, ran bool, err error) {
 	m := refPattern.FindStringSubmatch(strings.TrimSpace(ref))
 	if m == nil {
-		return element{}, contract.ActionErrorf("%q is not a ref: give a ref such as e12 from the latest snapshot", ref)
+		return element{}, false, contract.ActionErrorf("%q is not a ref: give a ref such as e12 from the latest snapshot", ref)
 	}
 	ref = m[1]
 	if fe, ok, err := o.resolveFrameRef(ref); ok || err != nil {
 		if err != nil {
-			return element{}, err
+			return element{}, false, err
 		}
 		desc := strings.TrimSuffix(strings.TrimSuffix(fe.desc, " [ref="+ref+"]"), " ["+ref+"]")
-		return element{ref: ref, id: fe.id, frame: fe.frame, desc: desc + " [ref=" + ref + "]"}, nil
+		return element{ref: ref, id: fe.id, frame: fe.frame, desc: desc + " [ref=" + ref + "]"}, false, nil
 	}
-	r, err := o.eval(runtime.EvaluateParams{Expression: jsCall(resolveJS, ref), ObjectGroup: o.objectGroup()})
-	if err != nil {
-		return element{}, err
+	var info struct {
+		Code, Desc string
+		V          json.RawMessage
 	}
-	if r.ObjectID == "" {
-		var code string
-		_ = json.Unmarshal(r.Value, &code)
-		if code == "stale" {
-			return element{}, &contract.ActionError{
-				Msg: fmt.Sprintf("ref %s is not on the page any more; take the new snapshot's refs", ref),
-				Err: contract.ErrStaleRef,
-			}
+	infoErr := make(chan error, 1)
+	b := o.b
+	// Both calls read the same registry in the same world, so the order
+	// they reach the page in does not matter; both are bounded by the
+	// op's context and waited for before resolveWith returns.
+	o.evaluating = true
+	go func() {
+		r, err := b.evalWorld(o.ctx, b.target, runtime.EvaluateParams{
+			Expression: refInfoCall(ref, fn, args), ReturnByValue: new(true), AwaitPromise: new(true), Silent: new(true),
+		})
+		switch {
+		case err != nil:
+		case r.ExceptionDetails != nil:
+			err = &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+		default:
+			err = decodeValue(r.Result, &info)
 		}
-		return element{}, contract.ActionErrorf("ref %s is not on this page; use a ref from the latest snapshot", ref)
+		infoErr <- err
+	}()
+	r, err := b.evalWorld(o.ctx, b.target, runtime.EvaluateParams{Expression: jsCall(resolveJS, ref), ObjectGroup: o.objectGroup(), Silent: new(true)})
+	ierr := <-infoErr
+	if err == nil && r.ExceptionDetails != nil {
+		err = &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
 	}
-	el := element{ref: ref, id: r.ObjectID}
-	if err := o.callEl(el, describeJS, &el.desc); err != nil {
-		return element{}, err
+	if err != nil {
+		return element{}, false, err
 	}
-	el.desc += " [ref=" + ref + "]"
-	return el, nil
+	if ierr != nil {
+		return element{}, false, ierr
+	}
+	o.evaluating = false
+	if r.Result == nil || r.Result.ObjectID == "" {
+		var code string
+		if r.Result != nil {
+			_ = json.Unmarshal(r.Result.Value, &code)
+		}
+		if code == "stale" {
+			return element{}, false, staleRef(ref)
+		}
+		return element{}, false, unknownRef(ref)
+	}
+	if info.Code != "" {
+		// The registry changed between the two calls, which only a
+		// snapshot does, and no snapshot runs during an op.
+		return element{}, false, fmt.Errorf("browser: ref %s resolved, then its description found %s", ref, info.Code)
+	}
+	el = element{ref: ref, id: r.Result.ObjectID, desc: info.Desc + " [ref=" + ref + "]"}
+	if fn != "" && v != nil {
+		if len(info.V) == 0 || string(info.V) == "null" {
+			return element{}, false, fmt.Errorf("the script returned no value for %s", el.desc)
+		}
+		if err := json.Unmarshal(info.V, v); err != nil {
+			return element{}, false, fmt.Errorf("decoding the script's result: %w", err)
+		}
+	}
+	return el, fn != "", nil
+}
+
+// refInfoCall is the expression that calls refInfoJS for ref with the
+// program fn (none for "") and its arguments.
+func refInfoCall(ref, fn string, args []any) string {
+	f := "null"
+	if fn != "" {
+		f = "(" + fn + "\n)"
+	}
+	if args == nil {
+		args = []any{}
+	}
+	r, err := json.Marshal(ref)
+	if err != nil {
+		panic(err) // a string always encodes
+	}
+	a, err := json.Marshal(args)
+	if err != nil {
+		panic(fmt.Sprintf("browser: page program arguments %#v: %v", args, err)) // arguments are Go values of ours
+	}
+	return "(" + refInfoJS + "\n)(" + string(r) + ", " + f + ", " + string(a) + ")"
 }
 
 // frameElement is an element of a cross-origin frame, found from its ref.

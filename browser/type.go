@@ -50,37 +50,44 @@ var valueFormats = map[string]string{
 	"range":          "a number within its range",
 }
 
+// typePrepJS reads what typing needs of a field before the keys, in one
+// call (typePrep.js).
+var typePrepJS = program("typePrep")
+
+// typePrep is what typePrepJS returns.
+type typePrep struct {
+	Kind struct {
+		Kind, Type, Why, Value string
+		Secret, Keys           bool
+	}
+	Origin string
+	Before *echo      // where the text showed, for a field the page takes keys on
+	Aim    *aimAnswer // for a text field
+}
+
 // doType replaces the text of a field with a.Text (a secret only in its
 // own origins), reads it back, and presses Enter after it if a.Submit.
 func (o *op) doType(a contract.Action) (string, error) {
 	if strings.TrimSpace(a.Ref) == "" {
 		return o.typeFocused(a) // where the focus is (native.go)
 	}
-	if err := o.checkSecretOrigin(a); err != nil {
-		return "", err
-	}
-	ref, text, submit := a.Ref, a.Text, a.Submit
-	el, err := o.resolve(ref)
+	text, submit := a.Text, a.Submit
+	var prep typePrep
+	el, ran, err := o.resolveWith(a.Ref, typePrepJS, &prep, text, hitFractions, pageBinding)
 	if err != nil {
 		return "", err
 	}
-	var kind struct {
-		Kind, Type, Why, Value string
-		Secret, Keys           bool
-	}
-	if err := o.callEl(el, typeKindJS, &kind); err != nil {
-		return "", err
-	}
-	old := kind.Value
-	// A page that takes the keys itself may show them outside the field:
-	// count where the text shows before, to tell that from a refusal.
-	var before echo
-	watchEcho := kind.Kind == "text" && kind.Keys && !kind.Secret
-	if watchEcho {
-		if err := o.callEl(el, echoesJS, &before, text); err != nil {
+	if !ran {
+		// An element of a cross-origin frame: one call at a time.
+		if prep, err = o.prepareType(el, text); err != nil {
 			return "", err
 		}
 	}
+	if err := checkSecretOrigin(a, el, prep.Origin); err != nil {
+		return "", err
+	}
+	kind := prep.Kind
+	old := kind.Value
 	switch kind.Kind {
 	case "no":
 		return "", contract.ActionErrorf("%s cannot be typed into: %s", el.desc, kind.Why)
@@ -94,7 +101,7 @@ func (o *op) doType(a contract.Action) (string, error) {
 			return "", contract.ActionErrorf("%s does not accept %q: it takes %s", el.desc, text, valueFormats[kind.Type])
 		}
 	default:
-		if err := o.fill(el, text, kind.Keys); err != nil {
+		if err := o.fillFrom(el, text, kind.Keys, prep.Aim); err != nil {
 			return "", err
 		}
 	}
@@ -104,11 +111,9 @@ func (o *op) doType(a contract.Action) (string, error) {
 	}
 	out := fmt.Sprintf("typed %s into %s", typed, el.desc)
 	if kind.Kind == "text" {
-		var echoed *echo
-		if watchEcho {
-			echoed = &before
-		}
-		note, err := o.checkTyped(el, text, old, kind.Secret, echoed)
+		// A page that takes the keys itself may show them outside the
+		// field: where the text showed before tells that from a refusal.
+		note, err := o.checkTyped(el, text, old, kind.Secret, prep.Before)
 		if err != nil {
 			return "", err
 		}
@@ -126,14 +131,45 @@ func (o *op) doType(a contract.Action) (string, error) {
 	return out + "; then pressed Enter" + did, nil
 }
 
+// prepareType is typePrepJS for an element of a cross-origin frame, one
+// program at a time, without the aim: fill aims itself there.
+func (o *op) prepareType(el element, text string) (typePrep, error) {
+	var prep typePrep
+	if err := o.callEl(el, typeKindJS, &prep.Kind); err != nil {
+		return prep, err
+	}
+	if err := o.callEl(el, originJS, &prep.Origin); err != nil {
+		return prep, err
+	}
+	if prep.Kind.Kind == "text" && prep.Kind.Keys && !prep.Kind.Secret {
+		prep.Before = new(echo)
+		if err := o.callEl(el, echoesJS, prep.Before, text); err != nil {
+			return prep, err
+		}
+	}
+	return prep, nil
+}
+
 // fill replaces the text of el with text. It clicks el to focus it, as a
 // user would. Where the page can see key events (keys), it then selects the
 // text and deletes it with the keyboard and types text key by key; where it
 // cannot, the text is selected and replaced in one edit, which gives the
 // page the same input events without a round trip per key.
 func (o *op) fill(el element, text string, keys bool) error {
+	return o.fillFrom(el, text, keys, nil)
+}
+
+// fillFrom is fill with aimJS's first answer for el, when the caller had
+// it (typePrepJS); nil to ask.
+func (o *op) fillFrom(el element, text string, keys bool, first *aimAnswer) error {
 	b := o.b
-	at, err := o.aim(el, "typing into", true)
+	var at aimed
+	var err error
+	if first != nil {
+		at, err = o.aimFrom(el, "typing into", true, "", *first)
+	} else {
+		at, err = o.aim(el, "typing into", true)
+	}
 	if err != nil {
 		return err
 	}
