@@ -66,6 +66,9 @@ type changeWatch struct {
 	token   string
 	changed <-chan runtime.EventBindingCalled
 	stop    func()
+	// seen is what the page said of the watch when it ended it after the
+	// input's tasks ran (probeInput), nil until then.
+	seen *bool
 }
 
 // newWatch prepares a watch before its page part, watchChangesJS with
@@ -95,10 +98,15 @@ func (w *changeWatch) tokenOf() string {
 // started records whether the page part started; a watch that did not
 // start stops at once, and its result is "".
 func (w *changeWatch) started(ok bool) {
-	if w != nil && !ok {
+	if w == nil {
+		return
+	}
+	if !ok {
 		w.stop()
 		w.stop = nil
+		return
 	}
+	w.o.watch = w
 }
 
 // result stops the watch and describes the change: "; the page changed",
@@ -109,10 +117,19 @@ func (w *changeWatch) result() string {
 	}
 	defer w.stop()
 	o := w.o
+	if o.watch == w {
+		o.watch = nil
+	}
 	select {
 	case <-w.changed:
 		return "; the page changed"
 	default:
+	}
+	if w.seen != nil {
+		if *w.seen {
+			return "; the page changed"
+		}
+		return "; nothing on the page changed (yet)"
 	}
 	// A change the page made while it handled the input was reported
 	// before Chromium answered the input, but the report reaches us

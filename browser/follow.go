@@ -85,16 +85,26 @@ func (o *op) probeInput(grace time.Duration, changed func(navState) bool) error 
 	defer cancel()
 	wctx, answered := context.WithCancel(pctx)
 	done := make(chan struct{})
+	// The probe also asks the op's change watch, if any, what it saw:
+	// its answer spares the watch's own question (changeWatch.result).
+	w := o.watch
+	var seen *bool
 	go func() {
 		defer close(done)
 		defer answered()
-		_, _ = b.evalWorld(pctx, b.target, runtime.EvaluateParams{
-			Expression: jsCall(inputProbeJS), AwaitPromise: new(true), Silent: new(true),
+		r, err := b.evalWorld(pctx, b.target, runtime.EvaluateParams{
+			Expression: jsCall(inputProbeJS, w.tokenOf()), AwaitPromise: new(true), ReturnByValue: new(true), Silent: new(true),
 		})
+		if err == nil && r.ExceptionDetails == nil && w != nil {
+			_ = decodeValue(r.Result, &seen)
+		}
 	}()
 	_, err := b.nav.wait(wctx, 0, changed)
 	cancel()
 	<-done
+	if seen != nil {
+		w.seen = seen
+	}
 	if o.ctx.Err() != nil {
 		return err
 	}

@@ -37,6 +37,8 @@ type op struct {
 	sess  *session // the browser connection when the op began
 
 	group string // the object group of the remote objects the op made
+
+	watch *changeWatch // the change watch of the op's input, while it runs
 }
 
 // objectGroup names the group of the remote objects (element handles) the
