@@ -119,10 +119,11 @@ type landing struct {
 	Where  string // what the click landed on instead
 }
 
-// clickOnce aims at el (from aimJS's first answer, when set), clicks, and waits for a navigation the click
-// started. Unless it led to one, it says where the click landed (nil when
-// the page does not tell): what the page reported on landed, or, when a
-// dialog opened meanwhile and no click was reported, that none arrived.
+// clickOnce aims at el (from aimJS's first answer, when set), clicks,
+// and waits for a navigation the click started. Unless it led to one, it
+// says where the click landed (nil when the page does not tell): what the
+// page reported on landed, or, when a dialog opened meanwhile and no click
+// was reported, that none arrived.
 func (o *op) clickOnce(el element, verb, token string, landed <-chan runtime.EventBindingCalled, first *aimAnswer) (string, *landing, error) {
 	b := o.b
 	var at aimed

@@ -61,7 +61,7 @@ type typePrep struct {
 		Secret, Keys           bool
 	}
 	Origin string
-	Before *echo      // where the text showed, for a field the page takes keys on
+	Before *echo      // where the text showed, for a field the page takes keys on (no secret)
 	Aim    *aimAnswer // for a text field
 }
 
@@ -72,14 +72,21 @@ func (o *op) doType(a contract.Action) (string, error) {
 		return o.typeFocused(a) // where the focus is (native.go)
 	}
 	text, submit := a.Text, a.Submit
+	// A secret reaches the page only once its origin is checked: until
+	// then the page is not given the text (echoText), which only the echo
+	// count needs.
+	echoText := &text
+	if a.Origins != nil {
+		echoText = nil
+	}
 	var prep typePrep
-	el, ran, err := o.resolveWith(a.Ref, typePrepJS, &prep, text, hitFractions, pageBinding)
+	el, ran, err := o.resolveWith(a.Ref, typePrepJS, &prep, echoText, hitFractions, pageBinding)
 	if err != nil {
 		return "", err
 	}
 	if !ran {
 		// An element of a cross-origin frame: one call at a time.
-		if prep, err = o.prepareType(el, text); err != nil {
+		if prep, err = o.prepareType(el); err != nil {
 			return "", err
 		}
 	}
@@ -87,6 +94,15 @@ func (o *op) doType(a contract.Action) (string, error) {
 		return "", err
 	}
 	kind := prep.Kind
+	if kind.Kind == "text" && kind.Keys && !kind.Secret && prep.Before == nil {
+		// A page that takes the keys itself may show them outside the
+		// field: where the text shows before typing tells that from a
+		// refusal (checkTyped).
+		prep.Before = new(echo)
+		if err := o.callEl(el, echoesJS, prep.Before, text); err != nil {
+			return "", err
+		}
+	}
 	old := kind.Value
 	switch kind.Kind {
 	case "no":
@@ -111,8 +127,6 @@ func (o *op) doType(a contract.Action) (string, error) {
 	}
 	out := fmt.Sprintf("typed %s into %s", typed, el.desc)
 	if kind.Kind == "text" {
-		// A page that takes the keys itself may show them outside the
-		// field: where the text showed before tells that from a refusal.
 		note, err := o.checkTyped(el, text, old, kind.Secret, prep.Before)
 		if err != nil {
 			return "", err
@@ -132,20 +146,15 @@ func (o *op) doType(a contract.Action) (string, error) {
 }
 
 // prepareType is typePrepJS for an element of a cross-origin frame, one
-// program at a time, without the aim: fill aims itself there.
-func (o *op) prepareType(el element, text string) (typePrep, error) {
+// program at a time, without the echo count and the aim: doType counts,
+// and fill aims, itself.
+func (o *op) prepareType(el element) (typePrep, error) {
 	var prep typePrep
 	if err := o.callEl(el, typeKindJS, &prep.Kind); err != nil {
 		return prep, err
 	}
 	if err := o.callEl(el, originJS, &prep.Origin); err != nil {
 		return prep, err
-	}
-	if prep.Kind.Kind == "text" && prep.Kind.Keys && !prep.Kind.Secret {
-		prep.Before = new(echo)
-		if err := o.callEl(el, echoesJS, prep.Before, text); err != nil {
-			return prep, err
-		}
 	}
 	return prep, nil
 }
