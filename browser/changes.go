@@ -66,8 +66,12 @@ type changeWatch struct {
 	token   string
 	changed <-chan runtime.EventBindingCalled
 	stop    func()
-	// seen is what the page said of the watch when it ended it after the
-	// input's tasks ran (probeInput), nil until then.
+	// seen is what the page said the watch saw once the input's tasks
+	// (and its requests' answers) had run (probeInput), nil until then.
+	// A watch that saw nothing then is left on the page, as the question
+	// that would end it costs a round trip: it ends at the page's next
+	// change, which it reports to no one (its catch has stopped), or when
+	// the next watch replaces it.
 	seen *bool
 }
 

@@ -32,8 +32,10 @@ var inputProbeJS = program("inputProbe")
 // (at most requestGrace) and its document is ready. A new tab it opened
 // becomes a tab of the Browser, and the current one. A child frame's
 // navigation it caused (a form in an iframe) is followed too, until the
-// frame's new document is ready (followFrames). Nothing is waited for
-// when nothing happened but the page's answer.
+// frame's new document is ready (followFrames), and so are the fetch and
+// XHR requests its tasks sent, fetchGrace at most, and the tasks their
+// answers queued (fetches.go). Nothing is waited for when nothing
+// happened but the page's answer.
 func (o *op) afterInput(s0 navState, grace time.Duration) (string, error) {
 	b := o.b
 	changed := func(s navState) bool {
@@ -44,6 +46,33 @@ func (o *op) afterInput(s0 navState, grace time.Duration) (string, error) {
 			return "", err
 		}
 	}
+	nav, err := o.followInput(s0)
+	if err != nil || nav != "" {
+		return nav, err
+	}
+	waited, err := o.awaitFetches(s0)
+	if err != nil {
+		return "", err
+	}
+	if waited {
+		// The answers came: the tasks they queued run, and what they
+		// started (a navigation) is followed.
+		if !changed(b.nav.state()) {
+			if err := o.probeInput(grace, changed); err != nil {
+				return "", err
+			}
+		}
+		if nav, err := o.followInput(s0); err != nil || nav != "" {
+			return nav, err
+		}
+	}
+	return "", o.followFrames(s0)
+}
+
+// followInput follows a navigation or a new tab an input started since s0,
+// also one asked for that has not started yet.
+func (o *op) followInput(s0 navState) (string, error) {
+	b := o.b
 	s := b.nav.state()
 	if s.requestedSince(s0) && !s.moved(s0) && !s.opened(s0) {
 		// Asked for, not started yet: wait for the start, or for the
@@ -52,11 +81,7 @@ func (o *op) afterInput(s0 navState, grace time.Duration) (string, error) {
 			return "", err
 		}
 	}
-	nav, err := o.followNavigation(s0, 0)
-	if err != nil || nav != "" {
-		return nav, err
-	}
-	return "", o.followFrames(s0)
+	return o.followNavigation(s0, 0)
 }
 
 // followFrames waits, after an input, for the new documents of the child
@@ -85,8 +110,9 @@ func (o *op) probeInput(grace time.Duration, changed func(navState) bool) error 
 	defer cancel()
 	wctx, answered := context.WithCancel(pctx)
 	done := make(chan struct{})
-	// The probe also asks the op's change watch, if any, what it saw:
-	// its answer spares the watch's own question (changeWatch.result).
+	// The probe also asks the op's change watch, if any, what it saw
+	// by then: its answer spares the watch's own question
+	// (changeWatch.result).
 	w := o.watch
 	var seen *bool
 	go func() {

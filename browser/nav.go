@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 )
@@ -44,6 +45,11 @@ type navTracker struct {
 	// requested or started and whose new document is not ready yet.
 	frames    map[cdp.FrameID]frameLoad
 	frameNavs int // child frame navigations asked for or started
+
+	// The page's fetch and XHR requests (fetches.go): how many were sent,
+	// and the number of each one still under way.
+	fetches   int
+	fetchOpen map[network.RequestID]int
 }
 
 func newNavTracker(tab target.ID, frame cdp.FrameID, loader cdp.LoaderID, url string, loadGrace time.Duration, broken func(error)) *navTracker {
@@ -85,6 +91,12 @@ func (n *navTracker) handle(ev any) {
 		changed = n.lifecycleEvent(e)
 	case *page.EventFrameStoppedLoading:
 		changed = n.stoppedLoading(e)
+	case *network.EventRequestWillBeSent:
+		changed = n.fetchSent(e)
+	case *network.EventLoadingFinished:
+		changed = n.fetchEnded(e.RequestID)
+	case *network.EventLoadingFailed:
+		changed = n.fetchEnded(e.RequestID)
 	case *inspector.EventTargetCrashed:
 		n.broken(ErrCrashed)
 	case *inspector.EventDetached:
@@ -307,6 +319,10 @@ func (n *navTracker) stateLocked() navState {
 		frameNavs: n.frameNavs,
 		now:       time.Now(),
 		loadGrace: n.loadGrace,
+		fetches:   n.fetches,
+	}
+	for _, seq := range n.fetchOpen {
+		s.fetchOpen = append(s.fetchOpen, seq)
 	}
 	for _, f := range n.frames {
 		s.frames = append(s.frames, f)

@@ -56,6 +56,8 @@ type navState struct {
 	frameNavs int
 	now       time.Time // when the state was read
 	loadGrace time.Duration
+	fetches   int   // fetch and XHR requests sent so far (fetches.go)
+	fetchOpen []int // the numbers of those still under way
 }
 
 // ready reports whether the main document is usable: no navigation is
