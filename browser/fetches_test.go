@@ -14,13 +14,14 @@ import (
 
 // fetchPage's buttons send requests as saving pages do: fetch and XHR
 // whose answers change the page, one whose answer navigates, one that is
-// never answered, and a poll a timer sends after the click's own tasks.
+// never answered, and a poll a timer sends a second after the click (after
+// its own tasks: the input's grace), which is never answered either.
 const fetchPage = `<title>Saving</title>
 <button onclick="fetch('/slow?ms=400').then(r => r.text()).then(t => { document.getElementById('s').textContent = t; })">Save</button>
 <button onclick="const x = new XMLHttpRequest(); x.open('POST', '/slow?ms=300'); x.onload = () => { document.getElementById('s').textContent = 'sent by xhr'; }; x.send('a=1')">Send</button>
 <button onclick="fetch('/slow?ms=200').then(() => { location.href = '/done'; })">Save and go</button>
 <button onclick="fetch('/hang').then(() => { document.getElementById('s').textContent = 'never'; })">Hang</button>
-<button onclick="setTimeout(() => fetch('/slow?ms=3000'), 300)">Poll</button>
+<button onclick="setTimeout(() => fetch('/hang'), 1000)">Poll</button>
 <p id=s>not saved</p>`
 
 // TestInputWaitsForItsRequests: the fetch and XHR requests a click makes
