@@ -18,6 +18,11 @@ import (
 // fetchGrace bounds the wait for the requests an input made the page send.
 const fetchGrace = 2 * time.Second
 
+// maxOpenFetches bounds the requests followed at once. A request whose end
+// never shows (its events lost with a frame) would otherwise stay for the
+// tab's life; a wait is only ever for the newest, sent since an input.
+const maxOpenFetches = 256
+
 // fetchSent records a fetch or XHR request of the tab's documents. Other
 // requests (documents, images, scripts) are followed elsewhere or not at
 // all. It wakes no waiter: no wait is for a request to start.
@@ -31,9 +36,24 @@ func (n *navTracker) fetchSent(e *network.EventRequestWillBeSent) bool {
 	if n.fetchOpen == nil {
 		n.fetchOpen = map[network.RequestID]int{}
 	}
+	if len(n.fetchOpen) >= maxOpenFetches {
+		n.forgetOldestFetch()
+	}
 	n.fetches++
 	n.fetchOpen[e.RequestID] = n.fetches
 	return false
+}
+
+// forgetOldestFetch stops following the open request sent first.
+func (n *navTracker) forgetOldestFetch() {
+	var oldest network.RequestID
+	first := -1
+	for id, seq := range n.fetchOpen {
+		if first < 0 || seq < first {
+			oldest, first = id, seq
+		}
+	}
+	delete(n.fetchOpen, oldest)
 }
 
 // fetchEnded records the end of a request, answered or failed; it reports

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
+
 	"github.com/webagent/webagent/contract"
 )
 
@@ -81,5 +83,30 @@ func TestInputWaitsForItsRequests(t *testing.T) {
 	o := doOutcome(t, b, contract.Action{Name: contract.ActClick, Ref: refOf(t, s, `button "Save and go"`)})
 	if !o.Navigated || !strings.Contains(o.Text, "/done") {
 		t.Errorf("an answer that navigates: %+v; want the navigation to /done followed", o)
+	}
+}
+
+// A tab whose requests' ends never show follows the newest maxOpenFetches
+// of them: its memory is bounded, and a wait for an input's requests
+// still sees them under way until they end.
+func TestOpenFetchesAreBounded(t *testing.T) {
+	n := newNavTracker("tab", "frame", "loader", "about:blank", 0, func(error) {})
+	send := func(i int) {
+		n.handle(&network.EventRequestWillBeSent{RequestID: network.RequestID(fmt.Sprint("r", i)), Type: network.ResourceTypeFetch})
+	}
+	for i := range 3 * maxOpenFetches {
+		send(i)
+	}
+	s0 := n.state()
+	if len(s0.fetchOpen) != maxOpenFetches {
+		t.Fatalf("%d requests followed, want %d", len(s0.fetchOpen), maxOpenFetches)
+	}
+	send(3 * maxOpenFetches) // an input's request
+	if s := n.state(); !s.fetching(s0.fetches, -1) || len(s.fetchOpen) != maxOpenFetches {
+		t.Fatalf("the newest request: fetching %v, %d followed", s.fetching(s0.fetches, -1), len(s.fetchOpen))
+	}
+	n.handle(&network.EventLoadingFinished{RequestID: network.RequestID(fmt.Sprint("r", 3*maxOpenFetches))})
+	if s := n.state(); s.fetching(s0.fetches, -1) {
+		t.Fatal("the newest request ended but is still under way")
 	}
 }
