@@ -20,9 +20,10 @@ var versions = []string{"2025-11-25", "2026-07-28"}
 
 // serve serves a server with one task tool, "greet": it asks the client
 // for a name (elicitation, as an input request) and greets it; with
-// {"wait":true} it waits for its cancellation instead. A name argument of
-// "" is refused at once, without a task.
-func serve(t *testing.T, store *mcptask.Store) string {
+// {"wait":true} it reports its phase, says so on reported (when not nil)
+// and waits for its cancellation instead. A name argument of "" is
+// refused at once, without a task.
+func serve(t *testing.T, store *mcptask.Store, reported chan<- struct{}) string {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1"}, &mcp.ServerOptions{Capabilities: mcptask.Capabilities(nil)})
 	type args struct {
@@ -33,6 +34,9 @@ func serve(t *testing.T, store *mcptask.Store) string {
 		return func(ctx context.Context, r *mcptask.Run) (*mcp.CallToolResult, error) {
 			if in.Wait {
 				r.Report("waiting to be cancelled", map[string]any{"phase": "waiting"})
+				if reported != nil {
+					reported <- struct{}{}
+				}
 				<-ctx.Done()
 				return nil, ctx.Err()
 			}
@@ -119,7 +123,7 @@ func TestTaskAsksAndCompletes(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
-			url := serve(t, &mcptask.Store{PollInterval: 20 * time.Millisecond})
+			url := serve(t, &mcptask.Store{PollInterval: 20 * time.Millisecond}, nil)
 			cs := connect(t, url, v, true)
 			res, err := cs.CallTool(tctx(t), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})
 			if err != nil {
@@ -159,7 +163,8 @@ func TestTaskCancelAndRefusals(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
 			store := &mcptask.Store{PollInterval: 20 * time.Millisecond}
-			url := serve(t, store)
+			reported := make(chan struct{}, 1)
+			url := serve(t, store, reported)
 			cs := connect(t, url, v, true)
 			res, err := cs.CallTool(tctx(t), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"wait": true}})
 			if err != nil {
@@ -168,6 +173,13 @@ func TestTaskCancelAndRefusals(t *testing.T) {
 			id, ok := mcptask.Started(res)
 			if !ok {
 				t.Fatalf("not a task: %+v", res)
+			}
+			// The call answers as the task starts; its work reports its
+			// phase a moment later.
+			select {
+			case <-reported:
+			case <-tctx(t).Done():
+				t.Fatal("the task did not report its phase")
 			}
 			if task, err := mcptask.Get(tctx(t), cs, id); err != nil || task.Status != mcptask.Working || task.StatusMessage == "" && task.Meta["phase"] == nil {
 				t.Errorf("running: %+v, %v", task, err)
