@@ -147,6 +147,10 @@ type run struct {
 	lostSignInStep int
 
 	cursor atomic.Pointer[contract.Point] // where native calls left the pointer (native.go)
+
+	lastCheck  string          // the human check the last snapshot showed
+	handedOver map[string]bool // the URLs whose human check was handed to a person (WithControl)
+	typed      int             // values a person typed, masked (control.go)
 }
 
 // Run performs the task and returns how it ended. It never returns nil and
@@ -189,12 +193,13 @@ func (a *Agent) runTask(ctx context.Context, task Task) *Result {
 func (a *Agent) newRun(ctx context.Context, task Task) *run {
 	r := &run{
 		a: a, task: task, sec: secret.New(task.Secrets, task.URL), fence: newFence(),
-		tools:   a.cfg.toolset(),
-		res:     &Result{Steps: []Step{}},
-		started: time.Now(),
-		repeats: map[string]repeat{},
-		ctx:     ctx,
-		policy:  a.cfg.policy,
+		tools:      a.cfg.toolset(),
+		res:        &Result{Steps: []Step{}},
+		started:    time.Now(),
+		repeats:    map[string]repeat{},
+		ctx:        ctx,
+		handedOver: map[string]bool{},
+		policy:     a.cfg.policy,
 	}
 	r.tools.addCustom(a.cfg.customTools)
 	native := ""
@@ -268,12 +273,19 @@ func (r *run) start(taskCtx context.Context) (Code, error) {
 // applies the outcome. end reports whether the task ends, with code and
 // err.
 func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end bool, err error) {
+	release, err := r.boundary(taskCtx, i)
+	if err != nil {
+		return CodeCanceled, true, err
+	}
+	defer release()
 	r.res.Iterations = i
 	r.prepareMessages()
 	prog := &progress{step: Step{Iteration: i, StartMS: ms(time.Since(r.started)), Actions: []ActionRecord{}, Context: r.cut}}
 	msgs := append([]contract.Message(nil), r.msgs...)
 	in := iterIn{checkSeen: r.checkSeen, spent: r.res.Usage, rec: r.recordingIn(), signInLost: r.lostSignIn != "",
-		view: r.view, wantFull: r.wantFull, prompt: r.prompt}
+		view: r.view, wantFull: r.wantFull, prompt: r.prompt,
+		person: r.a.cfg.control != nil && !r.handedOver[r.view.url]}
+	r.iterationStarts(i)
 	sctx, span := tracer.Start(taskCtx, "iteration", trace.WithAttributes(attribute.Int("webagent.iteration", i)))
 	defer span.End()
 	out, err := watchdog.Run(sctx, fmt.Sprintf("iteration %d", i), r.a.cfg.lim.IterationTimeout,
@@ -285,7 +297,7 @@ func (r *run) runIteration(ctx, taskCtx context.Context, i int) (code Code, end 
 	}
 	code, err = r.apply(out)
 	r.countReplay(out)
-	r.checkSeen = out.checkBlocks
+	r.checkSeen, r.lastCheck = out.checkBlocks, out.check
 	if out.signInPage != "" && r.lostSignIn == "" {
 		r.lostSignIn, r.lostSignInStep = out.signInPage, i
 	}
@@ -394,8 +406,8 @@ func (r *run) record(s Step) {
 	}
 	decided(s.Actions)
 	r.res.Usage = r.res.Usage.Add(s.Usage)
-	if r.a.cfg.observer != nil {
-		r.a.cfg.observer.OnStep(s)
+	for _, o := range r.a.cfg.observers {
+		o.OnStep(s)
 	}
 	r.traceStep(s)
 }

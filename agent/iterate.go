@@ -54,6 +54,7 @@ type iterIn struct {
 	view       view   // what the model read of the page so far
 	wantFull   bool   // the next observation must be whole
 	prompt     string // the previous request (promptText), for its common prefix
+	person     bool   // a person may yet take over to pass a human check (WithControl)
 }
 
 // decide asks for the iteration's reply: the recording's when it fits the
@@ -162,7 +163,7 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 	if in.view.left(snap) {
 		msgs = r.leftPage(msgs, out, p)
 	}
-	if msg := r.blockedBy(snap, in.checkSeen); msg != "" {
+	if msg := r.blockedBy(snap, in.checkSeen && !in.person); msg != "" {
 		out.blocked = msg
 		out.step = p.snapshot().Step
 		return out, nil
@@ -202,6 +203,9 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		ta := time.Now()
 		structured, shown := false, outcome{} // shown: a native call's picture, checks and tabs
 		state := ""
+		if stop == "" && r.a.cfg.control != nil && r.a.cfg.control.Wanted() {
+			stop = stoppedForPerson
+		}
 		if stop == "" && r.tools.acts(tc.Name) {
 			state = r.pageState(ctx)
 		}

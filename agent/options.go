@@ -62,7 +62,8 @@ type config struct {
 	vision         bool
 	visionMarks    bool
 	logger         *slog.Logger
-	observer       Observer
+	observers      []Observer
+	control        Control // WithControl
 	tracer         Tracer
 	nav            contract.NavigationPolicy // Allowed, Blocked, AllowPrivateNetwork
 	custom         []CustomTool              // WithTools
@@ -289,12 +290,26 @@ func WithMaxCost(limit float64, cost CostFunc) Option {
 }
 
 // WithObserver sets a hook called after every step.
-func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
+func WithObserver(o Observer) Option {
+	return func(c *config) {
+		if o != nil {
+			c.observers = append(c.observers, o)
+		}
+	}
+}
 
 // Observer receives each step as soon as it ends. It is called from the
 // goroutine running Agent.Run and must return quickly.
 type Observer interface {
 	OnStep(Step)
+}
+
+// IterationObserver is an Observer that is also told when each iteration
+// starts and when its bound falls (zero when it has none): a live view
+// shows the watchdog's time left.
+type IterationObserver interface {
+	Observer
+	OnIteration(iteration int, deadline time.Time)
 }
 
 // ObserverFunc adapts a function to the Observer interface.

@@ -262,6 +262,8 @@ type tabSet struct {
 	target guarded
 	nav    *navTracker
 	tabCtx context.Context // the current tab's chromedp context
+	shown  shownTab        // cur, for a screencast, which reads it without sem
+	typing atomic.Bool     // a person's keys went to the focused field, told (person.go)
 
 	listed listed // the latest list of the browser's targets (adoptOpened)
 }

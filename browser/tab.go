@@ -163,6 +163,7 @@ func (b *Browser) setupTab(ctx context.Context, t *tab) error {
 
 // setCurrent makes t the tab Snapshot and Do act in. The caller holds sem.
 func (b *Browser) setCurrent(t *tab) {
+	b.shown.set(t)
 	b.cur = t
 	b.target = t.target
 	b.nav = t.nav

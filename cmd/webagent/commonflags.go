@@ -42,6 +42,7 @@ type common struct {
 	cache   cacheFlags   // registered by run only
 	policy  policyFlags  // registered by run and mcp
 	inbox   inboxFlags   // registered by run, browser and mcp
+	live    liveFlags    // registered by run only
 	otel    otelFlags
 	// registered are the groups registered, the ones validate checks.
 	registered commonGroup

@@ -39,6 +39,7 @@ const (
 	titleSession  = "Lasting sessions"
 	titlePolicy   = "Action policy"
 	titleInbox    = "Inbox"
+	titleLive     = "Live view"
 	titleCache    = "Run cache"
 	titleFleet    = "Fleet (Temporal)"
 )

@@ -83,3 +83,60 @@ func (h *terminalHuman) Confirm(ctx context.Context, c agent.Confirmation) (bool
 		return false, ctx.Err()
 	}
 }
+
+// eitherHuman asks a and b at once and takes the first answer (the
+// terminal and the live view); with one of them nil, the other alone.
+func eitherHuman(a, b agent.Human) agent.Human {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return bothHumans{a, b}
+}
+
+type bothHumans struct{ a, b agent.Human }
+
+// Ask asks both and returns the first answer; the other question ends.
+func (h bothHumans) Ask(ctx context.Context, question string) (string, error) {
+	return first(ctx, func(ctx context.Context, p agent.Human) (string, error) { return p.Ask(ctx, question) }, h.a, h.b)
+}
+
+// Confirm asks both (a person who cannot confirm is asked the question)
+// and takes the first answer.
+func (h bothHumans) Confirm(ctx context.Context, c agent.Confirmation) (bool, error) {
+	return first(ctx, func(ctx context.Context, p agent.Human) (bool, error) {
+		if cf, ok := p.(agent.Confirmer); ok {
+			return cf.Confirm(ctx, c)
+		}
+		ans, err := p.Ask(ctx, c.Question)
+		return agent.IsYes(ans), err
+	}, h.a, h.b)
+}
+
+// first runs ask with each person and returns the first answer that is
+// not an error (or the last error); the others' ctx ends.
+func first[T any](ctx context.Context, ask func(context.Context, agent.Human) (T, error), people ...agent.Human) (T, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type got struct {
+		v   T
+		err error
+	}
+	ch := make(chan got, len(people))
+	for _, p := range people {
+		go func() {
+			v, err := ask(ctx, p)
+			ch <- got{v, err}
+		}()
+	}
+	var last got
+	for range people {
+		last = <-ch
+		if last.err == nil {
+			return last.v, nil
+		}
+	}
+	return last.v, last.err
+}

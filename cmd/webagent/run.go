@@ -57,6 +57,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	g.add(titleCache, func(fs *flag.FlagSet) { o.cache.register(fs, true) })
 	g.add(titlePolicy, o.policy.register)
 	g.add(titleInbox, o.inbox.register)
+	g.add(titleLive, o.live.register)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: webagent run --url URL [flags] \"task\"\n       webagent run --url URL [flags] --task-file FILE   (or - for stdin)\n\n")
 		g.print()
@@ -120,10 +121,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, err
 	}
+	if err := o.live.validate(); err != nil {
+		return exitUsage, err
+	}
 	if stdinIsTerminal() {
 		o.human = newTerminalHuman(os.Stdin, stderr)
 	}
-	o.policy.warnNoOne(o.human, stderr)
+	if !o.live.addr.set {
+		o.policy.warnNoOne(o.human, stderr)
+	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
 		return exitUsage, err
@@ -191,6 +197,12 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 	}
 	defer stopOTel()
 	started := time.Now()
+	live, err := c.live.start(secret.NewMasker(task.Secrets).Mask(task.Instruction), c.limits.Effective().HumanTimeout, stderr)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer func() { live.close(nil) }()
+	c.human = eitherHuman(c.human, live.human())
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	bopts := c.browserOptions(log)
 	bopts.RecordActivity = c.trace.dir != ""
@@ -231,10 +243,12 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 		}
 	}()
 
+	live.attach(b)
 	opts := append(c.loopOptions(c.limits),
 		agent.WithLogger(log),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) { printStep(stderr, s) })),
 	)
+	opts = append(opts, live.options()...)
 	if c.human != nil {
 		opts = append(opts, agent.WithHuman(c.human, c.limits.Effective().HumanTimeout))
 	}
@@ -266,6 +280,7 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 	// The result first: the trace's end and the browser's clean-up come
 	// after, within exitBudget.
 	printResult(stdout, stderr, res, c.json)
+	live.close(res)
 	handedOff = true
 	// What the user asked to keep is written whole, however long after
 	// the bound that takes (each step has a deadline of its own).
