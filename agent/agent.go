@@ -258,7 +258,13 @@ func (r *run) start(taskCtx context.Context) (Code, error) {
 	if r.task.URL == "" {
 		return "", nil
 	}
-	err := watchdog.Do(taskCtx, "opening the start URL", r.a.cfg.lim.StartTimeout, func(ctx context.Context) error {
+	// A person who took over before the run began has the browser first.
+	release, err := r.boundary(taskCtx, 1)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	err = watchdog.Do(taskCtx, "opening the start URL", r.a.cfg.lim.StartTimeout, func(ctx context.Context) error {
 		_, err := r.a.browser.Do(ctx, contract.Action{Name: contract.ActGoto, URL: r.task.URL})
 		return err
 	})

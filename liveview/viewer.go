@@ -113,13 +113,20 @@ func (w *viewer) serve() {
 	w.v.mu.Unlock()
 	st, key := w.v.lease.view()
 	w.sendControl(st, key)
-	go w.read()
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		w.read()
+	}()
 	w.write()
 	reason := "closed"
 	if c := context.Cause(w.ctx); c != nil {
 		reason = c.Error()
 	}
+	// The closing handshake tells the page why (the run ended, the links
+	// were revoked); it ends the reader too.
 	w.conn.Close(websocket.StatusNormalClosure, reason)
+	<-readDone
 }
 
 // write sends the queued messages and the newest frame until the viewer
@@ -189,11 +196,13 @@ type request struct {
 	Input contract.PersonInput `json:"input,omitzero"`
 }
 
-// read takes the page's requests until the connection ends.
+// read takes the page's requests until the connection ends. Its reads
+// have no ctx of their own: a Read whose ctx ends breaks the connection
+// before the closing handshake could say why.
 func (w *viewer) read() {
 	w.conn.SetReadLimit(maxRequest)
 	for {
-		_, data, err := w.conn.Read(w.ctx)
+		_, data, err := w.conn.Read(context.Background())
 		if err != nil {
 			w.stop(err)
 			return

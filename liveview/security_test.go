@@ -1,0 +1,233 @@
+package liveview_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/liveview"
+)
+
+// socket is a viewer's WebSocket as a Go client: it reads the server's
+// text messages and skips frames.
+type socket struct {
+	t    *testing.T
+	conn *websocket.Conn
+}
+
+// dial opens the view's socket with the token of pageURL.
+func dial(t *testing.T, pageURL string, origin string) (*socket, *http.Response, error) {
+	t.Helper()
+	ws := strings.Replace(strings.Replace(pageURL, "http://", "ws://", 1), "?t=", "/ws?t=", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	c, resp, err := websocket.Dial(ctx, ws, &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		return nil, resp, err
+	}
+	s := &socket{t: t, conn: c}
+	t.Cleanup(func() { c.CloseNow() })
+	return s, resp, nil
+}
+
+type msg struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// next reads messages until one of typ satisfies ok, within d.
+func (s *socket) next(typ string, d time.Duration, ok func(json.RawMessage) bool) json.RawMessage {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	for {
+		kind, b, err := s.conn.Read(ctx)
+		if err != nil {
+			s.t.Fatalf("waiting for a %q message: %v", typ, err)
+		}
+		if kind != websocket.MessageText {
+			continue
+		}
+		var m msg
+		if json.Unmarshal(b, &m) == nil && m.Type == typ && (ok == nil || ok(m.Data)) {
+			return m.Data
+		}
+	}
+}
+
+func (s *socket) send(v any) {
+	s.t.Helper()
+	b, _ := json.Marshal(v)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.conn.Write(ctx, websocket.MessageText, b); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func state(want string, mine bool) func(json.RawMessage) bool {
+	return func(d json.RawMessage) bool {
+		var c struct {
+			State string
+			Mine  bool
+		}
+		_ = json.Unmarshal(d, &c)
+		return c.State == want && c.Mine == mine
+	}
+}
+
+func errorAbout(req string) func(json.RawMessage) bool {
+	return func(d json.RawMessage) bool { return strings.Contains(string(d), `"request":"`+req+`"`) }
+}
+
+// TestTokens: a request without a token gets 401, one with a wrong,
+// revoked or expired token 403, a socket from another origin is refused,
+// and none of them changes anything: no question answered, no control
+// taken. The watch link cannot answer or take over.
+func TestTokens(t *testing.T) {
+	t.Parallel()
+	srv := serve(t, liveview.Config{})
+	v := srv.Open(liveview.Options{Title: "t", TokenTTL: time.Hour})
+	defer v.Close()
+	viewURL, controlURL := v.URLs()
+	base := strings.SplitN(controlURL, "?", 2)[0]
+	get := func(u string) int {
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	asked := make(chan bool, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		ok, _ := v.Confirm(ctx, agent.Confirmation{Question: "place the order?"})
+		asked <- ok
+	}()
+	for _, c := range []struct {
+		url  string
+		want int
+	}{
+		{base, http.StatusUnauthorized},
+		{base + "/ws", http.StatusUnauthorized},
+		{base + "?t=wrong", http.StatusForbidden},
+		{base + "/ws?t=" + strings.Repeat("A", 22), http.StatusForbidden},
+		{strings.Replace(controlURL, v.ID(), "nosuchview", 1), http.StatusForbidden},
+		{viewURL, http.StatusOK},
+		{controlURL, http.StatusOK},
+	} {
+		if got := get(c.url); got != c.want {
+			t.Errorf("GET %s: %d, want %d", strings.Replace(c.url, v.ID(), "ID", 1), got, c.want)
+		}
+	}
+	if _, resp, err := dial(t, controlURL, "http://evil.example"); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a socket from another origin was not refused with 403: %v", err)
+	}
+	// The watch link sees the question and cannot answer it or take over.
+	w, _, err := dial(t, viewURL, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := w.next("question", 10*time.Second, nil)
+	var qid struct{ ID int }
+	_ = json.Unmarshal(q, &qid)
+	w.send(map[string]any{"type": "answer", "id": qid.ID, "yes": true})
+	w.next("error", 5*time.Second, errorAbout("answer"))
+	w.send(map[string]any{"type": "take"})
+	w.next("error", 5*time.Second, errorAbout("take"))
+	if v.Lease().Wanted() {
+		t.Error("the watch link took control")
+	}
+	// Revoked: the old links fail, the new ones work, the viewers were
+	// disconnected.
+	newView, newControl := v.Revoke()
+	for _, u := range []string{viewURL, controlURL} {
+		if got := get(u); got != http.StatusForbidden {
+			t.Errorf("a revoked link: %d, want 403", got)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		if _, _, err := w.conn.Read(ctx); err != nil {
+			break
+		}
+	}
+	if get(newView) != http.StatusOK || get(newControl) != http.StatusOK {
+		t.Error("the new links do not work")
+	}
+	select {
+	case <-asked:
+		t.Error("the question was answered without the control link")
+	default:
+	}
+	// The control link answers.
+	c, _, err := dial(t, newControl, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.next("question", 10*time.Second, nil)
+	c.send(map[string]any{"type": "answer", "id": qid.ID, "yes": true})
+	if ok := <-asked; !ok {
+		t.Error("the control link's yes did not reach the question")
+	}
+}
+
+// TestTokensExpire: past its TTL a link gets 403; a closed view's too.
+func TestTokensExpire(t *testing.T) {
+	t.Parallel()
+	srv := serve(t, liveview.Config{})
+	v := srv.Open(liveview.Options{TokenTTL: 300 * time.Millisecond})
+	_, control := v.URLs()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(control)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusForbidden {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the link did not expire")
+		}
+		time.Sleep(50 * time.Millisecond) // a condition polled until its deadline: the expiry is the clock
+	}
+	v2 := srv.Open(liveview.Options{})
+	_, c2 := v2.URLs()
+	v2.Close()
+	resp, err := http.Get(c2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a closed view's link: %d, want 403", resp.StatusCode)
+	}
+}
+
+// TestNonLoopbackNeedsTLS: another address than loopback without TLS
+// files is refused before anything listens.
+func TestNonLoopbackNeedsTLS(t *testing.T) {
+	t.Parallel()
+	if _, err := liveview.Start(liveview.Config{Addr: "0.0.0.0:0"}); err != liveview.ErrTLSRequired {
+		t.Errorf("got %v, want ErrTLSRequired", err)
+	}
+}
+
+
