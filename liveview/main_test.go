@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { os.Exit(chrome.Run(m)) }
 
 // viewer opens url in a tab of the shared Chromium, as a person's browser
 // would, and returns the tab's context; the tab closes when t ends.
-func viewer(t *testing.T, url string) context.Context {
+func viewer(t testing.TB, url string) context.Context {
 	t.Helper()
 	actx, cancelA := remote.NewAllocator(context.Background(), chrome.URL(t))
 	ctx, cancel := chromedp.NewContext(actx)

@@ -69,6 +69,13 @@ var (
 	_ agent.Control           = (*Lease)(nil)
 )
 
+// Viewers is how many pages watch the View now.
+func (v *View) Viewers() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return len(v.viewers)
+}
+
 // ID is the View's id, the path of its URLs.
 func (v *View) ID() string { return v.id }
 
