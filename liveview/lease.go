@@ -97,7 +97,9 @@ func (l *Lease) take() (string, error) {
 	}
 	l.epoch++
 	l.key = newKey(l.epoch)
-	l.granted = make(chan struct{})
+	if l.state != stateAsked { // Handover waits on the channel it made
+		l.granted = make(chan struct{})
+	}
 	if l.state == stateAsked || l.acting == 0 {
 		l.grantLocked()
 	} else {

@@ -166,3 +166,68 @@ func TestTakeoverSecondFactor(t *testing.T) {
 		t.Errorf("the result holds the code")
 	}
 }
+
+// TestHandoverForHumanCheck: a page shows a challenge only a person may
+// pass; with a live view the agent asks for a person in the page instead
+// of ending BLOCKED, the person takes over, passes it and hands back, and
+// the task goes on.
+func TestHandoverForHumanCheck(t *testing.T) {
+	t.Parallel()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<title>Just a moment...</title><style>body{margin:0}#v{position:absolute;left:40px;top:60px;width:200px;height:40px}</style>
+			<div id=challenge-stage><p>Checking if the site connection is secure</p>
+			<button id=v onclick="document.title='Shop';document.body.innerHTML='<h1>Welcome to the shop</h1>'">Verify you are human</button></div>`)
+	}))
+	defer site.Close()
+	model, err := modelserver.Start(modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		if strings.Contains(req.LastUser(), "Welcome to the shop") {
+			return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": "in"})}}
+		}
+		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("wait", map[string]int{"ms": 10})}}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	m, err := llm.New(llm.Config{BaseURL: model.BaseURL(), Model: "scripted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, liveview.Config{})
+	view := srv.Open(liveview.Options{Idle: 50 * time.Second})
+	defer view.Close()
+	b := chrome.Tab(t)
+	view.Attach(b)
+	_, control := view.URLs()
+	vctx := viewer(t, control)
+	a, err := agent.New(b, m, agent.WithObserver(view), agent.WithControl(view.Lease()),
+		agent.WithLimits(agent.Limits{IterationTimeout: 60 * time.Second, HumanTimeout: 50 * time.Second, TaskTimeout: 3 * time.Minute}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *agent.Result, 1)
+	go func() { done <- a.Run(context.Background(), agent.Task{URL: site.URL + "/", Instruction: "open the shop"}) }()
+	waitJS(t, vctx, `!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('Cloudflare')`, time.Minute)
+	click(t, vctx, "#take")
+	waitJS(t, vctx, `document.getElementById('controlstate').textContent.includes('You have control')`, 30*time.Second)
+	waitJS(t, vctx, `window.__lv.frames > 0`, 30*time.Second)
+	clickScreen(t, vctx, 140, 80)
+	waitJS(t, vctx, `document.getElementById('handback') && !document.getElementById('handback').hidden`, 10*time.Second)
+	click(t, vctx, "#handback")
+	var res *agent.Result
+	select {
+	case res = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the run did not end")
+	}
+	if res.Code != agent.CodeSuccess || res.Answer != "in" {
+		t.Fatalf("%s: %s", res.Code, res.Message)
+	}
+	if len(res.Steps) != 3 || res.Steps[1].Actions[0].Tool != agent.ToolTakeover {
+		t.Fatalf("want the check's step, the takeover and done; got %+v", res.Steps)
+	}
+	if held := res.Steps[1].Actions[0].MS; held > 40_000 {
+		t.Errorf("the takeover took %d ms: the agent did not see the person take over", held)
+	}
+}

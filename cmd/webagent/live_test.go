@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -82,9 +84,10 @@ func TestRunLiveConfirm(t *testing.T) {
 			}
 			defer llm.Close()
 			errs := newWatchedBuffer()
+			traceDir := t.TempDir()
 			p := &proc{tmp: t.TempDir()}
 			p.cmd = exec.Command(bin, "run", "--url", shop.URL+"/", "--base-url", llm.BaseURL(), "--model", "m",
-				"--confirm", "purchases", "--human-timeout", "45s", "--live", "--json", "order the mug")
+				"--confirm", "purchases", "--human-timeout", "45s", "--live", "--json", "--trace", traceDir, "--log-level", "debug", "order the mug")
 			p.cmd.Env = append(os.Environ(), "TMPDIR="+p.tmp)
 			p.cmd.Stdout, p.cmd.Stderr = &p.stdout, errs
 			if err := p.cmd.Start(); err != nil {
@@ -138,6 +141,15 @@ func TestRunLiveConfirm(t *testing.T) {
 					t.Error("a model request holds the view's token")
 				}
 			}
+			if n := strings.Count(errs.String(), token); n != 1 {
+				t.Errorf("stderr holds the control token %d times, want once (the URL printed for the person)", n)
+			}
+			filepath.WalkDir(traceDir, func(path string, d fs.DirEntry, err error) error {
+				if b, _ := os.ReadFile(path); err == nil && !d.IsDir() && strings.Contains(string(b), token) {
+					t.Errorf("the trace's %s holds the token", path)
+				}
+				return nil
+			})
 			pageWait(t, v, `document.getElementById('status').textContent.includes('ended') && !document.getElementById('result').hidden`, 30*time.Second)
 			p.noChromeLeft(t)
 		})
