@@ -229,5 +229,3 @@ func TestNonLoopbackNeedsTLS(t *testing.T) {
 		t.Errorf("got %v, want ErrTLSRequired", err)
 	}
 }
-
-

@@ -207,7 +207,9 @@ func TestHandoverForHumanCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan *agent.Result, 1)
-	go func() { done <- a.Run(context.Background(), agent.Task{URL: site.URL + "/", Instruction: "open the shop"}) }()
+	go func() {
+		done <- a.Run(context.Background(), agent.Task{URL: site.URL + "/", Instruction: "open the shop"})
+	}()
 	waitJS(t, vctx, `!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('Cloudflare')`, time.Minute)
 	click(t, vctx, "#take")
 	waitJS(t, vctx, `document.getElementById('controlstate').textContent.includes('You have control')`, 30*time.Second)
