@@ -238,6 +238,20 @@ func (l *Lease) endLocked() {
 	close(l.back)
 }
 
+// shutdown ends a hold or a request when the View closes: the agent (or
+// a session) waiting for a hand back goes on.
+func (l *Lease) shutdown() {
+	l.mu.Lock()
+	switch l.state {
+	case stateHeld:
+		l.note = "(the live view closed)"
+		l.endLocked()
+	case stateRequested, stateAsked:
+		l.state, l.key, l.reason = stateAgent, "", ""
+	}
+	l.mu.Unlock()
+}
+
 // held reports whether a person holds control now.
 func (l *Lease) held() bool {
 	l.mu.Lock()

@@ -2,9 +2,20 @@ package liveview_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -227,5 +238,51 @@ func TestNonLoopbackNeedsTLS(t *testing.T) {
 	t.Parallel()
 	if _, err := liveview.Start(liveview.Config{Addr: "0.0.0.0:0"}); err != liveview.ErrTLSRequired {
 		t.Errorf("got %v, want ErrTLSRequired", err)
+	}
+}
+
+// TestTLS: with a certificate the view is served over HTTPS only, on any
+// address; its URLs say https.
+func TestTLS(t *testing.T) {
+	t.Parallel()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	srv := serve(t, liveview.Config{Addr: "0.0.0.0:0", CertFile: certFile, KeyFile: keyFile})
+	v := srv.Open(liveview.Options{})
+	defer v.Close()
+	_, control := v.URLs()
+	if !strings.HasPrefix(control, "https://127.0.0.1:") {
+		t.Fatalf("the URL is %s, want https on the loopback address", strings.SplitN(control, "?", 2)[0])
+	}
+	pool := x509.NewCertPool()
+	cert, _ := x509.ParseCertificate(der)
+	pool.AddCert(cert)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}, Timeout: 10 * time.Second}
+	resp, err := client.Get(control)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("over TLS: %d", resp.StatusCode)
+	}
+	if resp, err := http.Get(strings.Replace(control, "https://", "http://", 1)); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			t.Error("the view answered over plain HTTP")
+		}
 	}
 }

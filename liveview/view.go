@@ -217,6 +217,7 @@ func (v *View) Close() {
 	v.cast, v.screen = nil, nil
 	v.mu.Unlock()
 	v.tok.end()
+	v.lease.shutdown()
 	if c != nil {
 		c.stop()
 	}

@@ -210,29 +210,7 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 	b, st, err := launch(ctx, lctx, bopts)
 	cancel()
 	if err != nil {
-		if ctx.Err() != nil {
-			// The one result of the run, also when it ends this early.
-			printResult(stdout, stderr, &agent.Result{
-				Status: agent.StatusFailure, Code: agent.CodeCanceled,
-				Message:   "interrupted while starting the browser",
-				StartedAt: started, DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
-			}, c.json)
-			if st != nil {
-				<-st.done // the start's own end, exitBudget at most
-			}
-			return exitInterrupted, nil
-		}
-		if isBrowserConfigError(err) {
-			return exitUsage, usagef("%v", err)
-		}
-		// A task that ended before its browser started still has its one
-		// result.
-		printResult(stdout, stderr, &agent.Result{
-			Status: agent.StatusFailure, Code: agent.CodeBrowserError,
-			Message:   fmt.Sprintf("starting the browser: %v", err),
-			StartedAt: started, DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
-		}, c.json)
-		return exitFailed, nil
+		return notStarted(ctx, c, st, err, started, stdout, stderr)
 	}
 	// On the way out, the browser closes once; after the result, at most
 	// within exitBudget (closeAfterResult).
@@ -296,6 +274,31 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 	default:
 		return exitFailed, nil
 	}
+}
+
+// notStarted ends a run whose browser did not start: its one result, also
+// when it ends this early, and the exit status.
+func notStarted(ctx context.Context, c common, st *starting, err error, started time.Time, stdout, stderr io.Writer) (int, error) {
+	if ctx.Err() != nil {
+		printResult(stdout, stderr, &agent.Result{
+			Status: agent.StatusFailure, Code: agent.CodeCanceled,
+			Message:   "interrupted while starting the browser",
+			StartedAt: started, DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
+		}, c.json)
+		if st != nil {
+			<-st.done // the start's own end, exitBudget at most
+		}
+		return exitInterrupted, nil
+	}
+	if isBrowserConfigError(err) {
+		return exitUsage, usagef("%v", err)
+	}
+	printResult(stdout, stderr, &agent.Result{
+		Status: agent.StatusFailure, Code: agent.CodeBrowserError,
+		Message:   fmt.Sprintf("starting the browser: %v", err),
+		StartedAt: started, DurationMS: time.Since(started).Milliseconds(), Steps: []agent.Step{},
+	}, c.json)
+	return exitFailed, nil
 }
 
 // starting is a browser start that a signal cut short: done is closed once
