@@ -57,6 +57,7 @@
       if (objectURL && objectURL !== url) URL.revokeObjectURL(objectURL);
       objectURL = url;
       $('noscreen').hidden = true;
+      img.hidden = false;
       lv.onFrame.forEach((f) => f(head, jpeg));
     };
     img.src = url;
@@ -74,7 +75,7 @@
         $('revoke').hidden = !d.control;
         break;
       case 'step': return addStep(d);
-      case 'iter': st.iter = d; return;
+      case 'iter': st.iter = d; return tick();
       case 'screen': return screenEvent(d);
       case 'question': return showQuestion(d);
       case 'answered': if (st.question && st.question.id === d.id) hideQuestion(); return;
@@ -130,17 +131,20 @@
     const i = st.iter;
     if (st.ended) { w.textContent = 'The run ended.'; return; }
     if (!i) { w.textContent = 'Starting…'; return; }
+    if (st.question) { w.textContent = 'Iteration ' + i.n + ' · waiting for your answer'; return; }
     let t = 'Iteration ' + i.n;
     if (st.state === 'held') t += ' · paused: a person has control; the iteration bound does not run';
     else if (i.deadline_ms) t += ' · ' + Math.max(0, (i.deadline_ms - Date.now()) / 1000).toFixed(0) + ' s left in its bound';
     w.textContent = t;
   }
   setInterval(tick, 250);
+  tick();
 
   function showQuestion(d) {
     st.question = d;
     $('question').hidden = false;
-    $('qtext').textContent = (d.kind === 'confirm' ? 'The agent asks to: ' : 'The agent asks: ') + d.text;
+    const text = d.kind === 'confirm' ? 'The agent asks to: ' + d.text.replace(/\s*yes\/no\s*$/, '') : 'The agent asks: ' + d.text;
+    $('qtext').textContent = text;
     const detail = [];
     if (d.target) detail.push('On: ' + d.target);
     if (d.url) detail.push('Page: ' + d.url);
