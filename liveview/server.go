@@ -159,11 +159,15 @@ func (s *Server) Close(ctx context.Context) error {
 	for _, v := range vs {
 		v.Close()
 	}
-	err := s.http.Shutdown(ctx)
-	if err != nil {
-		err = errors.Join(err, s.http.Close())
+	// Every View is closed, its viewers told: no request left is worth
+	// waiting for (a page's files, or a browser's speculative connection
+	// that never sends one, which Shutdown would wait 5 s for).
+	err := s.http.Close()
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		err = errors.Join(err, ctx.Err())
 	}
-	<-s.done
 	return err
 }
 

@@ -113,13 +113,24 @@ func (w *viewer) serve() {
 	w.v.mu.Unlock()
 	st, key := w.v.lease.view()
 	w.sendControl(st, key)
-	go w.read()
+	// The reader has a context of its own: a Read whose context ends
+	// closes the connection at once, and what is queued for the viewer
+	// of a View that ended (its result) and the reason of the close
+	// must still reach the page.
+	rctx, stopRead := context.WithCancel(context.Background())
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		w.read(rctx)
+	}()
 	w.write()
 	reason := "closed"
 	if c := context.Cause(w.ctx); c != nil {
 		reason = c.Error()
 	}
 	w.conn.Close(websocket.StatusNormalClosure, reason)
+	stopRead()
+	<-read
 }
 
 // write sends the queued messages and the newest frame until the viewer
@@ -146,14 +157,27 @@ func (w *viewer) write() {
 		if len(msg) > 0 && msg[0] != '{' {
 			typ = websocket.MessageBinary // a filmstrip's frame
 		}
-		ctx, cancel := context.WithTimeout(w.ctx, writeTimeout)
-		err := w.conn.Write(ctx, typ, msg)
-		cancel()
-		if err != nil {
+		if err := w.writeOne(typ, msg); err != nil {
 			w.stop(err)
 			return
 		}
 	}
+}
+
+// writeOne writes one message within writeTimeout. A viewer kicked meanwhile
+// is cut off at once; one whose View ended finishes the write (a write
+// whose context ends closes the connection, and the result, the last
+// message, would be lost).
+func (w *viewer) writeOne(typ websocket.MessageType, msg []byte) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), writeTimeout)
+	defer cancel()
+	kicked := context.AfterFunc(w.ctx, func() {
+		if !errors.Is(context.Cause(w.ctx), errEnded) {
+			cancel()
+		}
+	})
+	defer kicked()
+	return w.conn.Write(ctx, typ, msg)
 }
 
 // flush sends what is queued to the viewer of a View that closed.
@@ -189,11 +213,11 @@ type request struct {
 	Input contract.PersonInput `json:"input,omitzero"`
 }
 
-// read takes the page's requests until the connection ends.
-func (w *viewer) read() {
+// read takes the page's requests until the connection ends (or ctx).
+func (w *viewer) read(ctx context.Context) {
 	w.conn.SetReadLimit(maxRequest)
 	for {
-		_, data, err := w.conn.Read(w.ctx)
+		_, data, err := w.conn.Read(ctx)
 		if err != nil {
 			w.stop(err)
 			return
