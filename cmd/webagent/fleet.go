@@ -34,6 +34,7 @@ type workerOpts struct {
 	logLevel    string
 	bot         botFlags
 	otel        otelFlags
+	live        workerLive
 }
 
 func workerFlags() (*flag.FlagSet, *workerOpts) {
@@ -54,6 +55,7 @@ func workerFlags() (*flag.FlagSet, *workerOpts) {
 		fs.BoolVar(&o.headful, "headful", false, "show the browsers' windows")
 	})
 	g.add(titleSettings, o.bot.register)
+	g.add(titleLive, o.live.register)
 	g.add(titleOutput, func(fs *flag.FlagSet) {
 		fs.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error or disabled")
 		o.otel.register(fs)
@@ -86,6 +88,9 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err := o.bot.validate(); err != nil {
 		return exitUsage, err
 	}
+	if err := o.live.validate(); err != nil {
+		return exitUsage, err
+	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
 		return exitUsage, err
@@ -110,10 +115,15 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitUsage, err
 	}
 	defer stopOTel()
+	live, err := o.live.start(log)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeLive(live)
 
 	wcfg := fleet.WorkerConfig{
 		TaskQueue: o.temporal.queue, Concurrency: o.concurrency, Secrets: secrets, Identity: o.identity,
-		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log}, Logger: log,
+		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log}, Logger: log, Live: live,
 	}
 	o.bot.apply(&wcfg.Browser)
 	if cfg.Model != "" {
@@ -133,7 +143,7 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err != nil {
 		return exitFailed, err
 	}
-	fmt.Fprintf(stderr, "worker %s: queue %s on %s, %d at once, model %s\n", w.Identity(), o.temporal.queue, o.temporal.addr, o.concurrency, orNone(wcfg.ModelName))
+	fmt.Fprintf(stderr, "worker %s: queue %s on %s, %d at once, model %s%s\n", w.Identity(), o.temporal.queue, o.temporal.addr, o.concurrency, orNone(wcfg.ModelName), liveNote(wcfg.Live))
 	if err := w.Run(ctx); err != nil {
 		return exitFailed, err
 	}
@@ -161,6 +171,8 @@ type submitOpts struct {
 	detach     bool
 	json       bool
 	otel       otelFlags
+	live       bool
+	liveKey    *fleet.LiveKey // with --live, the key the view's URLs are sealed to
 }
 
 func submitFlags() (*flag.FlagSet, *submitOpts) {
@@ -179,6 +191,7 @@ func submitFlags() (*flag.FlagSet, *submitOpts) {
 		fs.StringVar(&o.id, "id", "", "the task's workflow id (default a random one)")
 		fs.BoolVar(&o.detach, "detach", false, "print the task's id and return without waiting")
 	})
+	g.add(titleLive, o.registerLive)
 	g.add(titleNav, o.nav.register)
 	g.add(titleLoop, func(fs *flag.FlagSet) { registerLimits(fs, &o.limits) })
 	g.add(titleOutput, func(fs *flag.FlagSet) {
@@ -230,7 +243,9 @@ func cmdSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitOK, nil
 	}
 	fmt.Fprintf(stderr, "task %s submitted; waiting for its result (webagent status %s)\n", id, id)
+	stopLive := watchLive(ctx, fc, id, o.liveKey, stderr)
 	out, err := fc.Wait(ctx, id)
+	stopLive()
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "stopped waiting: task %s goes on; webagent cancel %s ends it\n", id, id)
@@ -276,10 +291,11 @@ func (o *submitOpts) task(text string) (fleet.Task, error) {
 	if err != nil {
 		return fleet.Task{}, err
 	}
-	return fleet.Task{
+	t := fleet.Task{
 		URL: o.url, Instruction: text, SecretNames: o.secrets, AnswerSchema: schema,
 		Navigation: o.nav.policy, Limits: o.limits, Fleet: o.fleet,
-	}, nil
+	}
+	return t, o.sealTo(&t)
 }
 
 // printOutcome prints a task's outcome as run prints a result, and returns
