@@ -61,7 +61,10 @@ func (w *Worker) runTask(ctx context.Context, t Task) (*Outcome, error) {
 	defer stop(nil)
 	live := &liveRun{answers: make(chan string, 1), stop: stop}
 	defer w.register(runKey{wid, attempt}, live)()
-	if err := w.signal(rctx, wid, signalStarted, started{Attempt: attempt, Worker: w.identity, Queue: w.queue}); err != nil {
+	view := w.openView(wid, attempt, t, secrets)
+	var res *agent.Result
+	defer func() { view.close(res) }()
+	if err := w.signal(rctx, wid, signalStarted, started{Attempt: attempt, Worker: w.identity, Queue: w.queue, Live: view.sealedURLs()}); err != nil {
 		return nil, err
 	}
 	w.log.Info("task started", "workflow", wid, "attempt", attempt)
@@ -79,10 +82,17 @@ func (w *Worker) runTask(ctx context.Context, t Task) (*Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening a tab in the worker's Chromium: %w", err)
 	}
-	defer func() { _ = b.Close() }()
+	defer func() {
+		view.detach()
+		_ = b.Close()
+	}()
+	view.attach(b)
 
+	ask := func(q string) map[string]any {
+		return map[string]any{"attempt": attempt, "iteration": iteration.Load(), "question": q}
+	}
 	human := agent.HumanFunc(func(ctx context.Context, q string) (string, error) {
-		_ = w.signal(ctx, wid, signalQuestion, map[string]any{"attempt": attempt, "iteration": iteration.Load(), "question": q})
+		_ = w.signal(ctx, wid, signalQuestion, ask(q))
 		select {
 		case a := <-live.answers:
 			return a, nil
@@ -90,18 +100,20 @@ func (w *Worker) runTask(ctx context.Context, t Task) (*Outcome, error) {
 			return "", context.Cause(ctx)
 		}
 	})
-	humanTimeout := t.Limits.Effective().HumanTimeout
+	// A question answered in the live view's page leaves status.
+	answered := func() { _ = w.signal(rctx, wid, signalQuestion, ask("")) }
 	opts = append(append(append([]agent.Option{agent.WithLogger(w.log)}, w.cfg.Options...), opts...),
-		agent.WithHuman(human, humanTimeout),
+		agent.WithHuman(view.human(human, answered), t.Limits.Effective().HumanTimeout),
 		agent.WithObserver(agent.ObserverFunc(func(s agent.Step) {
 			iteration.Store(int64(s.Iteration))
 			activity.RecordHeartbeat(ctx, map[string]int64{"iteration": int64(s.Iteration)})
 		})))
+	opts = append(opts, view.options()...)
 	a, err := agent.New(b, w.cfg.Model, opts...)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadTask, nil)
 	}
-	res := a.Run(rctx, agent.Task{URL: t.URL, Instruction: t.Instruction, Secrets: secrets, AnswerSchema: t.AnswerSchema})
+	res = a.Run(rctx, agent.Task{URL: t.URL, Instruction: t.Instruction, Secrets: secrets, AnswerSchema: t.AnswerSchema})
 	w.log.Info("task ended", "workflow", wid, "attempt", attempt, "code", res.Code)
 	if res.Code == agent.CodeCanceled && rctx.Err() != nil && !errors.Is(context.Cause(rctx), errStopped) {
 		// The worker is stopping, or Temporal gave up on this attempt:

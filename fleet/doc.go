@@ -21,10 +21,18 @@
 // them from its own configuration; results are masked as [agent.Result]s
 // always are.
 //
+// A worker with a live view server (WorkerConfig.Live) gives every task
+// run a live view (package liveview): a person watches the run, answers
+// its questions and takes it over. The view's URLs carry its tokens and
+// never enter Temporal in the clear: the submitter sends a public key with
+// the task ([NewLiveKey], Task.LiveKey), the worker seals the URLs to it,
+// and only the submitter reads them ([Client.Live]).
+//
 // The parts:
 //   - [Worker]: a process's worker, its browsers and its model (worker.go).
 //   - [TaskWorkflow], [EpisodeWorkflow]: the workflows (workflow.go).
 //   - the activities that run on workers (activities.go).
 //   - [Client]: submit, status, cancel, answer (client.go).
+//   - the live view of a run, its URLs sealed for the submitter (live.go).
 //   - [RunEval]: an eval whose episodes run on the fleet (eval.go).
 package fleet

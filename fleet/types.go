@@ -27,9 +27,15 @@ const (
 	signalStarted  = "webagent.started"
 	signalQuestion = "webagent.question"
 	signalAnswer   = "webagent.answer"
+	// signalLive carries a run's new live view URLs, sealed for the
+	// submitter (after a viewer revoked the old ones).
+	signalLive = "webagent.live"
 
 	// queryState answers with the task's State.
 	queryState = "webagent.state"
+	// queryLive answers with the run's live view URLs, sealed for the
+	// submitter (liveState).
+	queryLive = "webagent.live"
 )
 
 // The error types a worker refuses work with; Temporal does not retry them.
@@ -94,6 +100,11 @@ type Task struct {
 	// Limits bound the run; zero fields take the agent's defaults.
 	Limits agent.Limits `json:"limits"`
 	Fleet  Settings     `json:"fleet"`
+	// LiveKey is the public half of the submitter's LiveKey: a worker
+	// that serves live views seals their URLs to it, for the submitter
+	// alone (Client.Live). Without one, the URLs leave the worker's
+	// machine nowhere.
+	LiveKey []byte `json:"live_key,omitempty"`
 }
 
 // Settings are how the fleet treats a task or episode.
@@ -182,6 +193,7 @@ type State struct {
 	CancelRequested bool `json:"cancel_requested,omitempty"`
 
 	queue string // the worker's own queue, where answers go
+	live  []byte // the run's live view URLs, sealed for the submitter
 }
 
 // started is what a run tells its workflow when it starts.
@@ -189,6 +201,8 @@ type started struct {
 	Attempt int    `json:"attempt"`
 	Worker  string `json:"worker"`
 	Queue   string `json:"queue"`
+	// Live is the run's live view URLs sealed for the submitter, if any.
+	Live []byte `json:"live,omitempty"`
 }
 
 // delivery is what the workflow sends to the worker of a run: an answer or

@@ -20,6 +20,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval/suite"
+	"github.com/webagent/webagent/liveview"
 )
 
 // WorkerConfig configures a Worker. The model, its endpoint and key, and
@@ -47,6 +48,11 @@ type WorkerConfig struct {
 	Identity string
 	// Logger receives the worker's diagnostics; nil logs nothing.
 	Logger *slog.Logger
+	// Live, when set, gives every task run a live view on this server
+	// (a person watches, answers and takes over), its URLs sealed for
+	// the task's submitter (Task.LiveKey, Client.Live). The caller
+	// starts and closes the server.
+	Live *liveview.Server
 }
 
 // Worker runs tasks and episodes from a Temporal task queue.

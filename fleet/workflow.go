@@ -84,7 +84,11 @@ func TaskWorkflow(ctx workflow.Context, t Task) (*Outcome, error) {
 		var s started
 		c.Receive(ctx, &s)
 		st.Phase, st.Attempt, st.Worker, st.queue, st.Question, st.Iteration = "running", s.Attempt, s.Worker, s.Queue, "", 0
+		st.live = s.Live
 	})
+	if err := handleLive(ctx, sel, st); err != nil {
+		return nil, err
+	}
 	sel.AddReceive(workflow.GetSignalChannel(ctx, signalQuestion), func(c workflow.ReceiveChannel, _ bool) {
 		var q struct {
 			Attempt   int    `json:"attempt"`
@@ -95,6 +99,9 @@ func TaskWorkflow(ctx workflow.Context, t Task) (*Outcome, error) {
 		if q.Attempt == st.Attempt {
 			st.Iteration = max(st.Iteration, q.Iteration)
 			st.Question, st.AskedAt = q.Question, q.Iteration
+			if q.Question == "" { // answered in the live view
+				st.AskedAt = 0
+			}
 		}
 	})
 	sel.AddReceive(workflow.GetSignalChannel(ctx, signalAnswer), func(c workflow.ReceiveChannel, _ bool) {
@@ -135,6 +142,27 @@ func TaskWorkflow(ctx workflow.Context, t Task) (*Outcome, error) {
 		return lostOutcome(runErr, st)
 	}
 	return &out, nil
+}
+
+// handleLive keeps the sealed URLs of the run's live view for the live
+// query, new ones too (after a viewer revoked the old).
+func handleLive(ctx workflow.Context, sel workflow.Selector, st *State) error {
+	if err := workflow.SetQueryHandler(ctx, queryLive, func() (liveState, error) {
+		if st.Phase != "running" {
+			return liveState{}, nil
+		}
+		return liveState{Attempt: st.Attempt, Worker: st.Worker, Sealed: st.live}, nil
+	}); err != nil {
+		return err
+	}
+	sel.AddReceive(workflow.GetSignalChannel(ctx, signalLive), func(c workflow.ReceiveChannel, _ bool) {
+		var s liveSignal
+		c.Receive(ctx, &s)
+		if s.Attempt == st.Attempt {
+			st.live = s.Sealed
+		}
+	})
+	return nil
 }
 
 // lostOutcome is the outcome of a task whose run failed as an activity:

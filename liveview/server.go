@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +34,12 @@ type Config struct {
 	// Register lists the server's Views in this machine's registry
 	// (List), for `webagent console`, while they are open.
 	Register bool
+	// PublicURL is the base of the Views' URLs (scheme://host[:port],
+	// no path) when Addr is not how people reach the server: an
+	// unspecified address (0.0.0.0, whose URLs would otherwise name
+	// 127.0.0.1), a name its certificate carries, a port forwarded. ""
+	// derives the base from Addr.
+	PublicURL string
 }
 
 // ErrTLSRequired: Config.Addr is not a loopback address and no TLS files
@@ -72,6 +80,10 @@ func Start(cfg Config) (*Server, error) {
 	if !loopback(host) && !tls {
 		return nil, ErrTLSRequired
 	}
+	public, err := publicBase(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("liveview: %w", err)
@@ -91,6 +103,9 @@ func Start(cfg Config) (*Server, error) {
 		shown = "127.0.0.1"
 	}
 	s.base = fmt.Sprintf("%s://%s", scheme, net.JoinHostPort(shown, fmt.Sprint(a.Port)))
+	if public != "" {
+		s.base = public
+	}
 	s.http = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	go func() {
@@ -106,6 +121,24 @@ func Start(cfg Config) (*Server, error) {
 		}
 	}()
 	return s, nil
+}
+
+// publicBase checks Config.PublicURL and returns it without a trailing
+// slash.
+func publicBase(raw string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("liveview: the public URL %q: %w", raw, err)
+	case u.Scheme != "http" && u.Scheme != "https", u.Host == "":
+		return "", fmt.Errorf("liveview: the public URL %q is not scheme://host[:port] (http or https)", raw)
+	case strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil:
+		return "", fmt.Errorf("liveview: the public URL %q has more than scheme://host[:port]: the view is served at the server's root", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
 }
 
 // loopback reports whether host names this machine's loopback.
@@ -159,11 +192,15 @@ func (s *Server) Close(ctx context.Context) error {
 	for _, v := range vs {
 		v.Close()
 	}
-	err := s.http.Shutdown(ctx)
-	if err != nil {
-		err = errors.Join(err, s.http.Close())
+	// Every View is closed, its viewers told: no request left is worth
+	// waiting for (a page's files, or a browser's speculative connection
+	// that never sends one, which Shutdown would wait 5 s for).
+	err := s.http.Close()
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		err = errors.Join(err, ctx.Err())
 	}
-	<-s.done
 	return err
 }
 
@@ -246,10 +283,13 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 }
 
 // revokeFromPage revokes the links from a viewer's request and tells
-// Config.OnRevoke the new ones.
+// Config.OnRevoke and the View's Options.OnRevoke the new ones.
 func (v *View) revokeFromPage() {
 	view, control := v.Revoke()
 	if f := v.srv.cfg.OnRevoke; f != nil {
 		f(v, view, control)
+	}
+	if f := v.opts.OnRevoke; f != nil {
+		f(view, control)
 	}
 }

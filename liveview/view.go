@@ -27,6 +27,10 @@ type Options struct {
 	TokenTTL time.Duration
 	// Cast shapes the screencast; zero values take the browser's defaults.
 	Cast contract.ScreencastOptions
+	// OnRevoke is told this View's new URLs after a viewer revoked its
+	// links from the page (after Config.OnRevoke): whoever started the
+	// run needs them.
+	OnRevoke func(view, control string)
 }
 
 // Limits of what a View keeps.

@@ -113,20 +113,24 @@ func (w *viewer) serve() {
 	w.v.mu.Unlock()
 	st, key := w.v.lease.view()
 	w.sendControl(st, key)
-	readDone := make(chan struct{})
+	// The reader has a context of its own: a Read whose context ends
+	// closes the connection at once, and what is queued for the viewer
+	// of a View that ended (its result) and the reason of the close
+	// must still reach the page.
+	rctx, stopRead := context.WithCancel(context.Background())
+	read := make(chan struct{})
 	go func() {
-		defer close(readDone)
-		w.read()
+		defer close(read)
+		w.read(rctx)
 	}()
 	w.write()
 	reason := "closed"
 	if c := context.Cause(w.ctx); c != nil {
 		reason = c.Error()
 	}
-	// The closing handshake tells the page why (the run ended, the links
-	// were revoked); it ends the reader too.
 	w.conn.Close(websocket.StatusNormalClosure, reason)
-	<-readDone
+	stopRead()
+	<-read
 }
 
 // write sends the queued messages and the newest frame until the viewer
@@ -153,14 +157,27 @@ func (w *viewer) write() {
 		if len(msg) > 0 && msg[0] != '{' {
 			typ = websocket.MessageBinary // a filmstrip's frame
 		}
-		ctx, cancel := context.WithTimeout(w.ctx, writeTimeout)
-		err := w.conn.Write(ctx, typ, msg)
-		cancel()
-		if err != nil {
+		if err := w.writeOne(typ, msg); err != nil {
 			w.stop(err)
 			return
 		}
 	}
+}
+
+// writeOne writes one message within writeTimeout. A viewer kicked meanwhile
+// is cut off at once; one whose View ended finishes the write (a write
+// whose context ends closes the connection, and the result, the last
+// message, would be lost).
+func (w *viewer) writeOne(typ websocket.MessageType, msg []byte) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), writeTimeout)
+	defer cancel()
+	kicked := context.AfterFunc(w.ctx, func() {
+		if !errors.Is(context.Cause(w.ctx), errEnded) {
+			cancel()
+		}
+	})
+	defer kicked()
+	return w.conn.Write(ctx, typ, msg)
 }
 
 // flush sends what is queued to the viewer of a View that closed.
@@ -196,13 +213,11 @@ type request struct {
 	Input contract.PersonInput `json:"input,omitzero"`
 }
 
-// read takes the page's requests until the connection ends. Its reads
-// have no ctx of their own: a Read whose ctx ends breaks the connection
-// before the closing handshake could say why.
-func (w *viewer) read() {
+// read takes the page's requests until the connection ends (or ctx).
+func (w *viewer) read(ctx context.Context) {
 	w.conn.SetReadLimit(maxRequest)
 	for {
-		_, data, err := w.conn.Read(context.Background())
+		_, data, err := w.conn.Read(ctx)
 		if err != nil {
 			w.stop(err)
 			return

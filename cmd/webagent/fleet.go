@@ -7,13 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"os"
 	"strings"
 	"time"
-
-	"go.temporal.io/sdk/client"
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/browser"
@@ -24,75 +21,6 @@ import (
 
 // The fleet's commands: worker, submit, status, cancel, answer. They wire
 // flags to package fleet.
-
-// temporalFlags say how to reach Temporal.
-type temporalFlags struct {
-	addr, namespace, queue string
-	tls                    bool
-	cert, key, ca, server  string
-	apiKey                 string
-}
-
-func (t *temporalFlags) register(fs *flag.FlagSet) {
-	t.registerAddr(fs)
-	t.registerRest(fs)
-}
-
-// registerAddr registers --temporal, its default $TEMPORAL_ADDRESS.
-func (t *temporalFlags) registerAddr(fs *flag.FlagSet) {
-	fs.StringVar(&t.addr, "temporal", os.Getenv("TEMPORAL_ADDRESS"), "the Temporal frontend, HOST:PORT (default $TEMPORAL_ADDRESS)")
-}
-
-// registerRest registers all but --temporal.
-func (t *temporalFlags) registerRest(fs *flag.FlagSet) {
-	fs.StringVar(&t.queue, "task-queue", fleet.DefaultTaskQueue, "the fleet's shared task queue")
-	t.registerConn(fs)
-}
-
-// registerConn registers how to connect, but for --temporal: the
-// namespace and the TLS flags (status, cancel and answer name a task by
-// its id, on no queue).
-func (t *temporalFlags) registerConn(fs *flag.FlagSet) {
-	fs.StringVar(&t.namespace, "namespace", envOr("TEMPORAL_NAMESPACE", "default"), "the Temporal namespace (default $TEMPORAL_NAMESPACE, else default)")
-	fs.BoolVar(&t.tls, "temporal-tls", false, "connect with TLS (implied by the certificate flags and --temporal-api-key)")
-	fs.StringVar(&t.cert, "temporal-tls-cert", "", "client certificate file for mTLS (Temporal Cloud)")
-	fs.StringVar(&t.key, "temporal-tls-key", "", "its private key file")
-	fs.StringVar(&t.ca, "temporal-tls-ca", "", "CA file the server's certificate is checked against (default the system's)")
-	fs.StringVar(&t.server, "temporal-tls-server-name", "", "the server name the certificate must carry (default the host of --temporal)")
-	fs.StringVar(&t.apiKey, "temporal-api-key", "", "Temporal Cloud API key (default $TEMPORAL_API_KEY)")
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
-
-// dial connects; a server that cannot be reached is a usage error (exit 2)
-// that says where it looked.
-func (t *temporalFlags) dial(ctx context.Context, log *slog.Logger) (client.Client, error) {
-	if t.addr == "" {
-		return nil, usagef("no Temporal server: pass --temporal HOST:PORT or set TEMPORAL_ADDRESS (a local one: temporal server start-dev)")
-	}
-	key := t.apiKey
-	if key == "" {
-		key = os.Getenv("TEMPORAL_API_KEY")
-	}
-	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	c, err := fleet.Dial(dctx, fleet.ConnectOptions{
-		HostPort: t.addr, Namespace: t.namespace, TLS: t.tls,
-		CertFile: t.cert, KeyFile: t.key, CAFile: t.ca, ServerName: t.server, APIKey: key, Logger: log,
-	})
-	if err != nil {
-		if errors.Is(err, fleet.ErrUnreachable) {
-			return nil, usagef("%v (is it running? a local one: temporal server start-dev)", err)
-		}
-		return nil, usagef("%v", err)
-	}
-	return c, nil
-}
 
 // workerOpts are the flags of webagent worker.
 type workerOpts struct {
@@ -106,6 +34,7 @@ type workerOpts struct {
 	logLevel    string
 	bot         botFlags
 	otel        otelFlags
+	live        workerLive
 }
 
 func workerFlags() (*flag.FlagSet, *workerOpts) {
@@ -126,6 +55,7 @@ func workerFlags() (*flag.FlagSet, *workerOpts) {
 		fs.BoolVar(&o.headful, "headful", false, "show the browsers' windows")
 	})
 	g.add(titleSettings, o.bot.register)
+	g.add(titleLive, o.live.register)
 	g.add(titleOutput, func(fs *flag.FlagSet) {
 		fs.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error or disabled")
 		o.otel.register(fs)
@@ -158,6 +88,9 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err := o.bot.validate(); err != nil {
 		return exitUsage, err
 	}
+	if err := o.live.validate(); err != nil {
+		return exitUsage, err
+	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
 		return exitUsage, err
@@ -182,10 +115,15 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitUsage, err
 	}
 	defer stopOTel()
+	live, err := o.live.start(log)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeLive(live)
 
 	wcfg := fleet.WorkerConfig{
 		TaskQueue: o.temporal.queue, Concurrency: o.concurrency, Secrets: secrets, Identity: o.identity,
-		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log}, Logger: log,
+		Browser: browser.Options{ChromePath: o.chrome, Headful: o.headful, Logger: log}, Logger: log, Live: live,
 	}
 	o.bot.apply(&wcfg.Browser)
 	if cfg.Model != "" {
@@ -205,7 +143,7 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err != nil {
 		return exitFailed, err
 	}
-	fmt.Fprintf(stderr, "worker %s: queue %s on %s, %d at once, model %s\n", w.Identity(), o.temporal.queue, o.temporal.addr, o.concurrency, orNone(wcfg.ModelName))
+	fmt.Fprintf(stderr, "worker %s: queue %s on %s, %d at once, model %s%s\n", w.Identity(), o.temporal.queue, o.temporal.addr, o.concurrency, orNone(wcfg.ModelName), liveNote(wcfg.Live))
 	if err := w.Run(ctx); err != nil {
 		return exitFailed, err
 	}
@@ -233,6 +171,8 @@ type submitOpts struct {
 	detach     bool
 	json       bool
 	otel       otelFlags
+	live       bool
+	liveKey    *fleet.LiveKey // with --live, the key the view's URLs are sealed to
 }
 
 func submitFlags() (*flag.FlagSet, *submitOpts) {
@@ -251,6 +191,7 @@ func submitFlags() (*flag.FlagSet, *submitOpts) {
 		fs.StringVar(&o.id, "id", "", "the task's workflow id (default a random one)")
 		fs.BoolVar(&o.detach, "detach", false, "print the task's id and return without waiting")
 	})
+	g.add(titleLive, o.registerLive)
 	g.add(titleNav, o.nav.register)
 	g.add(titleLoop, func(fs *flag.FlagSet) { registerLimits(fs, &o.limits) })
 	g.add(titleOutput, func(fs *flag.FlagSet) {
@@ -302,7 +243,9 @@ func cmdSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitOK, nil
 	}
 	fmt.Fprintf(stderr, "task %s submitted; waiting for its result (webagent status %s)\n", id, id)
+	stopLive := watchLive(ctx, fc, id, o.liveKey, stderr)
 	out, err := fc.Wait(ctx, id)
+	stopLive()
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "stopped waiting: task %s goes on; webagent cancel %s ends it\n", id, id)
@@ -348,10 +291,11 @@ func (o *submitOpts) task(text string) (fleet.Task, error) {
 	if err != nil {
 		return fleet.Task{}, err
 	}
-	return fleet.Task{
+	t := fleet.Task{
 		URL: o.url, Instruction: text, SecretNames: o.secrets, AnswerSchema: schema,
 		Navigation: o.nav.policy, Limits: o.limits, Fleet: o.fleet,
-	}, nil
+	}
+	return t, o.sealTo(&t)
 }
 
 // printOutcome prints a task's outcome as run prints a result, and returns
