@@ -60,6 +60,10 @@ type Options struct {
 	// the page it acted on and its arguments as run, so that a healed
 	// replay is a recording that replays. The caller ends it.
 	Tracer agent.Tracer
+	// Control, when set, lets a person take the browser between two
+	// replayed actions (a live view's lease): each action waits while a
+	// person holds control, and runs only once they hand back.
+	Control agent.Control
 }
 
 // Result is a replay that reached the end of the trace.
@@ -149,12 +153,34 @@ func Run(ctx context.Context, b contract.Browser, t *trace.Trace, opts Options) 
 	}
 	for _, st := range t.Steps {
 		for _, rec := range st.Step.Actions {
-			if err := r.action(ctx, st, rec); err != nil {
+			release, err := r.act(ctx)
+			if err != nil {
+				return r.res, err
+			}
+			err = r.action(ctx, st, rec)
+			release()
+			if err != nil {
 				return r.res, err
 			}
 		}
 	}
 	return r.res, r.recordEnd(ctx)
+}
+
+// act waits, with Options.Control, until no person holds the browser, and
+// returns the release of the action that follows.
+func (r *replayer) act(ctx context.Context) (func(), error) {
+	if r.opts.Control == nil {
+		return func() {}, nil
+	}
+	release, hb, err := r.opts.Control.Act(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if hb != nil {
+		r.say("a person had the browser for %s; the replay goes on", hb.Held.Round(time.Second))
+	}
+	return release, nil
 }
 
 func (r *replayer) say(format string, args ...any) {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -293,4 +294,95 @@ func TestTraceAndReplay(t *testing.T) {
 			t.Fatalf("viewer: steps, loaded thumbnails, screenshot, model output, snapshot = %s", got)
 		}
 	})
+}
+
+// gate is a person's control of the browser (Options.Control): at the
+// Act numbered at, a person holds the browser until back is closed.
+type gate struct {
+	calls atomic.Int32
+	at    int32
+	held  chan struct{}
+	back  chan struct{}
+}
+
+func (g *gate) Act(ctx context.Context) (func(), *agent.Handback, error) {
+	if g.calls.Add(1) != g.at {
+		return func() {}, nil, nil
+	}
+	close(g.held)
+	select {
+	case <-g.back:
+		return func() {}, &agent.Handback{Held: 3 * time.Second}, nil
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+}
+
+func (g *gate) Wanted() bool { return false }
+
+func (g *gate) Handover(context.Context, string, time.Duration) (*agent.Handback, error) {
+	return nil, nil
+}
+
+// TestReplayControl: while a person holds the browser (a live view's
+// lease), the replay does nothing; it goes on once they hand back, and
+// ends with its context while they hold it.
+func TestReplayControl(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bank := newSite()
+	srv := httptest.NewServer(bank)
+	defer srv.Close()
+	tr, err := trace.Read(record(t, ctx, srv.URL+"/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The third action clicks "Sign in": a person holds the browser
+	// before it.
+	g := &gate{at: 3, held: make(chan struct{}), back: make(chan struct{})}
+	var progress bytes.Buffer
+	done := make(chan error, 1)
+	b := launch(t, browser.Options{})
+	go func() {
+		res, err := replay.Run(ctx, b, tr, replay.Options{Secrets: map[string]string{"pw": secret}, Control: g, Progress: &progress})
+		if err == nil && res.Answer != "Savings: $42.00" {
+			err = fmt.Errorf("the replay's answer: %q", res.Answer)
+		}
+		done <- err
+	}()
+	select {
+	case <-g.held:
+	case err := <-done:
+		t.Fatalf("the replay ended before the person held the browser: %v", err)
+	}
+	if logins, _ := bank.state(); logins != 1 {
+		t.Errorf("%d sign-ins while the person held the browser before the replay's: the replay signed in meanwhile", logins)
+	}
+	close(g.back)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if logins, _ := bank.state(); logins != 2 || !strings.Contains(progress.String(), "a person had the browser for 3s; the replay goes on") {
+		t.Errorf("after the hand back: %d sign-ins; progress:\n%s", logins, progress.String())
+	}
+
+	// Held when the replay's context ends: it ends at once.
+	g = &gate{at: 1, held: make(chan struct{}), back: make(chan struct{})}
+	rctx, rcancel := context.WithCancel(ctx)
+	b2 := launch(t, browser.Options{})
+	go func() {
+		_, err := replay.Run(rctx, b2, tr, replay.Options{Secrets: map[string]string{"pw": secret}, Control: g})
+		done <- err
+	}()
+	<-g.held
+	rcancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("a replay ended while a person held the browser: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the replay did not end with its context while a person held the browser")
+	}
 }

@@ -164,8 +164,9 @@ func docPages(t *testing.T) []string {
 // arguments after "webagent", comment left out), with the test that runs
 // it.
 var docCommandTests = map[string]string{
-	"eval": "TestEvalBuiltinTasks", // built-in tasks through the CLI; TestBuiltinSuiteUnderLoad (eval) runs every one
-	"demo": "TestDemoHuman",
+	"eval":          "TestEvalBuiltinTasks", // built-in tasks through the CLI; TestBuiltinSuiteUnderLoad (eval) runs every one
+	"demo":          "TestDemoHuman",
+	"console runs/": "TestConsoleReplay", // console DIR, a folder of traces
 }
 
 // A webagent command in a shell line: webagent or bin/webagent at the

@@ -36,6 +36,7 @@ func flagCommands() []flagCommand {
 		{"eval export", "cmdEvalExport", nil},
 		{"show-trace", "cmdShowTrace", func() (*flag.FlagSet, any) { return wrap(showTraceFlags()) }},
 		{"replay", "cmdReplay", func() (*flag.FlagSet, any) { return wrap(replayFlags()) }},
+		{"console", "cmdConsole", func() (*flag.FlagSet, any) { return wrap(consoleFlags()) }},
 		{"mcp", "cmdMCP", func() (*flag.FlagSet, any) { return wrap(mcpFlags()) }},
 		{"worker", "cmdWorker", func() (*flag.FlagSet, any) { return wrap(workerFlags()) }},
 		{"submit", "cmdSubmit", func() (*flag.FlagSet, any) { return wrap(submitFlags()) }},

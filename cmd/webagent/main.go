@@ -42,6 +42,7 @@ Usage:
   webagent eval compare OLD NEW    list regressions and improvements between two report.json
   webagent show-trace DIR          open the viewer of a trace written by run --trace DIR
   webagent replay DIR              run a trace's actions again, without a model (a regression test)
+  webagent console [DIR...]        one page: this machine's live runs, and the past runs in trace and cache folders
   webagent mcp [--port N]          serve the browser tools and run_task over MCP (stdio, or HTTP with --port)
   webagent worker --temporal ADDR  run tasks and eval episodes from a Temporal queue (a fleet's machine)
   webagent submit --temporal ADDR --url URL "task"   run a task on the fleet (--detach: print its id)
@@ -102,10 +103,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(ctx, args[1:], stdout, stderr)
 	case "eval":
 		code, err = cmdEval(ctx, args[1:], stdout, stderr)
-	case "show-trace":
-		code, err = cmdShowTrace(ctx, args[1:], stdout, stderr)
-	case "replay":
-		code, err = cmdReplay(ctx, args[1:], stdout, stderr)
+	case "show-trace", "replay", "console":
+		code, err = cmdPastRuns(ctx, args[0], args[1:], stdout, stderr)
 	case "mcp":
 		code, err = cmdMCP(ctx, args[1:], os.Stdin, stdout, stderr)
 	case "worker":
@@ -162,8 +161,20 @@ func cmdKeys(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	return cmdBotKey(ctx, args, stdout, stderr)
 }
 
+// cmdPastRuns runs the commands that read recorded runs: show-trace,
+// replay and console.
+func cmdPastRuns(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) (int, error) {
+	switch cmd {
+	case "show-trace":
+		return cmdShowTrace(ctx, args, stdout, stderr)
+	case "replay":
+		return cmdReplay(ctx, args, stdout, stderr)
+	}
+	return cmdConsole(ctx, args, stdout, stderr)
+}
+
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "passkeys", "browser", "skill", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "console", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "passkeys", "browser", "skill", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -173,6 +184,7 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"eval":       func() *flag.FlagSet { fs, _ := evalFlags(); return fs },
 	"show-trace": func() *flag.FlagSet { fs, _ := showTraceFlags(); return fs },
 	"replay":     func() *flag.FlagSet { fs, _ := replayFlags(); return fs },
+	"console":    func() *flag.FlagSet { fs, _ := consoleFlags(); return fs },
 	"mcp":        func() *flag.FlagSet { fs, _ := mcpFlags(); return fs },
 	"worker":     func() *flag.FlagSet { fs, _ := workerFlags(); return fs },
 	"submit":     func() *flag.FlagSet { fs, _ := submitFlags(); return fs },

@@ -135,6 +135,7 @@ type replayOpts struct {
 	timeout      time.Duration
 	heal         bool
 	out          string
+	live         liveFlags
 	modelFlags
 }
 
@@ -148,6 +149,7 @@ func replayFlags() (*flag.FlagSet, *replayOpts) {
 		fs.BoolVar(&o.heal, "heal", false, "when a step's element cannot be found, ask the model (--model, --base-url) for that step alone, given what the step meant to do and the page now, and go on")
 		fs.StringVar(&o.out, "out", "", "record the replay, healed steps included, as a new trace in this folder (replay it, or show-trace it, like any other)")
 	})
+	g.add(titleLive, registerReplayLive(&o.live))
 	g.add(titleBrowser, func(fs *flag.FlagSet) {
 		fs.StringVar(&o.chrome, "chrome", "", "path to the Chromium binary (default $CHROME_PATH, else chromium on PATH)")
 		fs.BoolVar(&o.headful, "headful", false, "show the browser window")
@@ -196,6 +198,9 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err := checkOut(o.out); err != nil {
 		return exitUsage, err
 	}
+	if err := o.live.validate(); err != nil {
+		return exitUsage, err
+	}
 	stderr = secret.NewMasker(vals).Writer(stderr)
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	b, err := browser.Launch(lctx, browser.Options{ChromePath: o.chrome, Headful: o.headful, UploadDir: o.uploadDir})
@@ -207,6 +212,12 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitFailed, fmt.Errorf("starting the browser: %w", err)
 	}
 	defer b.Close()
+	live, err := startReplayLive(&o.live, t.Header.Task, stderr)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer live.close()
+	live.attach(b)
 	opts := replay.Options{BaseURL: o.base, Secrets: vals, Progress: stderr, ActionTimeout: o.timeout}
 	if healer != nil {
 		opts.Healer = healer
@@ -219,8 +230,11 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if tw != nil {
 		opts.Tracer = tw
 	}
+	live.wire(&opts, tw)
+	started := time.Now()
 	res, err := replay.Run(ctx, b, t, opts)
 	o.endOut(ctx, tw, res, err, stderr)
+	live.finish(res, err, started)
 	var se *replay.StepError
 	switch {
 	case errors.As(err, &se):
@@ -293,16 +307,7 @@ func (o *replayOpts) endOut(ctx context.Context, tw *trace.Writer, res *replay.R
 	if tw == nil {
 		return
 	}
-	end := &agent.Result{Status: agent.StatusFailure, Code: agent.CodeAgentFailed, Steps: []agent.Step{}}
-	switch {
-	case err != nil:
-		end.Message = err.Error()
-	case res != nil:
-		end.Status, end.Code, end.Answer, end.Message = agent.StatusSuccess, res.Code, res.Answer, "replayed"
-		if res.Code != agent.CodeSuccess {
-			end.Status = agent.StatusFailure
-		}
-	}
+	end := replayResult(res, err)
 	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceEndTimeout)
 	defer cancel()
 	if err := tw.End(ectx, end); err != nil {
