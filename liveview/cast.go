@@ -139,6 +139,9 @@ func (v *View) state(r role) [][]byte {
 	}
 	if v.result != nil {
 		out = append(out, v.result)
+		for _, f := range v.film {
+			out = append(out, message("film", map[string]any{"iteration": f.Iteration}), f.frame)
+		}
 	}
 	return out
 }

@@ -256,6 +256,15 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) (*View, role)
 }
 
 func (s *Server) serveView(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("t") == "" {
+		// A reload: the page moved its token out of the address bar into
+		// the tab's session storage; this 401 page puts it back, and
+		// says what to do where the tab has none.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(reloadPage))
+		return
+	}
 	if v, _ := s.authorize(w, r); v == nil {
 		return
 	}
@@ -281,6 +290,10 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	newViewer(v, conn, ro).serve()
 }
+
+// reloadPage answers a view's URL without its token.
+const reloadPage = `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>webagent live view</title>
+<p id="why">A token is needed: open the URL the command printed.</p><script src="/static/reload.js"></script>`
 
 // revokeFromPage revokes the links from a viewer's request and tells
 // Config.OnRevoke and the View's Options.OnRevoke the new ones.

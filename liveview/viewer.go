@@ -21,7 +21,7 @@ import (
 // Bounds of a viewer.
 const (
 	writeTimeout = 5 * time.Second // one message to a viewer
-	queueLen     = 512             // text messages waiting for a viewer
+	queueLen     = 640             // messages waiting for a viewer (the state of a finished run fits)
 	maxRequest   = 64 << 10        // one message from a viewer
 	inputTimeout = 5 * time.Second // one input of a person, in the browser
 )

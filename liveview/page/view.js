@@ -200,7 +200,7 @@
     r.className = 'result' + (d.status === 'success' ? '' : ' failure');
     r.textContent = d.code + ': ' + d.message + (d.answer ? '\nAnswer: ' + d.answer : '') +
       '\n' + d.iterations + ' iterations in ' + (d.duration_ms / 1000).toFixed(1) + ' s';
-    send({ type: 'film' });
+    // The filmstrip follows the result (for a page that joins later too).
   }
   function addFilm(iteration, jpeg) {
     st.filmNext = undefined;
