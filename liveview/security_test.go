@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
 	"github.com/webagent/webagent/agent"
@@ -284,5 +285,30 @@ func TestTLS(t *testing.T) {
 		if resp.StatusCode == http.StatusOK {
 			t.Error("the view answered over plain HTTP")
 		}
+	}
+}
+
+// TestReloadKeepsTheView: the page takes its token out of the address
+// bar; a reload of the tab still opens the view (the token from the tab's
+// session storage), while the bare URL elsewhere gets 401.
+func TestReloadKeepsTheView(t *testing.T) {
+	t.Parallel()
+	srv := serve(t, liveview.Config{})
+	v := srv.Open(liveview.Options{Title: "reload me"})
+	defer v.Close()
+	_, control := v.URLs()
+	vctx := viewer(t, control)
+	waitJS(t, vctx, `document.getElementById('status').textContent === 'live' && !location.search`, 20*time.Second)
+	if _, err := chromedp.Run(vctx, chromedp.Evaluate[bool](`location.reload(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, vctx, `document.getElementById('title') && document.getElementById('title').textContent === 'reload me' && document.getElementById('status').textContent === 'live'`, 20*time.Second)
+	resp, err := http.Get(strings.SplitN(control, "?", 2)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the bare URL: %d, want 401", resp.StatusCode)
 	}
 }
