@@ -121,13 +121,16 @@ func (o *op) doType(a contract.Action) (string, error) {
 			return "", err
 		}
 	}
+	// A secret's text (the action names its origins) is never echoed,
+	// whatever the field: its length says it was typed.
+	secret := kind.Secret || a.Origins != nil
 	typed := strconv.Quote(text)
-	if kind.Secret {
+	if secret {
 		typed = fmt.Sprintf("%d characters", len([]rune(text)))
 	}
 	out := fmt.Sprintf("typed %s into %s", typed, el.desc)
 	if kind.Kind == "text" {
-		note, err := o.checkTyped(el, text, old, kind.Secret, prep.Before)
+		note, err := o.checkTyped(el, text, old, secret, prep.Before)
 		if err != nil {
 			return "", err
 		}

@@ -197,3 +197,24 @@ target.addEventListener('keydown', (e) => {
 		t.Errorf("outcome %q says the page rejected the keys it took", out)
 	}
 }
+
+// TestTypeSecretNotEchoed: a secret (the loop names its origins) typed
+// into a field that is not a password field is told by its length, never
+// its text, also when the page changes what it holds.
+func TestTypeSecretNotEchoed(t *testing.T) {
+	t.Parallel()
+	b := newTab(t)
+	url := servePage(t, `<label>Token <input id="t"></label><label>Upper <input id="u" oninput="this.value = this.value.toUpperCase()"></label>`)
+	s := open(t, b, url)
+	origin := strings.TrimSuffix(url, "/")
+	for _, c := range []struct{ field, want string }{{`textbox "Token"`, "typed 13 characters into"}, {`textbox "Upper"`, "it now holds 13 characters"}} {
+		out, err := b.Do(tctx(t), contract.Action{Name: contract.ActType, Ref: refOf(t, s, c.field), Text: "s3cret-token!",
+			Origins: []string{origin}, SecretNames: []string{"token"}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.field, err)
+		}
+		if strings.Contains(out.Text, "s3cret") || strings.Contains(strings.ToLower(out.Text), "s3cret") || !strings.Contains(out.Text, c.want) {
+			t.Errorf("%s: %q, want %q and never the text", c.field, out.Text, c.want)
+		}
+	}
+}
