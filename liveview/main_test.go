@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +114,3 @@ func serve(t *testing.T, cfg liveview.Config) *liveview.Server {
 	})
 	return srv
 }
-
-func contains(hay, needle string) bool { return strings.Contains(hay, needle) }

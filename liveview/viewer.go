@@ -113,7 +113,13 @@ func (w *viewer) serve() {
 	w.v.mu.Unlock()
 	st, key := w.v.lease.view()
 	w.sendControl(st, key)
-	go w.read()
+	// The reader's context ends after the close handshake, not with the
+	// viewer's: a read cancelled by its context drops the connection at
+	// once, and the page would never learn why (revoked, ended) but
+	// reconnect with a token that no longer works.
+	rctx, rcancel := context.WithCancel(context.Background())
+	defer rcancel()
+	go w.read(rctx)
 	w.write()
 	reason := "closed"
 	if c := context.Cause(w.ctx); c != nil {
@@ -189,14 +195,18 @@ type request struct {
 	Input contract.PersonInput `json:"input,omitzero"`
 }
 
-// read takes the page's requests until the connection ends.
-func (w *viewer) read() {
+// read takes the page's requests until the connection ends; none once
+// the viewer has ended.
+func (w *viewer) read(ctx context.Context) {
 	w.conn.SetReadLimit(maxRequest)
 	for {
-		_, data, err := w.conn.Read(w.ctx)
+		_, data, err := w.conn.Read(ctx)
 		if err != nil {
 			w.stop(err)
 			return
+		}
+		if w.ctx.Err() != nil {
+			continue // ended: read on until the close handshake
 		}
 		var req request
 		if err := json.Unmarshal(data, &req); err != nil {
