@@ -222,6 +222,9 @@ func (w *viewer) read(ctx context.Context) {
 			w.stop(err)
 			return
 		}
+		if w.ctx.Err() != nil {
+			continue // ended: read on until the close handshake
+		}
 		var req request
 		if err := json.Unmarshal(data, &req); err != nil {
 			w.send(message("error", "a request that is not JSON"))

@@ -36,6 +36,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_RUNTIME_DIR", rt)
 	code := m.Run()
+	if err := viewerChrome.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
 	os.RemoveAll(rt)
 	// A named session's watcher (launcher.SweepOnExit) outlives the tests
 	// by design: it sweeps after the process; the goroutine that collects

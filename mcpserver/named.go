@@ -61,6 +61,7 @@ type named struct {
 	mu     sync.Mutex
 	served map[string]chan struct{} // serving now: closed when it ends
 	ended  map[string]bool          // served and ended since the last call naming it
+	live   map[string]string        // the control link last told (OnLive), by session
 }
 
 func (n *named) init() {
@@ -103,9 +104,19 @@ func sessionCall(raw json.RawMessage) (name, agentName string, rest json.RawMess
 	return name, agentName, rest, err
 }
 
-// inSession runs a browser tool call in the named session: the action,
-// then a snapshot, as the tools answer in a browser of their own.
+// inSession runs a browser tool call in the named session; with live
+// views, its result's _meta has the session's.
 func (s *Server) inSession(ctx context.Context, t browserTool, name, agentName string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	res, err := s.inSessionCall(ctx, t, name, agentName, args)
+	if err != nil || res == nil || s.cfg.Live == nil || session.CheckName("session", name) != nil {
+		return res, err
+	}
+	return withMeta(res, s.sessionLive(ctx, name)), nil
+}
+
+// inSessionCall runs a browser tool call in the named session: the
+// action, then a snapshot, as the tools answer in a browser of their own.
+func (s *Server) inSessionCall(ctx context.Context, t browserTool, name, agentName string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	if err := session.CheckName("session", name); err != nil {
 		return failed(err.Error()), nil
 	}
@@ -209,6 +220,7 @@ func (s *Server) serveSession(ctx context.Context, name string) error {
 			Name: name, Dir: s.cfg.SessionDir, Browser: s.cfg.Browser, Policy: s.cfg.Policy, Secrets: s.cfg.Secrets,
 			OperationTimeout: s.cfg.Limits.Effective().OperationTimeout, IdleTimeout: s.cfg.SessionIdleTimeout,
 			LaunchTimeout: s.cfg.LaunchTimeout, Logger: s.cfg.Logger,
+			Live: s.cfg.Live, HumanTimeout: s.cfg.Limits.Effective().HumanTimeout,
 			Ready: func(err error) {
 				if err == nil {
 					n.mu.Lock()

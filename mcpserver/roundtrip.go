@@ -69,7 +69,8 @@ type roundRun struct {
 	caller    *roundCaller              // the call that waits on the run; nil between rounds
 	id        string                    // the outstanding state's id; "" while a call waits
 	expiry    *time.Timer
-	abandoned bool // its state expired while it ran
+	abandoned bool     // its state expired while it ran
+	live      *runView // its live view, whose URLs each round carries
 }
 
 type roundQuestion struct {
@@ -193,7 +194,14 @@ func (rs *rounds) detach(r *roundRun) *mcp.CallToolResult {
 	for k, q := range r.pending {
 		asks[k] = q.req
 	}
-	return &mcp.CallToolResult{InputRequests: asks, RequestState: rs.seal(r.tool, raw, time.Now().Add(ttl))}
+	return &mcp.CallToolResult{InputRequests: asks, RequestState: rs.seal(r.tool, raw, time.Now().Add(ttl)), Meta: r.live.meta()}
+}
+
+// showLive gives each of the run's rounds its live view's URLs.
+func (r *roundRun) showLive(rv *runView) {
+	r.rs.mu.Lock()
+	defer r.rs.mu.Unlock()
+	r.live = rv
 }
 
 // expire ends a round whose retry did not come: its state is refused
@@ -331,5 +339,8 @@ func (r *roundRun) progress(step agent.Step) {
 	if c == nil || c.token == nil {
 		return
 	}
-	_ = c.ss.NotifyProgress(c.ctx, &mcp.ProgressNotificationParams{ProgressToken: c.token, Progress: float64(step.Iteration), Message: describe(step)})
+	r.rs.mu.Lock()
+	meta := r.live.meta()
+	r.rs.mu.Unlock()
+	_ = c.ss.NotifyProgress(c.ctx, &mcp.ProgressNotificationParams{ProgressToken: c.token, Progress: float64(step.Iteration), Message: describe(step), Meta: meta})
 }

@@ -52,6 +52,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/liveview"
 	"github.com/webagent/webagent/mcptask"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/secret"
@@ -115,6 +116,17 @@ type Config struct {
 	SessionIdleTimeout time.Duration
 	// LaunchTimeout bounds a session's browser start; 60 s if 0.
 	LaunchTimeout time.Duration
+	// Live, when set, gives each run_task run in this server and each
+	// named browser session a live view on it (package liveview; a run on
+	// a fleet has none): a person watches it, answers its questions beside
+	// the client's user, the first answer winning, and may take the
+	// browser over between its steps. Its URLs reach the client in _meta
+	// ("webagent/live") and OnLive, never the model (live.go).
+	Live *liveview.Server
+	// OnLive is told the URLs of each view as it opens, and of a named
+	// session's when they change: for the person (the command prints
+	// them on stderr), never for a log.
+	OnLive func(title, view, control string)
 	// Version is the server's version, as told to clients.
 	Version string
 	// Logger receives the server's diagnostics; nil logs nothing.

@@ -12,6 +12,7 @@ import (
 	"github.com/webagent/webagent/autopolicy"
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/cache"
+	"github.com/webagent/webagent/liveview"
 )
 
 var runTaskTool = &mcp.Tool{
@@ -91,20 +92,24 @@ func (s *Server) runTask(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	h := hooks{confirm: questions{elicitAsker{req.Session}}}
+	rv := s.openRunView(newRunID(), p)
+	defer rv.close()
+	h := hooks{confirm: questions{elicitAsker{req.Session}}, view: rv.view()}
 	if token := req.Params.GetProgressToken(); token != nil {
-		h.observe = func(step agent.Step) {
-			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-				ProgressToken: token, Progress: float64(step.Iteration), Message: describe(step),
-			})
+		notify := func(progress float64, msg string) {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: progress, Message: msg, Meta: rv.meta()})
 		}
+		if rv != nil {
+			notify(0, "starting; a person may watch it in the live view")
+		}
+		h.observe = func(step agent.Step) { notify(float64(step.Iteration), describe(step)) }
 	}
 	out, _ := s.execute(ctx, p, b, h)
 	// The task trusted its start URL's host; the browser tools do not.
 	if err := b.Confine(s.cfg.Policy); err != nil {
 		st.drop(b)
 	}
-	return out, nil
+	return withMeta(out, rv.meta()), nil
 }
 
 // runInRounds runs p across the call's rounds, asking its questions
@@ -132,27 +137,33 @@ func (s *Server) runInRounds(ctx context.Context, req *mcp.CallToolRequest, p *p
 				return failed("the browser could not start: " + err.Error())
 			}
 		}
+		rv := s.openRunView(newRunID(), p)
+		defer rv.close()
+		r.showLive(rv)
 		q := questions{r}
-		out, _ := s.execute(ctx, p, b, hooks{human: q, confirm: q, observe: r.progress})
+		out, _ := s.execute(ctx, p, b, hooks{human: q, confirm: q, observe: r.progress, view: rv.view()})
 		if !stateless {
 			if err := b.Confine(s.cfg.Policy); err != nil {
 				st.drop(b)
 			}
 		}
-		return out
+		return withMeta(out, rv.meta())
 	})
 }
 
-// hooks are how a run reaches its client.
+// hooks are how a run reaches its client, and its person.
 type hooks struct {
 	human   agent.Human     // ask_human, and CAPTCHA hand-over; nil: none
 	confirm agent.Confirmer // the action policy's questions
 	observe func(agent.Step)
+	view    *liveview.View // the run's live view; nil: none
 }
 
 // execute runs the prepared task on b and returns the tool's result.
 func (s *Server) execute(ctx context.Context, p *prepared, b *browser.Browser, h hooks) (*mcp.CallToolResult, *agent.Result) {
+	live, h := liveOptions(h.view, h)
 	opts := append([]agent.Option{agent.WithLimits(s.cfg.Limits)}, s.cfg.AgentOptions...)
+	opts = append(opts, live...)
 	opts = append(opts, agent.WithNavigation(s.cfg.Policy), agent.WithLogger(s.cfg.Logger))
 	if s.cfg.Actions != nil || s.cfg.DerivePolicy {
 		opts = append(opts, agent.WithPolicy(s.cfg.Actions), agent.WithConfirmer(h.confirm))
@@ -181,7 +192,14 @@ func (s *Server) execute(ctx context.Context, p *prepared, b *browser.Browser, h
 		cr.finish(ctx, nil, s.log)
 		return failed(err.Error()), nil
 	}
+	if h.view != nil {
+		h.view.Attach(b)
+		defer h.view.Detach()
+	}
 	res := a.Run(ctx, p.task)
+	if h.view != nil {
+		h.view.Finish(res)
+	}
 	cr.finish(ctx, res, s.log)
 	return toolResult(res), res
 }

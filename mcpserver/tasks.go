@@ -37,8 +37,14 @@ func (s *Server) startTask(_ context.Context, req *mcp.CallToolRequest) (mcptask
 // runAsTask runs p in a browser of the task's own, closed before it
 // returns (before the task shows as ended).
 func (s *Server) runAsTask(ctx context.Context, p *prepared, r *mcptask.Run) *mcp.CallToolResult {
+	rv := s.openRunView(r.ID()[:min(8, len(r.ID()))], p)
+	defer rv.close()
 	report := func(phase string, iteration int, msg string) {
-		r.Report(msg, map[string]any{progressKey: map[string]any{"phase": phase, "iteration": iteration, "last_step": msg}})
+		meta := map[string]any{progressKey: map[string]any{"phase": phase, "iteration": iteration, "last_step": msg}}
+		for k, v := range rv.meta() {
+			meta[k] = v // the live view's URLs, for the client's user
+		}
+		r.Report(msg, meta)
 	}
 	report("starting", 0, "starting the browser")
 	st := &connState{srv: s}
@@ -53,10 +59,11 @@ func (s *Server) runAsTask(ctx context.Context, p *prepared, r *mcptask.Run) *mc
 		human:   q,
 		confirm: q,
 		observe: func(step agent.Step) { report("running", step.Iteration, describe(step)) },
+		view:    rv.view(),
 	}
 	out, res := s.execute(ctx, p, b, h)
 	if res != nil {
 		report("ended", res.Iterations, summary(res))
 	}
-	return out
+	return withMeta(out, rv.meta())
 }

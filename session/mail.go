@@ -46,6 +46,9 @@ func (s *server) readEmail(ctx context.Context, name string, req Request) Reply 
 		return Reply{Status: Failed, Code: "BROWSER_FAILED", Text: err.Error()}
 	}
 	st, err := s.agentTab(ctx, b, name)
+	if errors.Is(err, errBeside) {
+		return Reply{Status: Failed, Code: CodePersonHasControl, Text: err.Error()}
+	}
 	if err != nil {
 		return Reply{Status: Failed, Code: "ACTION_FAILED", Text: "the agent's tab did not answer: " + err.Error()}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/liveview"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/secret"
 )
@@ -67,6 +68,14 @@ type Config struct {
 	// Request.Launch gives them: a request that gives one with another
 	// value, or one not given at the start, is refused.
 	Launch map[string]string
+	// Live is the live view server the session's view opens on (the MCP
+	// server's, for a session it serves); nil starts one of the session's
+	// own, on a free loopback port, at the first live command.
+	Live *liveview.Server
+	// HumanTimeout is how long a person holding control in the live view
+	// may go without input before it comes back to the commands; 0 is
+	// agent.DefaultHumanTimeout.
+	HumanTimeout time.Duration
 	// Ready, when set, is called once: with nil when the session listens,
 	// or with the error that stops it before.
 	Ready func(error)
@@ -89,12 +98,15 @@ type server struct {
 	wg        sync.WaitGroup
 
 	turn chan struct{} // one command at a time acts on the browser
+	lv   liveState
 
-	mu     sync.Mutex // guards b, agents, owner, count
+	mu     sync.Mutex // guards b, agents, owner, count, view, beside
 	b      *browser.Browser
 	agents map[string]*agentState
 	owner  map[string]string // tab id -> agent
 	count  int
+	view   *liveview.View // the live view, once a live command opened it
+	beside bool           // the command holding the turn runs beside a person in control
 }
 
 // agentState is one agent's part of the session.
@@ -159,6 +171,7 @@ func Serve(ctx context.Context, cfg Config) (err error) {
 		return err
 	}
 	defer s.closeBrowser()
+	defer s.closeLive() // before the browser: its screencast stops first
 
 	_ = os.Remove(p.sock) // a socket left by a session that was killed
 	ln, err := net.Listen("unix", p.sock)
@@ -265,6 +278,7 @@ func (s *server) serveConn(c net.Conn) {
 		reply.Took = time.Since(began)
 		reply.Text = s.mask.Mask(reply.Text)
 		cancel()
+		s.step(req, cmp.Or(req.Agent, "default"), reply, reply.Took)
 		s.busy(-1)
 	}
 	out, _ := json.Marshal(reply)
@@ -291,6 +305,9 @@ func (s *server) launch(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	s.b = b
+	if s.view != nil {
+		s.view.Attach(b) // the view follows the session's browser
+	}
 	s.owner = map[string]string{}
 	for _, a := range s.agents {
 		a.tab = ""

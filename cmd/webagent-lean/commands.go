@@ -43,6 +43,7 @@ var commands = []wire.Command{
 	{Name: "page-tool", Tool: "page_tool", Params: []wire.Param{{Name: "name", Type: "string", Required: true}, {Name: "arguments", Type: "object"}}},
 	{Name: "script", Tool: "script", Params: []wire.Param{{Name: "code", Type: "string", Required: true}}},
 	{Name: "read-email", Tool: "read_email", Params: []wire.Param{{Name: "from", Type: "string"}, {Name: "subject", Type: "string"}, {Name: "wait_ms", Type: "integer"}}},
+	{Name: "live", Tool: "live", Params: []wire.Param{{Name: "revoke", Type: "boolean"}}},
 	{Name: "status", Tool: "status"},
 	{Name: "sessions", Tool: ""},
 	{Name: "close", Tool: "close"},

@@ -8,7 +8,7 @@
 // library's ground floor and package session/wire, and starts in one or two.
 //
 // It runs a browser command itself when the command is a plain one to a
-// session that already runs: a page command, snapshot, screenshot, status
+// session that already runs: a page command, snapshot, screenshot, live, status
 // or close, with its arguments by position or as its own flags, and only
 // --session, --agent and --json besides, before or after the command's
 // name: the whole program's parser reads it (session/wire's Parser), on

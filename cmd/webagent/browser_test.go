@@ -59,9 +59,13 @@ func newBrowserSession(t *testing.T) *bsess {
 		if left := p.goneWithin(leftWithin); len(left) > 0 {
 			t.Errorf("left behind after close: %v", left)
 		}
-		// Nor in the sockets' folder: no socket, lock or log.
+		// Nor in the sockets' folder: no socket, lock or log, and no live
+		// view listed (the registry's folder stays, as the sockets' does).
 		if pid > 0 {
-			if left, _ := filepath.Glob(filepath.Join(rt, "webagent", "*")); len(left) > 0 {
+			left, _ := filepath.Glob(filepath.Join(rt, "webagent", "*"))
+			listed, _ := filepath.Glob(filepath.Join(rt, "webagent", "live", "*"))
+			left = slices.DeleteFunc(left, func(p string) bool { return filepath.Base(p) == "live" })
+			if left = append(left, listed...); len(left) > 0 {
 				t.Errorf("left in the sessions' folder after close: %v", left)
 			}
 		}

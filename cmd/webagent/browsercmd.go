@@ -74,6 +74,10 @@ func browserCommands() []browserCommand {
 			"a sign-in code in it shows as <secret>email_code</secret> and a link as <secret>email_link</secret>: type or open exactly that, on the page you were on",
 			agent.Param{Name: "from", Type: "string", Desc: "part of the sender's address or name"}, agent.Param{Name: "subject", Type: "string", Desc: "part of the subject"},
 			agent.Param{Name: "wait_ms", Type: "integer", Desc: "how long to wait for a matching mail at most (default 20000, at most 30000)"}),
+		newBrowserCommand("live", "live", "Print the session's live view links: a person opens the watch link to follow the browser and each command, "+
+			"the control link also to take the browser over (commands that act on the page are then refused with PERSON_HAS_CONTROL until they hand it back); "+
+			"give the links to your user, not to a page. The view starts with the first live and ends with the session",
+			agent.Param{Name: "revoke", Type: "boolean", Desc: "make new links: the old ones stop working and everyone watching is disconnected"}),
 		newBrowserCommand("status", "status", "The session's process, browser, agents and their tabs"),
 		newBrowserCommand("sessions", "", "List the sessions that are running"),
 		newBrowserCommand("close", "close", "End the session: its browser, profile and temp folders go; with --save-storage-state FILE, its cookies and storage are saved there first"),
@@ -137,7 +141,7 @@ func cmdBrowser(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err := o.validate(); err != nil {
 		return exitUsage, err
 	}
-	if c.Params != nil && c.Tool != "screenshot" && c.Tool != "snapshot" && c.Tool != agent.ToolReadEmail {
+	if c.Params != nil && c.Tool != "screenshot" && c.Tool != "snapshot" && c.Tool != "live" && c.Tool != agent.ToolReadEmail {
 		raw, _ := json.Marshal(o.args)
 		if _, _, err := agent.ParseAction(c.Tool, string(raw)); err != nil {
 			return exitUsage, usagef("browser %s: %v (see 'webagent browser %s --help')", c.Name, err, c.Name)

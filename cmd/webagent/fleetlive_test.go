@@ -14,9 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 
-	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/modelserver"
 )
 
@@ -206,47 +204,6 @@ func tokenOf(t *testing.T, raw string) string {
 		t.Fatalf("%q is not a live view URL (%v)", raw, err)
 	}
 	return u.Query().Get("t")
-}
-
-func httpStatus(t *testing.T, raw string) int {
-	t.Helper()
-	c := &http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Get(raw)
-	if err != nil {
-		t.Fatalf("GET the live view: %v", err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
-}
-
-// liveViewer opens url in a Chromium of the test's own, as a person's
-// browser would, and returns the tab's context; both end with t.
-func liveViewer(t *testing.T, raw string) context.Context {
-	t.Helper()
-	sctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	chrome, err := browser.StartServer(sctx, browser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	actx, cancelA := remote.NewAllocator(context.Background(), chrome.URL)
-	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() {
-		cancelC()
-		cancelA()
-		if err := chrome.Close(); err != nil {
-			t.Errorf("closing the viewer's Chromium: %v", err)
-		}
-	})
-	if err := chromedp.Do(ctx); err != nil { // the tab, on a context without a deadline
-		t.Fatal(err)
-	}
-	nctx, cancelN := context.WithTimeout(ctx, 30*time.Second)
-	defer cancelN()
-	if err := chromedp.Do(nctx, chromedp.Navigate(raw)); err != nil {
-		t.Fatalf("opening the live view: %v", err)
-	}
-	return ctx
 }
 
 // waitPage waits, within d, until expr is true in the viewer's page.

@@ -46,7 +46,18 @@ func (a *liveAddr) Set(s string) error {
 func (a *liveAddr) IsBoolFlag() bool { return true }
 
 func (l *liveFlags) register(fs *flag.FlagSet) {
-	fs.Var(&l.addr, "live", "watch the run in a browser and take over between its steps: --live serves the view on a free loopback port, --live=HOST:PORT on that address (other than loopback it needs --live-cert and --live-key); the view's URLs are printed on stderr as the run starts. Questions (ask_human, --confirm) then wait for an answer in the page, and on the terminal too where stdin is one")
+	l.registerAs(fs, "watch the run in a browser and take over between its steps: --live serves the view on a free loopback port, --live=HOST:PORT on that address (other than loopback it needs --live-cert and --live-key); the view's URLs are printed on stderr as the run starts. Questions (ask_human, --confirm) then wait for an answer in the page, and on the terminal too where stdin is one")
+}
+
+// registerMCP registers the flags for webagent mcp, whose views are each
+// run_task's and each named session's.
+func (l *liveFlags) registerMCP(fs *flag.FlagSet) {
+	l.registerAs(fs, "a live view of each run_task and each named browser session: a person watches it, answers its questions (beside the client's user: the first answer wins) and takes the browser over between its steps. --live serves the views on a free loopback port, --live=HOST:PORT on that address (other than loopback it needs --live-cert and --live-key); each view's URLs are printed on stderr and given to the client in the tool result's _meta (\"webagent/live\"), never to the model")
+}
+
+// registerAs registers --live with its usage, and its TLS files.
+func (l *liveFlags) registerAs(fs *flag.FlagSet, usage string) {
+	fs.Var(&l.addr, "live", usage)
 	fs.StringVar(&l.certFile, "live-cert", "", "the live view's TLS certificate (PEM), for --live on an address other than loopback")
 	fs.StringVar(&l.keyFile, "live-key", "", "the TLS certificate's private key (PEM), with --live-cert")
 }
@@ -68,8 +79,9 @@ type liveRun struct {
 	closed bool
 }
 
-// start serves the live view when --live was given, and prints its URLs.
-func (l *liveFlags) start(task string, idle time.Duration, stderr io.Writer) (*liveRun, error) {
+// serve starts the live view server when --live was given (nil without
+// it); new links made from a view's page are printed on stderr.
+func (l *liveFlags) serve(stderr io.Writer) (*liveview.Server, error) {
 	if !l.addr.set {
 		return nil, nil
 	}
@@ -82,6 +94,25 @@ func (l *liveFlags) start(task string, idle time.Duration, stderr io.Writer) (*l
 	}
 	if err != nil {
 		return nil, usagef("--live: %v", err)
+	}
+	return srv, nil
+}
+
+// closeServer closes a live view server, within a couple of seconds.
+func closeServer(srv *liveview.Server) {
+	if srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = srv.Close(ctx)
+}
+
+// start serves the live view when --live was given, and prints its URLs.
+func (l *liveFlags) start(task string, idle time.Duration, stderr io.Writer) (*liveRun, error) {
+	srv, err := l.serve(stderr)
+	if srv == nil || err != nil {
+		return nil, err
 	}
 	v := srv.Open(liveview.Options{Title: "webagent run", Task: task, Idle: idle})
 	view, control := v.URLs()
@@ -120,7 +151,5 @@ func (lr *liveRun) close(res *agent.Result) {
 	}
 	lr.closed = true
 	lr.view.Finish(res)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_ = lr.srv.Close(ctx)
+	closeServer(lr.srv)
 }

@@ -43,6 +43,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	if err := viewerChrome.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
 	// A test that started a session (webagent browser) must have ended it;
 	// one that is closing has a few seconds to go.
 	if left := sessionsLeftAfter(bin, 15*time.Second); len(left) > 0 {

@@ -27,6 +27,7 @@ type mcpOpts struct {
 	port     int
 	host     string
 	temporal temporalFlags
+	live     liveFlags
 }
 
 func mcpFlags() (*flag.FlagSet, *mcpOpts) {
@@ -45,6 +46,7 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	g.add(titleInbox, o.common.inbox.register)
 	g.add(titlePolicy, o.policy.register)
 	g.add(titleCache, func(fs *flag.FlagSet) { o.cache.register(fs, false) })
+	g.add(titleLive, o.live.registerMCP)
 	g.add(titleFleet, func(fs *flag.FlagSet) {
 		fs.StringVar(&o.temporal.addr, "temporal", "", "run run_task's runs on the fleet's workers (webagent worker) through this Temporal frontend, HOST:PORT: each is a workflow, which a client finds again by its task id after the server restarts")
 		o.temporal.registerRest(fs)
@@ -69,20 +71,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if len(pos) > 0 {
 		return exitUsage, usagef("mcp takes no arguments (got %q); see 'webagent help mcp'", pos[0])
 	}
-	if err := o.common.validate(); err != nil {
+	if err := o.validate(); err != nil {
 		return exitUsage, err
-	}
-	if err := o.modelFlags.validate(); err != nil {
-		return exitUsage, err
-	}
-	if err := o.policy.load(); err != nil {
-		return exitUsage, err
-	}
-	if o.temporal.addr != "" && (o.policy.p != nil || o.policy.auto) {
-		return exitUsage, usagef("--confirm and --policy do not reach run_task's runs on the fleet (its workers take no action policy yet); drop them, or serve without --temporal")
-	}
-	if o.port < 0 || o.port > 65535 {
-		return exitUsage, usagef("--port is %d; use a port from 1 to 65535, or 0 for stdio", o.port)
 	}
 	secrets, err := o.secrets.resolve()
 	if err != nil {
@@ -127,7 +117,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	bopts := o.browserOptions(log) // common.browserOptions
 	bopts.Isolated = o.cdpURL != ""
+	live, err := o.live.serve(stderr)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeServer(live) // after the server's runs and sessions, which close their views
 	srv := mcpserver.New(mcpserver.Config{
+		Live:         live,
+		OnLive:       printLive(stderr),
 		Fleet:        fc,
 		Browser:      bopts,
 		Policy:       o.nav.policy,
@@ -154,6 +151,29 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitOK, err
 	}
 	return serveHTTP(ctx, srv, net.JoinHostPort(o.host, strconv.Itoa(o.port)), stderr)
+}
+
+// validate checks the flags that need no network.
+func (o *mcpOpts) validate() error {
+	if err := o.common.validate(); err != nil {
+		return err
+	}
+	if err := o.modelFlags.validate(); err != nil {
+		return err
+	}
+	if err := o.policy.load(); err != nil {
+		return err
+	}
+	if o.temporal.addr != "" && (o.policy.p != nil || o.policy.auto) {
+		return usagef("--confirm and --policy do not reach run_task's runs on the fleet (its workers take no action policy yet); drop them, or serve without --temporal")
+	}
+	if err := o.live.validate(); err != nil {
+		return err
+	}
+	if o.port < 0 || o.port > 65535 {
+		return usagef("--port is %d; use a port from 1 to 65535, or 0 for stdio", o.port)
+	}
+	return nil
 }
 
 // serveHTTP serves MCP on addr/mcp until ctx ends, then shuts down within
@@ -188,4 +208,12 @@ func mcpVersion() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// printLive prints a view's URLs on stderr, for the person (never the
+// model's: the client gets them in _meta).
+func printLive(stderr io.Writer) func(title, view, control string) {
+	return func(title, view, control string) {
+		fmt.Fprintf(stderr, "live view of %s (watch):   %s\nlive view of %s (control): %s\n", title, view, title, control)
+	}
 }

@@ -23,7 +23,7 @@ type Request struct {
 	// "default".
 	Agent string `json:"agent,omitempty"`
 	// Command is a page tool's name (click, goto, wait_for), or snapshot,
-	// screenshot, status or close.
+	// screenshot, live, status or close.
 	Command string `json:"command"`
 	// Args are the tool's arguments, as the model would send them.
 	Args map[string]any `json:"args,omitempty"`
@@ -59,7 +59,8 @@ type Reply struct {
 	// Text is what the model would read: the outcome, or the snapshot.
 	Text string `json:"text"`
 	// Code names the kind of failure: ACTION_FAILED, STALE_REF,
-	// POLICY_REFUSED, CONFIRM_NEEDED, TIMEOUT, BROWSER_FAILED, BAD_REQUEST.
+	// POLICY_REFUSED, CONFIRM_NEEDED, TIMEOUT, BROWSER_FAILED, BAD_REQUEST,
+	// PERSON_HAS_CONTROL (a person holds the browser in the live view).
 	Code string `json:"code,omitempty"`
 	// Tab is the agent's current tab after the command.
 	Tab string `json:"tab,omitempty"`
