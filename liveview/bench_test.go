@@ -99,7 +99,7 @@ func BenchmarkInputToFrame(b *testing.B) {
 	var lat []float64
 	b.ResetTimer()
 	for i := range n {
-		x, y := rect[0]+rect[2]*float64(10+i*5)/100, rect[1]+rect[3]/10
+		x, y := rect[0]+rect[2]*float64(10+(i*5)%80)/100, rect[1]+rect[3]*float64(10+(i/16)*5)/100
 		wait := make(chan float64, 1)
 		go func() {
 			ms, _ := chromedp.Run(vctx, chromedp.Evaluate[float64](measureJS, chromedp.EvalAwaitPromise))
