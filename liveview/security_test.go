@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +325,29 @@ func TestReloadKeepsTheView(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the bare URL: %d, want 401", resp.StatusCode)
+	}
+}
+
+// TestCloseWithAStalledViewer: a viewer that stopped reading never
+// answers the closing handshake; Close cuts it off after its wait, so a
+// command's exit after its result stays bounded.
+func TestCloseWithAStalledViewer(t *testing.T) {
+	t.Parallel()
+	srv := serve(t, liveview.Config{})
+	v := srv.Open(liveview.Options{})
+	_, control := v.URLs()
+	if _, _, err := dial(t, control, ""); err != nil { // connected, never read
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); v.Viewers() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the viewer never joined")
+		}
+		runtime.Gosched()
+	}
+	t0 := time.Now()
+	v.Close()
+	if took := time.Since(t0); took > 4*time.Second {
+		t.Errorf("Close took %s with a stalled viewer, want its flush and last message (2 s) and little more", took)
 	}
 }

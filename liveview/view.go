@@ -230,8 +230,11 @@ func (v *View) Close() {
 	}
 	v.srv.remove(v)
 	v.unregister()
+	// Each viewer ends within its flush and last message (flushTimeout,
+	// byeTimeout): no closing handshake waits on a page that stopped
+	// reading.
 	for _, w := range vs {
-		w.wait()
+		<-w.done
 	}
 }
 

@@ -128,10 +128,20 @@ func (w *viewer) serve() {
 	if c := context.Cause(w.ctx); c != nil {
 		reason = c.Error()
 	}
-	w.conn.Close(websocket.StatusNormalClosure, reason)
+	// The reason goes as a last message, within byeTimeout, and the
+	// connection ends without the closing handshake, which waits up to 5 s
+	// for a page that may have stopped reading: a View's Close, and a
+	// command's exit after its result, stay bounded.
+	ctx, cancel := context.WithTimeout(context.Background(), byeTimeout)
+	_ = w.conn.Write(ctx, websocket.MessageText, message("bye", reason))
+	cancel()
+	w.conn.CloseNow()
 	stopRead()
 	<-read
 }
+
+// byeTimeout bounds the last message to a viewer, the reason it ends.
+const byeTimeout = time.Second
 
 // write sends the queued messages and the newest frame until the viewer
 // ends.

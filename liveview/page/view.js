@@ -30,9 +30,10 @@
     ws.onopen = () => { st.retry = 500; status('live', 'live'); send({ type: 'hello', key: store.getItem(keyName) || '' }); };
     ws.onmessage = (e) => (typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onFrame(e.data));
     ws.onclose = (e) => {
-      if (st.ended || /ended|revoked/.test(e.reason || '')) {
+      const why = e.reason || st.bye || '';
+      if (st.ended || /ended|revoked/.test(why)) {
         st.ended = true;
-        status(e.reason || 'ended', 'ended');
+        status(why || 'ended', 'ended');
         setControl({ state: 'agent', mine: false });
         return;
       }
@@ -84,6 +85,7 @@
       case 'result': return showResult(d);
       case 'film': st.filmNext = d.iteration; return;
       case 'error': return note('refused: ' + (d.message || d));
+      case 'bye': st.bye = d; return;
     }
   }
 
