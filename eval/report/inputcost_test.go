@@ -44,4 +44,17 @@ func TestInputCost(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", w, md)
 		}
 	}
+	page, err := r.HTML(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		`<td class="num" data-v="6000">6000 of 10000</td><td class="num" data-v="0.02">$0.0200</td><td class="num" data-v="0.011">$0.0110</td>`,
+		`<td class="num" data-v="100">100 of 500</td><td class="num" data-v="-1">no price</td><td class="num" data-v="-1">no price</td>`,
+		`<td class="num">$0.0400</td><td class="num">$0.0220</td><td class="num">$0.0280</td>`,
+	} {
+		if !strings.Contains(string(page), w) {
+			t.Errorf("the page lacks %s", w)
+		}
+	}
 }
