@@ -33,14 +33,14 @@ import (
 // page's scripts; the model is told). CDP's WebAuthn domain offers no way
 // to do it: its settings (user verification, presence, the response's
 // flags) are the authenticator's, which creation and sign-in share (Chromium
-// allows one internal authenticator a tab), and it reports a ceremony only
-// once done (WebAuthn.credentialAdded), so a setting that refuses creation
-// refuses the held passkeys' sign-ins too (docs/signin.md). A creation that
-// reaches the authenticator all the same (a frame of another site, which
-// the program does not reach) is undone as Chromium reports it: the
-// credential is removed from the authenticator at once, never stored, and
-// the model told; that site keeps a public key nobody holds, as after a
-// lost device. A creation with PasskeysCreate is stored, and a sign-in
+// allows one internal authenticator per environment), and it reports a
+// ceremony only once done (WebAuthn.credentialAdded), so a setting that
+// refuses creation refuses the held passkeys' sign-ins too
+// (docs/signin.md). A creation that reaches the authenticator all the same
+// (a frame of another site, which the program does not reach) is undone as
+// Chromium reports it: the credential is removed from the authenticator at
+// once, never stored, and the model told; that site keeps a public key
+// nobody holds, as after a lost device. A creation with PasskeysCreate is stored, and a sign-in
 // (WebAuthn.credentialAsserted) updates the store's signature counter.
 // Private keys travel only between the store and Chromium, over the
 // DevTools connection: no log, notice, trace or result shows one.
