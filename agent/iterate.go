@@ -243,7 +243,8 @@ func (r *run) iterate(ctx context.Context, iter int, msgs []contract.Message, in
 		default:
 			content = r.fence.wrap(content) // it may quote the page
 		}
-		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Images: shown.images, Acknowledged: shown.acked, Browser: shown.browser})
+		out.results = append(out.results, contract.Message{Role: contract.RoleTool, ToolCallID: tc.ID, Content: content, Failed: rec.Error,
+			Images: shown.images, Acknowledged: shown.acked, Browser: shown.browser})
 		p.set(func(s *Step) { s.Actions = append(s.Actions, rec) }, "acting")
 	}
 	p.set(func(s *Step) { s.ActionMS = ms(time.Since(t2)) }, "acting")

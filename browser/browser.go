@@ -155,7 +155,9 @@ type Options struct {
 	// tab with the store's credentials (passkeys.go): sites sign in with
 	// them, user verification answered by webagent. A passkey a site
 	// creates is kept in the store only with PasskeysCreate; without it the
-	// creation is undone and the next snapshot's notices say so.
+	// site's navigator.credentials.create fails with NotAllowedError, as a
+	// refused authenticator's does (the site stores nothing), and the
+	// notices say so.
 	Passkeys       *passkey.Store
 	PasskeysCreate bool
 	// Consent answers cookie-consent banners before the snapshot shows

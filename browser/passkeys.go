@@ -2,11 +2,17 @@ package browser
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"iter"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
@@ -20,17 +26,24 @@ import (
 // user who verifies. The store's credentials are added to it when the tab
 // opens; Chromium itself offers a credential only to its own rp id.
 //
-// What Chromium's domain allows decides the rest. It has no hook before a
-// credential is made, nor a way to refuse only creation (the authenticator's
-// presence and verification answer creation and sign-in alike), so a
-// creation without Options.PasskeysCreate is undone as Chromium reports it
-// (WebAuthn.credentialAdded): the credential is removed from the
-// authenticator at once, never stored, and the model told; the site keeps a
-// public key nobody holds, as after a lost device. A creation with it is
-// stored, and a sign-in (WebAuthn.credentialAsserted) updates the store's
-// signature counter. Private keys travel only between the store and
-// Chromium, over the DevTools connection: no log, notice, trace or result
-// shows one.
+// Without Options.PasskeysCreate a site's request to create a passkey is
+// refused as an authenticator whose user declines refuses it: the page's
+// navigator.credentials.create rejects with NotAllowedError and the site
+// stores nothing (js/passkeyRefuse.js, installed in each frame before the
+// page's scripts; the model is told). CDP's WebAuthn domain offers no way
+// to do it: its settings (user verification, presence, the response's
+// flags) are the authenticator's, which creation and sign-in share (Chromium
+// allows one internal authenticator per environment), and it reports a
+// ceremony only once done (WebAuthn.credentialAdded), so a setting that
+// refuses creation refuses the held passkeys' sign-ins too
+// (docs/signin.md). A creation that reaches the authenticator all the same
+// (a frame of another site, which the program does not reach) is undone as
+// Chromium reports it: the credential is removed from the authenticator at
+// once, never stored, and the model told; that site keeps a public key
+// nobody holds, as after a lost device. A creation with PasskeysCreate is stored, and a sign-in
+// (WebAuthn.credentialAsserted) updates the store's signature counter.
+// Private keys travel only between the store and Chromium, over the
+// DevTools connection: no log, notice, trace or result shows one.
 
 // passkeyTimeout bounds each WebAuthn command of the authenticator's set-up
 // after an event (a removal, a read).
@@ -42,6 +55,11 @@ func (b *Browser) setupPasskeys(ctx context.Context, t *tab) error {
 	store := b.opts.Passkeys
 	if store == nil {
 		return nil
+	}
+	if !b.opts.PasskeysCreate {
+		if err := b.refuseCreation(ctx, t); err != nil {
+			return err
+		}
 	}
 	if _, err := cdp.Call(ctx, t.target, webauthn.Enable, webauthn.EnableParams{}); err != nil {
 		return fmt.Errorf("enabling WebAuthn: %w", err)
@@ -70,6 +88,75 @@ func (b *Browser) setupPasskeys(ctx context.Context, t *tab) error {
 	b.wg.Go(func() { b.followCreated(t, auth, added) })
 	b.wg.Go(func() { b.followAsserted(asserted) })
 	return nil
+}
+
+// passkeyRefuseJS refuses a site's passkey creation in the page's world;
+// passkeyHeardJS hears the refusals in webagent's.
+var (
+	passkeyRefuseJS = program("passkeyRefuse")
+	passkeyHeardJS  = program("passkeyHeard")
+)
+
+// refuseCreation installs passkeyRefuseJS in tab t's frames, for this
+// document and every later one, and the means to hear what it refuses: a
+// binding of a random name in the page's world, which only a page whose
+// world keeps bindings across documents has (Runtime enabled,
+// Options.Observable), else passkeyHeardJS in webagent's world, which
+// passes the event of that name on through the world's binding. A report
+// is read on the loop that reads the tab's messages (chromedp.Listen), so
+// that it is in the notices before any later command returns: the
+// snapshot that shows the page's error also tells the model why.
+func (b *Browser) refuseCreation(ctx context.Context, t *tab) error {
+	var nonce [12]byte
+	_, _ = rand.Read(nonce[:])
+	name := "__wa" + hex.EncodeToString(nonce[:])
+	err := chromedp.Listen(t.ctx, func(ev any) {
+		e, ok := ev.(*runtime.EventBindingCalled)
+		if !ok {
+			return
+		}
+		said, heard := strings.CutPrefix(e.Payload, "passkey:")
+		if e.Name != name && (e.Name != pageBinding || !heard) {
+			return
+		}
+		var req struct{ RP, User string }
+		if json.Unmarshal([]byte(said), &req) != nil {
+			return
+		}
+		b.notices.add(fmt.Sprintf("the site %s asked to create a passkey for %s: refused as an authenticator whose user declines (the page got "+
+			"NotAllowedError; the site stored none): webagent creates no passkey without --passkeys-create. Sign in another way, or tell the user",
+			bounded(req.RP), bounded(req.User)))
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := cdp.Call(ctx, t.target, runtime.AddBinding, runtime.AddBindingParams{Name: name}); err != nil {
+		return fmt.Errorf("adding the passkey refusal's binding: %w", err)
+	}
+	now := true
+	scripts := []page.AddScriptToEvaluateOnNewDocumentParams{{Source: jsCall(passkeyRefuseJS, name), RunImmediately: &now}}
+	if !b.worlds.page {
+		scripts = append(scripts, page.AddScriptToEvaluateOnNewDocumentParams{Source: jsCall(passkeyHeardJS, name, pageBinding), WorldName: worldName, RunImmediately: &now})
+	}
+	for _, p := range scripts {
+		if _, err := cdp.Call(ctx, t.target, page.AddScriptToEvaluateOnNewDocument, p); err != nil {
+			return fmt.Errorf("installing the passkey refusal: %w", err)
+		}
+	}
+	return nil
+}
+
+// bounded is a name a page gave, at most 100 characters, "(none)" when
+// empty.
+func bounded(s string) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:100]) + "…"
+	}
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }
 
 // addCredential is WebAuthn.addCredential with the credential's fields

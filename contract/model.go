@@ -41,6 +41,14 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Failed marks a tool message whose call failed or was refused (the
+	// user's policy, a person's no, a vendor's action not carried out):
+	// a client marks it as its API marks a failed tool result (the
+	// Messages API's is_error, the Gemini API's "error" key). A call not
+	// run because an earlier call of its reply failed, or the page
+	// changed or navigated under it, is not failed: nothing was wrong
+	// with it, and its text says why it did not run.
+	Failed bool `json:"failed,omitempty"`
 	// Images are screenshots (PNG or JPEG) shown with a user message
 	// (vision), or returned by a native tool's call (a tool message).
 	Images [][]byte `json:"-"`

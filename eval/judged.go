@@ -94,6 +94,7 @@ func runJudged(ctx context.Context, env *Env, t DatasetTask) (report.Run, error)
 	fillResult(&run, res)
 	endTrace(ctx, env, tw, res, &run)
 	run.CostUSD = costOf(cfg.Prices, cfg.ModelName, run.Tokens)
+	run.Input = inputCostOf(cfg.Prices, cfg.ModelName, run.Tokens)
 	if ctx.Err() == nil {
 		run.Screenshot = saveScreenshot(ctx, env)
 	}
@@ -201,6 +202,16 @@ func costOf(prices *price.Table, model string, usage contract.Usage) *float64 {
 		return &c
 	}
 	return nil
+}
+
+// inputCostOf is what usage's prompt tokens cost at model's input and
+// cached input prices (report.InputCost), or nil when it has no price.
+func inputCostOf(prices *price.Table, model string, usage contract.Usage) *report.InputCost {
+	p, ok := prices.Lookup(model)
+	if !ok {
+		return nil
+	}
+	return report.NewInputCost(usage, p.Input, p.CachedInput)
 }
 
 // JudgeReport judges again, from their traces under dir, the runs of a

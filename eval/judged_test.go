@@ -93,6 +93,14 @@ func TestDatasetJudged(t *testing.T) {
 	if ok.CostUSD == nil || !nearly(*ok.CostUSD, 3*0.00056) || ok.Judge.CostUSD == nil || ok.Judge.Calls < 3 {
 		t.Errorf("cost %v, judge %+v", ok.CostUSD, ok.Judge)
 	}
+	// Its input at gpt-4.1-mini's $0.40 and cached $0.10 a million: 3000
+	// prompt tokens without a cache; those repeating the previous
+	// request's start at the cached price; the provider cached none.
+	prefix := min(ok.Tokens.PrefixTokens, 3000)
+	if in := ok.Input; ok.Tokens.PromptTokens != 3000 || prefix == 0 || in == nil || !nearly(in.Uncached, 3000*0.40/1e6) ||
+		!nearly(in.PrefixCached, (float64(3000-prefix)*0.40+float64(prefix)*0.10)/1e6) || !nearly(in.Billed, in.Uncached) {
+		t.Errorf("input cost %+v of %+v", in, ok.Tokens)
+	}
 	if w := site.Writes(); len(w) != 0 {
 		t.Errorf("the site received writes: %q", w)
 	}

@@ -84,6 +84,7 @@ func runTask(ctx context.Context, env *Env, t *suite.Task) (report.Run, error) {
 	fillResult(&run, res)
 	endTrace(ctx, env, tw, res, &run)
 	run.CostUSD = costOf(cfg.Prices, cfg.ModelName, run.Tokens)
+	run.Input = inputCostOf(cfg.Prices, cfg.ModelName, run.Tokens)
 	ran := time.Now()
 
 	if res.Code != agent.CodeCanceled && ctx.Err() == nil {

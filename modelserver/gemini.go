@@ -163,6 +163,9 @@ func gemUserTurn(parts []gemPart, pending []MessageCall) ([]Message, []MessageCa
 			}
 			text, ok := fr.Response["output"].(string)
 			if !ok {
+				text, ok = fr.Response["error"].(string) // a failed call's
+			}
+			if !ok {
 				b, _ := json.Marshal(fr.Response)
 				text = string(b)
 			}

@@ -16,7 +16,8 @@ import (
 )
 
 // TestPasskeys: a passkey a site creates is refused without
-// --passkeys-create, kept with it, signs in in a later run (a fresh
+// --passkeys-create (the page sees NotAllowedError and the site stores
+// none), kept with it, signs in in a later run (a fresh
 // browser) and not on another rp id; its private key is in no trace,
 // output, log or model request; passkeys list and remove manage the store,
 // and a store others may read is exit 2.
@@ -57,16 +58,19 @@ func TestPasskeys(t *testing.T) {
 		return s.List()
 	}
 
+	// Refused as an authenticator whose user declines: the page sees
+	// NotAllowedError, the site stores no public key, the model is told.
 	before := len(llm.Requests())
 	res, code, p := runTask(t, site.URL(), "Create a passkey for ann")
-	if code != exitOK || len(held(t)) != 0 || !strings.Contains(modelText(llm.Requests()[before:]), "asked to create a passkey for ann: refused") {
-		t.Fatalf("without --passkeys-create: exit %d, %+v, store %v; stderr:\n%s", code, res, held(t), p.stderr.String())
+	if code != exitFailed || !strings.Contains(res.Message, "Passkey error: NotAllowedError") || site.Users() != 0 || len(held(t)) != 0 ||
+		!strings.Contains(modelText(llm.Requests()[before:]), "asked to create a passkey for ann: refused") {
+		t.Fatalf("without --passkeys-create: exit %d, %+v, site users %d, store %v; stderr:\n%s", code, res, site.Users(), held(t), p.stderr.String())
 	}
 
 	before = len(llm.Requests())
 	res, code, p = runTask(t, site.URL(), "Create a passkey for ann", "--passkeys-create")
 	list := held(t)
-	if code != exitOK || len(list) != 1 || list[0].RPID != "localhost" || list[0].UserName != "ann" ||
+	if code != exitOK || len(list) != 1 || site.Users() != 1 || list[0].RPID != "localhost" || list[0].UserName != "ann" ||
 		!strings.Contains(modelText(llm.Requests()[before:]), "a passkey for ann on localhost was created and saved") {
 		t.Fatalf("with --passkeys-create: exit %d, %+v, store %v; stderr:\n%s", code, res, list, p.stderr.String())
 	}

@@ -28,7 +28,7 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "a persistent browser profile, created if missing and kept: logins, cookies and storage last from run to run (refused while another browser uses it)")
 	fs.StringVar(&f.storageState, "storage-state", "", "load cookies and localStorage from this Playwright storage-state JSON file before the first page")
 	fs.StringVar(&f.passkeys, "passkeys", "", "a passkey store (a JSON file of mode 0600, created if missing): sites sign in with its passkeys, user verification answered by webagent; manage it with webagent passkeys list|remove FILE")
-	fs.BoolVar(&f.passkeysCreate, "passkeys-create", false, "keep in the --passkeys store the passkeys sites create during the task (without it a creation is refused and the model told)")
+	fs.BoolVar(&f.passkeysCreate, "passkeys-create", false, "keep in the --passkeys store the passkeys sites create during the task (without it a creation fails for the site with NotAllowedError and the model is told)")
 	f.registerSave(fs)
 }
 

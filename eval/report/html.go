@@ -53,6 +53,20 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		},
 		"ratio": fmtRatio,
 		"money": fmtMoney,
+		// input is one of an input cost's sums (Run.Input): "no price"
+		// when there is none.
+		"input": func(c *InputCost, way string) string {
+			if c == nil {
+				return "no price"
+			}
+			return fmtMoney(map[string]float64{"none": c.Uncached, "prefix": c.PrefixCached, "billed": c.Billed}[way])
+		},
+		"inputv": func(c *InputCost, way string) float64 {
+			if c == nil {
+				return -1
+			}
+			return map[string]float64{"none": c.Uncached, "prefix": c.PrefixCached, "billed": c.Billed}[way]
+		},
 	}).Parse(htmlSource))
 })
 

@@ -14,6 +14,7 @@ func (r *Report) Markdown() string {
 	sum := r.Summarize()
 	r.mdHead(&b, sum)
 	r.mdSuites(&b, sum)
+	r.mdInput(&b)
 	writeGroups(&b, "site", sum.BySite, sum.UnpricedRuns == len(r.Runs))
 	writeGroups(&b, "level", sum.ByLevel, sum.UnpricedRuns == len(r.Runs))
 	writePassK(&b, sum.PassK)
@@ -103,7 +104,8 @@ func (r *Report) mdFaults(b *strings.Builder) {
 
 // mdTasks writes a line per run.
 func (r *Report) mdTasks(b *strings.Builder) {
-	b.WriteString("\n## Tasks\n\n| suite | task | result | code | iterations | time | tokens | cost |\n|---|---|---|---|---:|---:|---:|---:|\n")
+	b.WriteString("\n## Tasks\n\n| suite | task | result | code | iterations | time | tokens | cost | prompt tokens | a prefix of the previous request | " +
+		"input, no cache | input, prefix cached | input, as billed |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, run := range r.Runs {
 		res := "pass"
 		switch {
@@ -113,8 +115,9 @@ func (r *Report) mdTasks(b *strings.Builder) {
 			res = "**FAIL**"
 		}
 		usd, unknown := run.Spent()
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %s | %d | %s |\n", mdEscape(run.Suite), mdEscape(runLabel(run)), res, run.Code,
-			run.Iterations, fmtMS(float64(run.DurationMS)), run.Tokens.TotalTokens, fmtUSD(usd, unknown && usd == 0))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %s | %d | %s | %d | %s | %s |\n", mdEscape(run.Suite), mdEscape(runLabel(run)), res, run.Code,
+			run.Iterations, fmtMS(float64(run.DurationMS)), run.Tokens.TotalTokens, fmtUSD(usd, unknown && usd == 0),
+			run.Tokens.PromptTokens, share(run.Tokens.PrefixTokens, run.Tokens.PromptTokens), inputCells(run.Input))
 	}
 }
 

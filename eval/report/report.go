@@ -139,6 +139,11 @@ type Run struct {
 	// CostUSD is what the agent's model calls cost, in US dollars; nil
 	// when the model has no price (the tokens say what it used).
 	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// Input is what the agent's prompt tokens cost at its model's input
+	// and cached input prices, without a cache, with each request's
+	// prefix of the previous cached, and as billed; nil when the model has
+	// no price.
+	Input *InputCost `json:"input_cost,omitempty"`
 	// Rubric is a rubric task's (BU Bench V2); Score its score, 0 to
 	// 100, from the judge's findings (nil when unscored), and Zeroed why
 	// it was set to 0 (a canary leaked, reward hacking suspected).

@@ -25,6 +25,11 @@ type SuiteStats struct {
 	// (what a provider's cache could serve), and those the provider said
 	// it served from its cache.
 	Prompt, Prefix, Cached int
+	// Input is the sum of the runs' input costs (Run.Input), nil when no
+	// run had a price; Unpriced counts the runs with prompt tokens but no
+	// price.
+	Input    *InputCost
+	Unpriced int
 	// MedianMS and MeanMS are the time per task.
 	MedianMS float64
 	MeanMS   float64
@@ -79,6 +84,10 @@ func stats(name string, runs []Run) SuiteStats {
 		s.Prompt += r.Tokens.PromptTokens
 		s.Prefix += r.Tokens.PrefixTokens
 		s.Cached += r.Tokens.CachedTokens
+		r.Input.add(&s.Input)
+		if r.Input == nil && r.Tokens.PromptTokens > 0 {
+			s.Unpriced++
+		}
 		iters = append(iters, float64(r.Iterations))
 		durs = append(durs, float64(r.DurationMS))
 		total += float64(r.DurationMS)

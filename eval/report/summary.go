@@ -40,6 +40,10 @@ type Summary struct {
 	PromptTokens int `json:"prompt_tokens"`
 	PrefixTokens int `json:"prefix_tokens"`
 	CachedTokens int `json:"cached_tokens"`
+	// Input is what the prompt tokens cost at the model's prices (the
+	// sum of Run.Input), over the runs whose model has one; nil when none
+	// has.
+	Input *InputCost `json:"input_cost,omitempty"`
 	// MedianSteps and MedianMS are per run.
 	MedianSteps float64 `json:"median_steps"`
 	MedianMS    float64 `json:"median_ms"`
@@ -108,6 +112,7 @@ func (r *Report) Summarize() *Summary {
 		s.PromptTokens += run.Tokens.PromptTokens
 		s.PrefixTokens += run.Tokens.PrefixTokens
 		s.CachedTokens += run.Tokens.CachedTokens
+		run.Input.add(&s.Input)
 		if run.CostUSD != nil {
 			s.CostUSD += *run.CostUSD
 		}

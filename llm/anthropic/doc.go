@@ -13,7 +13,8 @@
 //     tool call (contract.ToolCall.Extra) and are sent back at the head of
 //     that assistant turn, as the API requires during tool use;
 //   - tool results go back as tool_result blocks in a user turn, images
-//     (the agent's screenshots) as base64 image blocks;
+//     (the agent's screenshots) as base64 image blocks, is_error true for
+//     a call that failed or was refused (contract.Message.Failed);
 //   - the system prompt is sent as system, and the tools and the system
 //     prompt carry cache_control breakpoints, a constant prefix the
 //     provider may cache; usage counts cache reads as

@@ -189,7 +189,7 @@ func assistantBlocks(m contract.Message) []sdk.ContentBlockParamUnion {
 }
 
 // toolResult is a tool message as a tool_result block: its text, then its
-// images.
+// images; is_error when its call failed or was refused.
 func toolResult(m contract.Message, toolset string) sdk.ContentBlockParamUnion {
 	text := m.Content
 	if strings.TrimSpace(text) == "" {
@@ -199,6 +199,9 @@ func toolResult(m contract.Message, toolset string) sdk.ContentBlockParamUnion {
 		Content: []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: text}}}}
 	if toolset != "" {
 		r.ToolsetName = sdk.String(toolset)
+	}
+	if m.Failed {
+		r.IsError = sdk.Bool(true)
 	}
 	if m.Browser != nil && toolset == browserToolset { // a computer tool's result has no browser_state
 		r.Content = append(r.Content, browserState(m.Browser))

@@ -7,7 +7,9 @@
 // time. The leading system messages become systemInstruction; user
 // messages user turns of text and inlineData images; an assistant message
 // a model turn; tool results functionResponse parts of a user turn
-// ({"output": text}, a tool's images as inline data of the response).
+// ({"output": text}, or {"error": text} for a call that failed or was
+// refused, as the API marks an error; a tool's images as inline data of
+// the response).
 // Consecutive messages of one role are one turn. Tools are offered as
 // functionDeclarations with their JSON Schema (parametersJsonSchema).
 //

@@ -80,7 +80,12 @@ func computerModel(calls ...call) func(req *apiRequest, n int) turn {
 		var said []string
 		for _, p := range req.partsOf("functionResponse") {
 			fr := p["functionResponse"].(map[string]any)
-			said = append(said, fmt.Sprint(fr["name"], ": ", fr["response"].(map[string]any)["output"]))
+			resp := fr["response"].(map[string]any)
+			text, ok := resp["output"]
+			if !ok {
+				text = resp["error"]
+			}
+			said = append(said, fmt.Sprint(fr["name"], ": ", text))
 		}
 		return turn{chunks: reply{calls: []call{{name: "done", args: map[string]any{"answer": strings.Join(said, "\n")}}}}.chunks()}
 	}

@@ -217,14 +217,19 @@ func recentShots(msgs []contract.Message) map[string]bool {
 	return kept
 }
 
-// functionResponse is a tool's result: {"output": text} with its images
+// functionResponse is a tool's result: {"output": text}, or {"error":
+// text} when its call failed or was refused, with its images
 // as inline data, or, for a computer use call, Gemini's {"url": ...} with
 // the screenshot (the conversation's latest when the result has none; none
 // when it is not one of the latest, shown) and safety_acknowledgement when
 // a person allowed its safety decision.
 func functionResponse(tc contract.ToolCall, m contract.Message, latest []byte, shown bool) *genai.Part {
 	x := callExtra(tc)
-	fr := &genai.FunctionResponse{ID: x.ID, Name: x.Name, Response: map[string]any{"output": m.Content}}
+	key := "output"
+	if m.Failed {
+		key = "error" // the API's key for a call that failed
+	}
+	fr := &genai.FunctionResponse{ID: x.ID, Name: x.Name, Response: map[string]any{key: m.Content}}
 	imgs := m.Images
 	if tc.Toolset == computerToolset {
 		fr.Response["url"] = pageURL(m.Browser)

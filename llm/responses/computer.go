@@ -164,7 +164,9 @@ func computerItemParam(raw json.RawMessage) (responses.ResponseInputItemUnionPar
 
 // computerOutput is a native call's result: the screenshot (the latest
 // of the conversation when the result has none, as for a call not run),
-// the checks a person acknowledged, then its text as a user message.
+// the checks a person acknowledged, then its text as a user message,
+// which says "failed" for a call that failed or was refused: a
+// computer_call_output has no field for it.
 func computerOutput(m contract.Message, latest []byte) []responses.ResponseInputItemUnionParam {
 	img := latest
 	if len(m.Images) > 0 {
@@ -186,7 +188,11 @@ func computerOutput(m contract.Message, latest []byte) []responses.ResponseInput
 	}
 	items := []responses.ResponseInputItemUnionParam{{OfComputerCallOutput: &out}}
 	if text := strings.TrimSpace(m.Content); text != "" {
-		items = append(items, responses.ResponseInputItemParamOfMessage("The computer call "+m.ToolCallID+" did: "+text, responses.EasyInputMessageRoleUser))
+		did := " did: "
+		if m.Failed {
+			did = " failed: " // the item has no error field: the message says it
+		}
+		items = append(items, responses.ResponseInputItemParamOfMessage("The computer call "+m.ToolCallID+did+text, responses.EasyInputMessageRoleUser))
 	}
 	return items
 }

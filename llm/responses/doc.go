@@ -7,7 +7,12 @@
 // instructions, a later one a developer message; user messages go as input
 // messages with their images as input_image data URLs; a reply's function
 // calls as function_call items with their call_id, the results as
-// function_call_output items. Tools are offered as type "function" with
+// function_call_output items. Neither function_call_output nor
+// computer_call_output has a field for a failed call: a failed or refused
+// call's output text says so (it starts "error:", or is a JSON object whose
+// "error" names the code), and for a computer call the user message after
+// its computer_call_output reads "The computer call ID failed: ..."
+// instead of "... did: ...". Tools are offered as type "function" with
 // their JSON Schema (strict off). prompt_cache_key is Config.PromptCacheKey
 // or, when empty, a hash of the model, the instructions and the first user
 // message, stable for the steps of one task.
