@@ -157,8 +157,9 @@
     $('qconfirm').hidden = !confirm || !st.control;
     $('qform').hidden = confirm || !st.control;
     if (!st.control) $('qdetail').textContent += '\n(Only the control link answers.)';
+    tick();
   }
-  function hideQuestion() { st.question = null; $('question').hidden = true; $('qanswer').value = ''; }
+  function hideQuestion() { st.question = null; $('question').hidden = true; $('qanswer').value = ''; tick(); }
   $('yes').onclick = () => st.question && send({ type: 'answer', id: st.question.id, yes: true, text: 'yes' });
   $('no').onclick = () => st.question && send({ type: 'answer', id: st.question.id, yes: false, text: 'no' });
   $('qform').onsubmit = (e) => {
