@@ -67,8 +67,9 @@ func frameMessage(f contract.ScreenFrame) []byte {
 // onFrame stores the newest frame and tells the viewers.
 func (v *View) onFrame(f contract.ScreenFrame) {
 	msg := frameMessage(f)
+	held := v.lease.held()
 	v.mu.Lock()
-	v.frame = &msg
+	v.frame, v.frameHeld = &msg, held
 	vs := v.viewerList()
 	v.mu.Unlock()
 	for _, w := range vs {

@@ -54,6 +54,7 @@ type View struct {
 	screen    contract.Screencaster
 	cast      *cast    // the screencast while someone watches
 	frame     *[]byte  // the newest frame's message
+	frameHeld bool     // it was painted while a person held control
 	steps     [][]byte // the steps' messages, the newest maxSteps
 	iter      []byte   // the latest iteration's message
 	events    [][]byte // the screen's events
@@ -180,7 +181,8 @@ func (v *View) OnStep(s agent.Step) {
 	if len(v.steps) > maxSteps {
 		v.steps = v.steps[len(v.steps)-maxSteps:]
 	}
-	if v.frame != nil && !v.lease.held() && len(v.film) < maxFilm {
+	// No frame painted while a person held control is kept.
+	if v.frame != nil && !v.frameHeld && !v.lease.held() && len(v.film) < maxFilm {
 		v.film = append(v.film, filmFrame{Iteration: s.Iteration, frame: *v.frame})
 	}
 	v.mu.Unlock()

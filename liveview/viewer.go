@@ -83,7 +83,6 @@ const flushTimeout = time.Second
 // end ends the viewer after what is queued for it.
 func (w *viewer) end() { w.stop(errEnded) }
 
-
 // sendControl tells the viewer the lease's state and whether it holds it.
 func (w *viewer) sendControl(st leaseState, key string) {
 	w.mu.Lock()
