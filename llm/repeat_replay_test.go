@@ -3,6 +3,8 @@ package llm_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -72,5 +74,52 @@ func TestStreamThatRepeatsALineIsStopped(t *testing.T) {
 	}
 	if !<-gone {
 		t.Error("the client read on to the end of the stream instead of closing it")
+	}
+}
+
+// Another stream llama-server sent for SmolLM2-135M-Instruct, asked with
+// webagent's own 30 tools to act on the wiki's main page (a reply of
+// links, cut at max_tokens 256): llama-server reported 1,147 prompt tokens,
+// fewer than the tools' JSON (17 KB) alone would take, because
+// SmolLM2's chat template has no place for tools. The client says so,
+// once (at level info, which --log-level info shows), and how to give the
+// model its tools.
+func TestServerThatDropsTheToolsIsNamed(t *testing.T) {
+	rec, err := os.ReadFile("testdata/smollm2-135m-no-tools.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var req contract.Request
+	for file, dst := range map[string]any{"testdata/webagent-tools.json": &req.Tools, "testdata/smollm2-135m-no-tools.request.json": &req.Messages} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(rec)
+	}))
+	defer srv.Close()
+	var logs bytes.Buffer
+	c, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "SmolLM2-135M-Instruct.Q4_1",
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := c.Complete(ctx, req)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(logs.String(), "try --tool-mode prompt"); n != 1 {
+		t.Errorf("%d warnings that the tools are dropped, want 1:\n%s", n, logs.String())
 	}
 }

@@ -3,6 +3,8 @@ package llm
 import (
 	"strings"
 	"testing"
+
+	"github.com/webagent/webagent/contract"
 )
 
 func TestLooping(t *testing.T) {
@@ -27,5 +29,31 @@ func TestLooping(t *testing.T) {
 		if !loops && got != c.text {
 			t.Errorf("%s: the text was changed though it does not loop", c.name)
 		}
+	}
+}
+
+func TestToolsDropped(t *testing.T) {
+	tools := []contract.ToolDef{{Name: "click", Description: "Click an element.", Parameters: []byte(strings.Repeat("x", 12000))}}
+	msgs := []contract.Message{{Role: contract.RoleUser, Content: strings.Repeat("y", 3600)}}
+	cases := []struct {
+		name   string
+		prompt int
+		calls  int
+		want   bool
+	}{
+		{"the messages alone", 1150, 0, true},
+		{"messages and tools", 4000, 0, false},
+		{"tools rendered compactly", 2200, 0, false},
+		{"a call came", 1150, 1, false},
+		{"no usage", 0, 0, false},
+	}
+	for _, c := range cases {
+		reply := contract.Reply{Usage: contract.Usage{PromptTokens: c.prompt}, ToolCalls: make([]contract.ToolCall, c.calls)}
+		if got := toolsDropped(contract.Request{Messages: msgs, Tools: tools}, reply); got != c.want {
+			t.Errorf("%s: toolsDropped = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if toolsDropped(contract.Request{Messages: msgs}, contract.Reply{Usage: contract.Usage{PromptTokens: 1}}) {
+		t.Error("a request without tools cannot drop them")
 	}
 }
