@@ -222,9 +222,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	if len(t.partial) > 1000 {
 		t.partial = t.partial[:1000]
 	}
-	for _, l := range parts[:len(parts)-1] {
-		t.lines = append(t.lines, l)
-	}
+	t.lines = append(t.lines, parts[:len(parts)-1]...)
 	if len(t.lines) > t.max {
 		t.lines = t.lines[len(t.lines)-t.max:]
 	}
