@@ -30,7 +30,7 @@ func TestRealModelEval(t *testing.T) {
 	out := t.TempDir()
 	began := time.Now()
 	p := start(t, "eval", "--local-model", "--task", "wiki-default-port", "--workers", "1",
-		"--max-iterations", "6", "--task-timeout", "90s", "--max-tokens", "512", "--temperature", "0", "--out", out)
+		"--max-iterations", "4", "--task-timeout", "80s", "--max-tokens", "128", "--temperature", "0", "--out", out)
 	code := p.wait(t, realModelBound+15*time.Second)
 	took := time.Since(began)
 	if code != exitOK && code != exitFailed {
@@ -53,8 +53,15 @@ func TestRealModelEval(t *testing.T) {
 	if run.Code == "" || run.Code == "HARNESS_ERROR" {
 		t.Errorf("the run ended with code %q: %s", run.Code, run.Message)
 	}
-	if run.Tokens.PromptTokens == 0 || run.Tokens.CompletionTokens == 0 {
-		t.Errorf("the real model was not asked or did not answer: tokens %+v", run.Tokens)
+	// The model answered at least once: a step with the model's time and
+	// something it wrote (a reply the stream reader stopped for repeating
+	// itself has no usage from the server, so tokens alone cannot tell).
+	answered := false
+	for _, s := range run.Steps {
+		answered = answered || (s.LLMMS > 0 && s.Error == "" && (s.Thought != "" || len(s.Actions) > 0))
+	}
+	if !answered {
+		t.Errorf("no step shows an answer of the real model: %+v", run.Steps)
 	}
 	if left := serversOf(in.Server); len(left) > 0 {
 		t.Errorf("llama-server left running after the eval: pids %v", left)
