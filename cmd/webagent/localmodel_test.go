@@ -89,3 +89,17 @@ func serversOf(server string) []int {
 	}
 	return pids
 }
+
+// Without the install, --local-model is a usage error that says the
+// command that installs it; with a model of its own it is one too.
+func TestLocalModelUsageErrors(t *testing.T) {
+	t.Parallel()
+	p := startEnv(t, []string{localmodel.DirEnv + "=" + t.TempDir()}, "eval", "--local-model", "--task", "wiki-default-port")
+	if code := p.wait(t, 30*time.Second); code != exitUsage || !strings.Contains(p.stderr.String(), "install it with "+localmodel.InstallCommand) {
+		t.Errorf("not installed: exit %d; stderr:\n%s", code, p.stderr.String())
+	}
+	code, p := run(t, "eval", "--local-model", "--base-url", "http://127.0.0.1:1/v1", "--task", "wiki-default-port")
+	if code != exitUsage || !strings.Contains(p.stderr.String(), "leave out --base-url and --model") {
+		t.Errorf("with --base-url: exit %d; stderr:\n%s", code, p.stderr.String())
+	}
+}
