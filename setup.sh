@@ -4,9 +4,22 @@
 # and the binaries in ./bin: webagent, the lean front that runs a browser command
 # to a running session itself (a millisecond or two to start, where the whole
 # program takes about ten), and webagent-full, the whole program, which it
-# runs for everything else.
+# runs for everything else. With --local-model it also installs a real
+# open-weight model and llama.cpp's server into the cache folder
+# (scripts/localmodel-install), for webagent eval --local-model.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+local_model=false
+for arg in "$@"; do
+  case "$arg" in
+    --local-model) local_model=true ;;
+    *)
+      echo "setup: unknown option $arg; the one option is --local-model (also install a real model and llama.cpp's server)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 if ! command -v go >/dev/null 2>&1; then
   echo "setup: Go is not installed; install Go 1.26 or newer from https://go.dev/dl/" >&2
@@ -53,4 +66,7 @@ go build -o bin/webagent-full ./cmd/webagent
 # spends about a millisecond in the loader before main, which is a fifth
 # of its whole run.
 CGO_ENABLED=0 go build -o bin/webagent ./cmd/webagent-lean
+if $local_model; then
+  scripts/localmodel-install
+fi
 echo "setup: done; try: bin/webagent eval (or bin/webagent demo)" >&2

@@ -33,6 +33,9 @@ type Client struct {
 	log    *slog.Logger
 	prompt atomic.Bool  // tools are described in the prompt
 	seq    atomic.Int64 // replies read, for the IDs of calls that came without one
+	// warnedDropped: the warning that the server drops the tools was
+	// given (once a client).
+	warnedDropped atomic.Bool
 }
 
 var _ contract.Model = (*Client)(nil)
@@ -89,6 +92,14 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 		var e *Error
 		switch {
 		case err == nil:
+			if !prompt && toolsDropped(req, reply) && c.warnedDropped.CompareAndSwap(false, true) {
+				// The server took the tools, but its prompt could not
+				// hold them: the model's chat template has no place for
+				// tools, and the model never sees them. Info, not Warn:
+				// the scripted model server's usage counts no tools.
+				c.log.Info("the model server's prompt was smaller than the tools alone: its chat template seems to drop them, so the model cannot call them; try --tool-mode prompt",
+					"prompt_tokens", reply.Usage.PromptTokens, "tools", len(req.Tools))
+			}
 			return reply, nil
 		case errors.As(err, &e) && e.Kind == KindToolsUnsupported && !prompt && !switched &&
 			c.cfg.ToolMode != ToolModeNative && len(req.Tools) > 0:

@@ -72,3 +72,26 @@ func promptMessages(req contract.Request) []contract.Message {
 	}
 	return out
 }
+
+// toolsDropped reports whether a reply to a request with tools, sent
+// natively, shows that the server left them out of the model's prompt: no
+// call, and fewer prompt tokens than the messages and the tools would
+// take even packed tightly (six bytes a token of text, twelve of the
+// tools' JSON; a tokenizer takes three to four, a provider that renders
+// tools compactly about half their JSON). It is a guess from the usage
+// the server reports, so it only tells (at level info). llama.cpp's server does this
+// with --jinja for a model whose chat template has no tools section
+// (SmolLM2's): it accepts the tools and renders none of them.
+func toolsDropped(req contract.Request, reply contract.Reply) bool {
+	if len(req.Tools) == 0 || len(reply.ToolCalls) > 0 || reply.Usage.PromptTokens == 0 {
+		return false
+	}
+	msgBytes, toolBytes := 0, 0
+	for _, m := range req.Messages {
+		msgBytes += len(m.Content)
+	}
+	for _, t := range req.Tools {
+		toolBytes += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	return reply.Usage.PromptTokens < msgBytes/6+toolBytes/12
+}

@@ -106,6 +106,10 @@ func (c *Client) readStream(body io.Reader, attempts int) (contract.Reply, strin
 			return contract.Reply{}, "", c.newError(0, providerError{Message: fmt.Sprintf(
 				"the reply ended with finish_reason %q; its partial output was discarded", acc.finish), Type: string(k)}, attempts)
 		}
+		if acc.stopLooping() {
+			c.log.Warn("the model wrote one line again and again; its reply was stopped there (finish repetition)")
+			return acc.finishReply()
+		}
 	}
 }
 
@@ -247,6 +251,23 @@ func (a *assembler) addCall(tc wireDeltaCall) {
 			}
 		}
 	}
+}
+
+// stopLooping cuts a reply of text alone that repeats one line (looping)
+// after the line's first occurrence and marks it finished; the caller
+// stops reading, which closes the stream and so the server's generation.
+func (a *assembler) stopLooping() bool {
+	if len(a.calls) > 0 || a.finish != "" {
+		return false
+	}
+	cut, loops := looping(a.text.String())
+	if !loops {
+		return false
+	}
+	a.text.Reset()
+	a.text.WriteString(cut)
+	a.finish = finishRepetition
+	return true
 }
 
 // finishReply returns the reply once the stream has ended. A call cut

@@ -43,6 +43,7 @@ type evalOpts struct {
 	fleet         evalFleetFlags
 	open          openWebFlags
 	apis          evalAPIFlags
+	local         localModelFlag
 }
 
 func evalFlags() (*flag.FlagSet, *evalOpts) {
@@ -69,6 +70,7 @@ func evalFlags() (*flag.FlagSet, *evalOpts) {
 		o.modelFlags.register(fs, "model to measure (default $WEBAGENT_MODEL); without one the bundled reference model plays each task's reference solution, offline",
 			"OpenAI-compatible endpoint of the model to measure (default $OPENAI_BASE_URL)")
 		o.apis.register(fs)
+		o.local.register(fs)
 	})
 	// The model-facing bounds (iteration timeout, stream idle timeout, no
 	// task timeout) are run's: a reasoning model that thinks for 90 s must
@@ -141,6 +143,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		return exitUsage, err
 	}
 
+	stopLocal, err := o.startLocalModel(ctx, stderr)
+	if err != nil {
+		return startExit(ctx), err
+	}
+	defer stopLocal()
 	// The model: the reference model unless one is configured.
 	model, modelName, api, native, closeModel, code, err := o.evalModel(ctx, log)
 	if err != nil {

@@ -38,7 +38,7 @@ func (o *evalOpts) fleetEval(ctx context.Context, fs *flag.FlagSet, files []stri
 		return exitUsage, usagef("--temporal runs the built-in suites; task files, --faults and --miniwob run on this machine")
 	case len(o.cdpURLs) > 0:
 		return exitUsage, usagef("--temporal and --cdp-url both say where browsers are; the workers have their own")
-	case o.model != "" || o.baseURL != "":
+	case o.model != "" || o.baseURL != "" || o.local.on:
 		return exitUsage, usagef("with --temporal the workers' model is measured, not one of this machine: start workers with --model and --base-url, and pass --worker-model")
 	case flagSet(fs, "trace"):
 		return exitUsage, usagef("with --temporal the traces would stay on the workers; leave --trace out")
