@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/webagent/webagent/internal/lockedproc"
 )
 
 // Bounds of the replays a console starts.
@@ -110,7 +112,10 @@ func (rs *replays) start(runID, dir, task string) (*job, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = replayGrace
-	if err := cmd.Start(); err != nil {
+	// Forked from a thread of its own (lockedproc): the parent-death
+	// signal follows the forking thread, which a Chromium's end could end.
+	ended := make(chan error, 1)
+	if err := lockedproc.Start(cmd, func(err error) { ended <- err }); err != nil {
 		cancel()
 		return nil, fmt.Errorf("starting the replay: %w", err)
 	}
@@ -124,7 +129,7 @@ func (rs *replays) start(runID, dir, task string) (*job, error) {
 	go func() {
 		defer rs.wg.Done()
 		defer cancel()
-		err := cmd.Wait()
+		err := <-ended
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.running, j.ended = false, time.Now()

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/webagent/webagent/internal/lockedproc"
 )
 
 const (
@@ -94,13 +96,14 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	// terminal's Ctrl-C reaches webagent, which ends it; SIGKILL when
 	// webagent dies however it dies.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := s.cmd.Start(); err != nil {
+	// Forked from a thread of its own (lockedproc): the parent-death
+	// signal follows the forking thread, which a Chromium's end could end.
+	if err := lockedproc.Start(s.cmd, func(err error) {
+		s.err = err
+		close(s.done)
+	}); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cfg.Server, err)
 	}
-	go func() {
-		s.err = s.cmd.Wait()
-		close(s.done)
-	}()
 	if err := s.waitReady(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+
+	"github.com/webagent/webagent/internal/lockedproc"
 )
 
 // CLIVersion is the temporal CLI built when none is found. Later tags
@@ -74,11 +76,12 @@ func Start(ctx context.Context, bin string) (*Server, error) {
 	cmd := exec.Command(bin, "server", "start-dev", "--ip", "127.0.0.1", "--headless",
 		"--port", strconv.Itoa(ports[0]), "--metrics-port", strconv.Itoa(ports[1]), "--log-level", "error")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	s := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0])), cmd: cmd, done: make(chan struct{})}
+	// Forked from a thread of its own: the parent-death signal follows the
+	// forking thread, which a test's Chromium could otherwise end early.
+	if err := lockedproc.Start(cmd, func(error) { close(s.done) }); err != nil {
 		return nil, fmt.Errorf("devtemporal: starting %s: %w", bin, err)
 	}
-	s := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0])), cmd: cmd, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(s.done) }()
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		c, err := client.DialContext(dctx, client.Options{HostPort: s.Addr, Logger: quiet{}})
