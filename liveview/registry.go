@@ -88,6 +88,11 @@ func (v *View) unregister() {
 // List returns the live views of this machine's user, oldest first, and
 // removes the files of processes that are gone.
 func List() ([]Entry, error) {
+	// Where no view was ever registered there is nothing to list, and
+	// listing leaves no folder behind.
+	if _, err := os.Stat(filepath.Join(wire.DirPath(), "live")); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	d, err := registryDir()
 	if err != nil {
 		return nil, err

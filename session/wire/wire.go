@@ -75,10 +75,7 @@ type Reply struct {
 // created if missing; one that another user owns, or that others can
 // enter, is refused.
 func Dir() (string, error) {
-	dir := filepath.Join(os.TempDir(), "webagent-"+strconv.Itoa(os.Getuid()))
-	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" {
-		dir = filepath.Join(rt, "webagent")
-	}
+	dir := DirPath()
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return "", fmt.Errorf("session folder %s: %w", dir, err)
 	}
@@ -91,6 +88,15 @@ func Dir() (string, error) {
 		return "", fmt.Errorf("session folder %s is not a private folder of this user (mode %v); remove it or set XDG_RUNTIME_DIR", dir, fi.Mode())
 	}
 	return dir, nil
+}
+
+// DirPath is Dir's path, neither made nor checked: for a reader that
+// must not leave a folder behind where there is none.
+func DirPath() string {
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" {
+		return filepath.Join(rt, "webagent")
+	}
+	return filepath.Join(os.TempDir(), "webagent-"+strconv.Itoa(os.Getuid()))
 }
 
 // Socket is the path of session name's socket in dir.
