@@ -36,6 +36,12 @@ type CustomTool struct {
 	// back as a failed call (counted in the error budget) and the task
 	// goes on. ctx ends at the budget.
 	Run func(ctx context.Context, args json.RawMessage) (string, error)
+	// RunPage, set instead of Run, performs a call whose work is page
+	// calls (a routine, package routine): each call it makes through page
+	// is a call of the run, made as a script's are (see PageCaller). It
+	// runs under the script's bound (ScriptBudget, within the
+	// iteration's), not Budget.
+	RunPage func(ctx context.Context, args json.RawMessage, page PageCaller) (string, error)
 }
 
 // DefaultCustomToolBudget is a CustomTool's budget when it sets none.
@@ -62,8 +68,10 @@ func (c *config) buildCustomTools() ([]*tool, error) {
 			return nil, fmt.Errorf("agent: custom tool %q has the name of a built-in tool; choose another", ct.Name)
 		case seen[ct.Name]:
 			return nil, fmt.Errorf("agent: two custom tools are named %q", ct.Name)
-		case ct.Run == nil:
+		case ct.Run == nil && ct.RunPage == nil:
 			return nil, fmt.Errorf("agent: custom tool %q has no Run function", ct.Name)
+		case ct.Run != nil && ct.RunPage != nil:
+			return nil, fmt.Errorf("agent: custom tool %q has both Run and RunPage; give one", ct.Name)
 		case ct.Budget < 0:
 			return nil, fmt.Errorf("agent: custom tool %q: the budget %s is negative", ct.Name, ct.Budget)
 		}
@@ -72,7 +80,9 @@ func (c *config) buildCustomTools() ([]*tool, error) {
 		if budget == 0 {
 			budget = DefaultCustomToolBudget
 		}
-		if c.lim.OperationTimeout > 0 && budget >= c.lim.OperationTimeout {
+		if ct.RunPage != nil {
+			budget = ScriptBudget
+		} else if c.lim.OperationTimeout > 0 && budget >= c.lim.OperationTimeout {
 			return nil, fmt.Errorf("agent: custom tool %q: its budget %s must be below the operation timeout %s, the backstop above every tool", ct.Name, budget, c.lim.OperationTimeout)
 		}
 		params := ct.Parameters
@@ -84,7 +94,7 @@ func (c *config) buildCustomTools() ([]*tool, error) {
 			return nil, fmt.Errorf("agent: custom tool %q: %w", ct.Name, err)
 		}
 		fn := ct.Run
-		out = append(out, &tool{name: ct.Name, desc: ct.Description, budget: budget, local: true, params: params,
+		t := &tool{name: ct.Name, desc: ct.Description, budget: budget, local: true, params: params,
 			decode: func(raw json.RawMessage) (json.RawMessage, error) {
 				var v any
 				if err := json.Unmarshal(raw, &v); err != nil {
@@ -108,7 +118,11 @@ func (c *config) buildCustomTools() ([]*tool, error) {
 					return contract.Outcome{}, &contract.ActionError{Msg: err.Error(), Err: err}
 				}
 				return contract.Outcome{Text: text}, nil
-			}})
+			}}
+		if ct.RunPage != nil {
+			t.local, t.do = false, pageToolRun(ct.RunPage)
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }

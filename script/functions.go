@@ -1,6 +1,7 @@
 package script
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,7 +129,7 @@ func (e *engine) pageFunc(t Tool) func(goja.FunctionCall) goja.Value {
 				break
 			}
 			v := rest[0]
-			if p.Type != "object" && isPlainObject(v) {
+			if p.Type != "object" && isPlainObject(v) && !(isTargetParam(p.Name) && isTarget(v)) {
 				break // the options object
 			}
 			args[p.Name] = v.Export()
@@ -144,6 +145,18 @@ func (e *engine) pageFunc(t Tool) func(goja.FunctionCall) goja.Value {
 		}
 		return e.pageCall(t, args)
 	}
+}
+
+// isTargetParam reports whether a tool's parameter names an element:
+// there, an object with a role ({role: "button", name: "Next"}) is the
+// element, which the Caller finds on the page (a routine's steps).
+func isTargetParam(name string) bool { return name == "ref" || name == "to_ref" }
+
+// isTarget reports whether v is an element described by role and name
+// rather than the options object.
+func isTarget(v goja.Value) bool {
+	o, ok := v.(*goja.Object)
+	return ok && o.Get("role") != nil && !goja.IsUndefined(o.Get("role"))
 }
 
 func isPlainObject(v goja.Value) bool {
@@ -189,12 +202,34 @@ func (e *engine) pageCall(t Tool, args map[string]any) goja.Value {
 	if err != nil {
 		panic(e.vm.NewTypeError("%s: the arguments cannot be sent: %v", FuncName(t.Name), err))
 	}
-	out, err := e.c.Call(e.ctx, t.Name, raw)
+	ctx := e.ctx
+	if line := e.line(); line > 0 {
+		ctx = context.WithValue(ctx, lineKey{}, line)
+	}
+	out, err := e.c.Call(ctx, t.Name, raw)
 	if err != nil {
 		e.throwOrStop(FuncName(t.Name), err)
 		return goja.Undefined()
 	}
 	return e.vm.ToValue(out)
+}
+
+// lineKey carries, in a Call's context, the program's line that made it.
+type lineKey struct{}
+
+// Line is the line of the program (1-based, as given) whose page call a
+// Caller is performing: what a routine's healed step is written back to.
+// 0 when ctx is not a page call's or the line is not known.
+func Line(ctx context.Context) int {
+	n, _ := ctx.Value(lineKey{}).(int)
+	return n
+}
+
+// line is the program's line at the page call being made: the innermost
+// frame of the program itself.
+func (e *engine) line() int {
+	l, _ := position(e.vm.CaptureCallStack(0, nil))
+	return l
 }
 
 // throwOrStop throws a *CallError into the program, or ends the run with
@@ -346,3 +381,8 @@ func fields(rest string) (value string, states []string, box []int) {
 	}
 	return
 }
+
+// Positional are the parameters a tool takes by position in a program, in
+// order (see Tool): what a program's writer (a routine saved from a run)
+// passes without naming.
+func Positional(t Tool) []Param { return positional(t) }

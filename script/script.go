@@ -188,8 +188,26 @@ var regexpOnce sync.Once
 // program is interrupted, at its next instruction or when its page call
 // returns. Nothing of the run goes on after Run returns.
 func Run(ctx context.Context, code string, tools []Tool, c Caller, lim Limits) (*Result, error) {
+	return RunEnv(ctx, code, Env{}, tools, c, lim)
+}
+
+// Env is what a program runs with besides its code, its tools and its
+// Caller: values it reads by name, and functions of its host written in
+// the program's own language.
+type Env struct {
+	// Globals are values the program reads by name (a routine's params),
+	// each made a JavaScript value (a map an object, a slice an array).
+	Globals map[string]any
+	// Prelude is JavaScript run before the program, in its world, to
+	// define functions it calls (a routine's start and expect). Its
+	// errors are the host's, not the program's: Run fails with them.
+	Prelude string
+}
+
+// RunEnv is Run with an Env.
+func RunEnv(ctx context.Context, code string, env Env, tools []Tool, c Caller, lim Limits) (*Result, error) {
 	regexpOnce.Do(func() { regexp2.DefaultMatchTimeout = RegexpTimeout })
-	e := &engine{ctx: ctx, c: c, lim: lim.effective(), vm: goja.New()}
+	e := &engine{ctx: ctx, c: c, lim: lim.effective(), vm: goja.New(), env: env}
 	res, err := e.run(code, tools)
 	if err != nil {
 		err.Logs, err.Calls = e.logs.lines, e.calls
@@ -206,6 +224,7 @@ type engine struct {
 	vm    *goja.Runtime
 	calls int
 	logs  logBuf
+	env   Env
 }
 
 // stop is the reason given to Interrupt: a bound or a Caller's error.
@@ -265,6 +284,16 @@ func (e *engine) run(code string, tools []Tool) (*Result, *Error) {
 	vm.SetMaxCallStackSize(maxStack)
 	if err := e.install(tools); err != nil {
 		return nil, &Error{Code: CodeThrown, Message: err.Error()}
+	}
+	for k, v := range e.env.Globals {
+		if err := vm.Set(k, v); err != nil {
+			return nil, &Error{Code: CodeThrown, Message: err.Error()}
+		}
+	}
+	if e.env.Prelude != "" {
+		if _, err := vm.RunScript("host.js", e.env.Prelude); err != nil {
+			return nil, &Error{Code: CodeThrown, Message: "the host's prelude: " + err.Error()}
+		}
 	}
 	stopCtx := context.AfterFunc(e.ctx, func() {
 		vm.Interrupt(stop{&Error{Code: CodeTimeout, Message: "the script ran out of time and was stopped: " + context.Cause(e.ctx).Error(), err: e.ctx.Err()}})
