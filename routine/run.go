@@ -98,6 +98,14 @@ func Run(ctx context.Context, page Page, r *Routine, params json.RawMessage, o R
 	return out, nil
 }
 
+// CheckParams checks values (a JSON object) against the routine's
+// parameters' schema, as Run does before it starts: an *Error
+// (CodeParams) that names what is missing or wrong.
+func CheckParams(r *Routine, params json.RawMessage) error {
+	_, err := checkParams(r, params)
+	return err
+}
+
 // checkParams reads params and checks them against the schema.
 func checkParams(r *Routine, params json.RawMessage) (map[string]any, error) {
 	if len(strings.TrimSpace(string(params))) == 0 {

@@ -34,16 +34,17 @@ type common struct {
 	vision         visionFlag
 	noScripts      bool
 	// human answers ask_human; set only when stdin is a terminal.
-	human   agent.Human
-	nav     navFlags
-	trace   traceFlags
-	browser browserFlags
-	session sessionFlags // registered by run and browser only
-	cache   cacheFlags   // registered by run only
-	policy  policyFlags  // registered by run and mcp
-	inbox   inboxFlags   // registered by run, browser and mcp
-	live    liveFlags    // registered by run only
-	otel    otelFlags
+	human    agent.Human
+	nav      navFlags
+	trace    traceFlags
+	browser  browserFlags
+	session  sessionFlags // registered by run and browser only
+	cache    cacheFlags   // registered by run only
+	policy   policyFlags  // registered by run and mcp
+	inbox    inboxFlags   // registered by run, browser and mcp
+	live     liveFlags    // registered by run only
+	routines routinesFlag // registered by run and mcp
+	otel     otelFlags
 	// registered are the groups registered, the ones validate checks.
 	registered commonGroup
 }

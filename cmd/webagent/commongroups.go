@@ -41,6 +41,7 @@ const (
 	titleInbox    = "Inbox"
 	titleLive     = "Live view"
 	titleCache    = "Run cache"
+	titleRoutines = "Routines"
 	titleFleet    = "Fleet (Temporal)"
 )
 

@@ -100,6 +100,11 @@ func cliReference(t *testing.T) string {
 			continue
 		}
 		b.WriteString("## webagent " + cmd + "\n\n" + block(helpOf(t, "help", cmd)))
+		if cmd == "routine" {
+			for _, sub := range []string{"save", "check", "list", "run", "diff", "accept"} {
+				b.WriteString("### webagent routine " + sub + "\n\n" + block(helpOf(t, "routine", sub, "--help")))
+			}
+		}
 		if cmd == "eval" {
 			for _, sub := range []string{"compare", "judge", "export"} {
 				b.WriteString("### webagent eval " + sub + "\n\n" + block(helpOf(t, "eval", sub, "--help")))

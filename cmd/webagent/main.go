@@ -52,6 +52,7 @@ Usage:
   webagent passkeys list|remove FILE [ID]  the passkeys of a --passkeys store (never their keys)
   webagent browser COMMAND [ARGS]  one bounded browser command at a time (open, snapshot, click e12, ...)
                                    in a session that keeps its Chromium; for coding agents
+  webagent routine save|check|list|run|diff|accept   a run that worked as a named, parameterised tool
   webagent skill [--install DIR]   print (or install) the skill that teaches a coding agent webagent browser
   webagent version                 print the version and the commit it was built from
   webagent completion bash|zsh|fish  print a shell completion script
@@ -121,6 +122,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdKeys(ctx, args[0], args[1:], stdout, stderr)
 	case "browser":
 		code, err = cmdBrowser(ctx, args[1:], stdout, stderr)
+	case "routine":
+		code, err = cmdRoutine(ctx, args[1:], stdout, stderr)
 	case "skill":
 		code, err = cmdSkill(ctx, args[1:], stdout)
 	case "version", "--version", "-version":
@@ -174,7 +177,7 @@ func cmdPastRuns(ctx context.Context, cmd string, args []string, stdout, stderr 
 }
 
 // commands are the commands, in the order help lists them.
-var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "console", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "passkeys", "browser", "skill", "version", "completion", "help"}
+var commands = []string{"run", "demo", "bench", "eval", "show-trace", "replay", "console", "mcp", "worker", "submit", "status", "cancel", "answer", "bot-key", "passkeys", "browser", "routine", "skill", "version", "completion", "help"}
 
 // commandFlags returns each command's flag set, for help and completion.
 var commandFlags = map[string]func() *flag.FlagSet{
@@ -194,6 +197,13 @@ var commandFlags = map[string]func() *flag.FlagSet{
 	"bot-key":    func() *flag.FlagSet { fs, _ := botKeyFlags(); return fs },
 	"skill":      func() *flag.FlagSet { fs, _ := skillFlags(); return fs },
 	"passkeys":   passkeysFlags,
+	"routine": func() *flag.FlagSet {
+		fs := flag.NewFlagSet("routine", flag.ContinueOnError)
+		fs.Usage = func() {
+			fmt.Fprint(fs.Output(), routineUsage+"\nSee webagent routine COMMAND --help for each command's flags.\n")
+		}
+		return fs
+	},
 }
 
 func unknownCommand(cmd string) error {

@@ -35,6 +35,9 @@ type runOpts struct {
 	taskFile string
 	// schemaFile holds the answer's JSON Schema (readSchema).
 	schemaFile string
+	// modelOptional is set by webagent routine run: without a model
+	// configured, the run has none (a step that needs healing fails).
+	modelOptional bool
 }
 
 func runFlags() (*flag.FlagSet, *runOpts) {
@@ -55,6 +58,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	o.common.registerGroups(g, groupsRun|groupJSON|groupTrace)
 	g.add(titleSession, o.session.register)
 	g.add(titleCache, func(fs *flag.FlagSet) { o.cache.register(fs, true) })
+	g.add(titleRoutines, o.routines.register)
 	g.add(titlePolicy, o.policy.register)
 	g.add(titleInbox, o.inbox.register)
 	g.add(titleLive, o.live.register)
@@ -101,6 +105,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if task == "" {
 		return exitUsage, usagef("no task given; write it in plain words after the flags, e.g. webagent run --url https://example.org \"find the contact email\"")
 	}
+	return o.start(ctx, task, stdout, stderr)
+}
+
+// start checks the rest of run's flags, then runs task.
+func (o *runOpts) start(ctx context.Context, task string, stdout, stderr io.Writer) (int, error) {
+	var err error
 	template, startTemplate := task, o.url
 	if task, o.url, err = o.cache.expand(task, o.url); err != nil {
 		return exitUsage, err
@@ -158,9 +168,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if o.native, err = nativeKind(o.tools, chooseAPI(o.api, o.baseURL, log)); err != nil {
 		return exitUsage, err
 	}
-	model, err := newModelAPI(ctx, o.api, &o.modelFlags, log)
-	if err != nil {
-		return exitUsage, err
+	var model contract.Model = noModel{}
+	if !o.modelOptional || cfg.Model != "" {
+		if model, err = newModelAPI(ctx, o.api, &o.modelFlags, log); err != nil {
+			return exitUsage, err
+		}
 	}
 	return execute(ctx, o.common, model, agent.Task{URL: o.url, Instruction: task, Secrets: secrets, AnswerSchema: schema}, stdout, stderr)
 }
@@ -241,6 +253,11 @@ func execute(ctx context.Context, c common, model contract.Model, task agent.Tas
 		return exitUsage, usagef("%v", err)
 	}
 	opts = append(opts, c.inbox.options(c.trace.masker)...)
+	rops, err := c.routines.options(model, stderr)
+	if err != nil {
+		return exitUsage, err
+	}
+	opts = append(opts, rops...)
 	switch {
 	case tw != nil:
 		opts = append(opts, agent.WithTracer(tw))
