@@ -55,6 +55,7 @@ import (
 	"github.com/webagent/webagent/liveview"
 	"github.com/webagent/webagent/mcptask"
 	"github.com/webagent/webagent/policy"
+	"github.com/webagent/webagent/routine"
 	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/session"
 )
@@ -127,6 +128,10 @@ type Config struct {
 	// session's when they change: for the person (the command prints
 	// them on stderr), never for a log.
 	OnLive func(title, view, control string)
+	// Routines, when set, offers each routine of the folder as a tool,
+	// routine_NAME (routines.go); run_task's loop gets them through
+	// AgentOptions (routine.Tools).
+	Routines *routine.Store
 	// Version is the server's version, as told to clients.
 	Version string
 	// Logger receives the server's diagnostics; nil logs nothing.
@@ -173,6 +178,9 @@ func New(cfg Config) *Server {
 		s.mcp.AddTool(t.tool, s.handle(t))
 	}
 	s.mcp.AddTool(runTaskTool, s.runTask)
+	if cfg.Routines != nil {
+		s.addRoutines()
+	}
 	if cfg.Inbox != nil {
 		s.mcp.AddTool(readEmailTool, s.readEmail)
 	}

@@ -46,6 +46,9 @@ func mcpFlags() (*flag.FlagSet, *mcpOpts) {
 	g.add(titleInbox, o.common.inbox.register)
 	g.add(titlePolicy, o.policy.register)
 	g.add(titleCache, func(fs *flag.FlagSet) { o.cache.register(fs, false) })
+	g.add(titleRoutines, func(fs *flag.FlagSet) {
+		fs.StringVar(&o.routines.dir, "routines", "", "a folder of routines (webagent routine save): each is a tool, routine_NAME, that runs its saved steps in the session's browser with the values given, and run_task's model is offered them too")
+	})
 	g.add(titleLive, o.live.registerMCP)
 	g.add(titleFleet, func(fs *flag.FlagSet) {
 		fs.StringVar(&o.temporal.addr, "temporal", "", "run run_task's runs on the fleet's workers (webagent worker) through this Temporal frontend, HOST:PORT: each is a workflow, which a client finds again by its task id after the server restarts")
@@ -115,6 +118,10 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		defer c.Close()
 		fc = mcpFleet{&fleet.Client{C: c, TaskQueue: o.temporal.queue}}
 	}
+	routines, rops, err := o.routines.forMCP(model, stderr)
+	if err != nil {
+		return exitUsage, err
+	}
 	bopts := o.browserOptions(log) // common.browserOptions
 	bopts.Isolated = o.cdpURL != ""
 	live, err := o.live.serve(stderr)
@@ -131,7 +138,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Secrets:      secrets,
 		Model:        model,
 		Limits:       o.limits,
-		AgentOptions: append([]agent.Option{agent.WithVision(o.vision.on), agent.WithVisionMarks(o.vision.marks), agent.WithScripts(!o.noScripts)}, o.inbox.options(nil)...),
+		AgentOptions: append(append([]agent.Option{agent.WithVision(o.vision.on), agent.WithVisionMarks(o.vision.marks), agent.WithScripts(!o.noScripts)}, o.inbox.options(nil)...), rops...),
+		Routines:     routines,
 		Inbox:        o.inbox.mailboxMCP(),
 		Actions:      o.policy.p,
 		DerivePolicy: o.policy.auto,

@@ -62,7 +62,7 @@ func (r *routinesFlag) options(model contract.Model, stderr io.Writer) ([]agent.
 		return nil, err
 	}
 	to := routine.ToolOptions{Base: r.base, Progress: func(line string) { fmt.Fprintln(stderr, line) }}
-	if _, none := model.(noModel); !none {
+	if _, none := model.(noModel); !none && model != nil {
 		to.Healer = routine.ModelHealer(model, 0)
 	}
 	if r.only != nil {
@@ -73,4 +73,18 @@ func (r *routinesFlag) options(model contract.Model, stderr io.Writer) ([]agent.
 		return nil, usagef("--routines: %v", err)
 	}
 	return []agent.Option{agent.WithTools(tools...)}, nil
+}
+
+// forMCP is mcp --routines: the folder for the server's routine tools and
+// the options that offer them to run_task's loop; nothing without it.
+func (r *routinesFlag) forMCP(model contract.Model, stderr io.Writer) (*routine.Store, []agent.Option, error) {
+	if r.dir == "" {
+		return nil, nil, nil
+	}
+	s, err := r.store()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts, err := r.options(model, stderr)
+	return s, opts, err
 }
