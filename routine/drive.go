@@ -50,5 +50,12 @@ func (d *drive) Next(_ context.Context, t agent.Turn) (agent.Planned, error) {
 	if a.Error || a.Skipped {
 		return reply(agent.ToolFail, map[string]string{"reason": strings.TrimPrefix(a.Outcome, "error: ")}), nil
 	}
-	return reply(agent.ToolDone, map[string]string{"answer": a.Outcome}), nil
+	answer := a.Outcome
+	var o struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal([]byte(a.Outcome), &o) == nil && len(o.Result) > 0 {
+		answer = string(o.Result) // what the routine returned
+	}
+	return reply(agent.ToolDone, map[string]string{"answer": answer}), nil
 }

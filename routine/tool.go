@@ -95,7 +95,11 @@ func progressLine(r *Routine, res *Result, err error) string {
 	case err != nil:
 		return fmt.Sprintf("routine %s v%d: %v", r.Name, r.Version, err)
 	case res.Draft != nil:
-		return fmt.Sprintf("routine %s v%d: done in %d calls; %d steps healed, kept as draft v%d (webagent routine diff %s)", r.Name, r.Version, res.Calls, len(res.Heals), res.Draft.Version, r.Name)
+		steps := "steps"
+		if len(res.Heals) == 1 {
+			steps = "step"
+		}
+		return fmt.Sprintf("routine %s v%d: done in %d calls; %d %s healed, kept as draft v%d (webagent routine diff %s)", r.Name, r.Version, res.Calls, len(res.Heals), steps, res.Draft.Version, r.Name)
 	}
 	return fmt.Sprintf("routine %s v%d: done in %d calls", r.Name, r.Version, res.Calls)
 }

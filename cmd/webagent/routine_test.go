@@ -37,6 +37,9 @@ func TestRoutineCommands(t *testing.T) {
 		if code != want {
 			t.Fatalf("webagent %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, p.stdout.String(), p.stderr.String())
 		}
+		if args[0] == "routine" {
+			t.Logf("webagent %s\n%s%s", strings.Join(args, " "), p.stdout.String(), p.stderr.String())
+		}
 		return p
 	}
 	// A run that worked, traced, then saved.
@@ -68,6 +71,16 @@ func TestRoutineCommands(t *testing.T) {
 		t.Errorf("customers %+v", c)
 	}
 
+	// --url: the same routine on another copy of the site (staging).
+	staging := routinesite.New()
+	srv2 := httptest.NewServer(staging)
+	defer srv2.Close()
+	must(t, exitOK, append([]string{"routine", "run", "add-customer", "--routines", routines, "--url", srv2.URL,
+		"--param", "full_name=Sam Oak", "--param", "email=sam@example.com", "--param", "plan=Basic"}, secret...)...)
+	if c := staging.Customers(); len(c) != 1 || c[0].Name != "Sam Oak" || len(site.Customers()) != 2 {
+		t.Errorf("--url: staging has %+v, the first site %d customers", c, len(site.Customers()))
+	}
+
 	t.Run("bad input is exit 2 and changes nothing", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"routine", "run", "nope", "--routines", routines},
@@ -77,6 +90,7 @@ func TestRoutineCommands(t *testing.T) {
 			{"routine", "save", traceDir, "--name", "add-customer", "--routines", routines},
 			{"routine", "save", dir, "--name", "other", "--routines", routines},
 			{"routine", "diff", "add-customer", "--routines", routines, "extra"},
+			{"routine", "run", "add-customer", "--routines", routines, "--param", "full_name=Cy", "--param", "email=c@example.com", "--param", "plan=Pro"},
 		} {
 			p := must(t, exitUsage, args...)
 			if !strings.Contains(p.stderr.String(), "webagent: ") {
@@ -92,7 +106,7 @@ func TestRoutineCommands(t *testing.T) {
 	site.Rename("Next", "Continue")
 	p = must(t, exitOK, append(append([]string{"routine", "run", "add-customer", "--routines", routines,
 		"--param", "full_name=Dee Fox", "--param", "email=dee@example.com", "--param", "plan=Basic"}, model...), secret...)...)
-	if !strings.Contains(p.stderr.String(), "1 steps healed, kept as draft v2") {
+	if !strings.Contains(p.stderr.String(), "1 step healed, kept as draft v2") || strings.Contains(p.stderr.String(), "warning") {
 		t.Errorf("the healed run's stderr:\n%s", p.stderr.String())
 	}
 	p = must(t, exitOK, "routine", "list", "--routines", routines)

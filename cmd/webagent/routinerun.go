@@ -79,6 +79,11 @@ func cmdRoutineRun(ctx context.Context, args []string, stdout, stderr io.Writer)
 	o.routines.only, o.routines.params = r, params
 	o.modelOptional = true
 	task := fmt.Sprintf("Run the routine %s (version %d) with %s", r.Name, r.Version, params)
+	for i, name := range r.Secrets {
+		// Named in the task, a secret without its --secret is bad input
+		// before the browser starts.
+		task += map[bool]string{true: ", typing ", false: " and "}[i == 0] + "<secret>" + name + "</secret>"
+	}
 	return o.start(ctx, task, stdout, stderr)
 }
 
