@@ -172,7 +172,9 @@ var docCommandTests = map[string]string{
 	"eval":          "TestEvalBuiltinTasks", // built-in tasks through the CLI; TestBuiltinSuiteUnderLoad (eval) runs every one
 	"demo":          "TestDemoHuman",
 	"console runs/": "TestConsoleReplay", // console DIR, a folder of traces
-	"eval --local-model --task wiki-default-port": "TestRealModelEval", // with bounds of its own; skipped without the install
+	"eval --local-model --task wiki-default-port": "TestRealModelEval",   // with bounds of its own; skipped without the install
+	"routine diff add-customer":                   "TestRoutineCommands", // with --routines DIR
+	"routine accept add-customer":                 "TestRoutineCommands",
 }
 
 // A webagent command in a shell line: webagent or bin/webagent at the
