@@ -74,7 +74,7 @@ func (w *world) run(task, path, traceDir string, opts ...agent.Option) *agent.Re
 		}
 		opts = append(opts, agent.WithTracer(tw))
 	}
-	opts = append([]agent.Option{agent.WithLimits(agent.Limits{MaxIterations: 30, IterationTimeout: 30 * time.Second})}, opts...)
+	opts = append([]agent.Option{agent.WithLimits(agent.Limits{MaxIterations: 30, IterationTimeout: 30 * time.Second, HumanTimeout: 10 * time.Second})}, opts...)
 	a, err := agent.New(b, w.llm, opts...)
 	if err != nil {
 		w.t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/agent"
+	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/routine"
 	"github.com/webagent/webagent/testfixture/routinesite"
 )
@@ -223,5 +224,36 @@ func waitFor(t *testing.T, cond func() bool, what func() string) {
 			t.Fatalf("not within 10 s: %s", what())
 		case <-tick.C:
 		}
+	}
+}
+
+// TestRoutineUnderThePolicy: a routine's steps run under the user's
+// action policy as the model's own calls do: --confirm purchases asks
+// before its "Place order", and a no refuses it (no order).
+func TestRoutineUnderThePolicy(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.record("order-item", routinesite.OrderTask(12, "Red mug"), "/shop", map[string]string{"product": "Red mug", "quantity": "12"})
+	p, err := policy.Presets("purchases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	no := agent.ConfirmerFunc(func(_ context.Context, c agent.Confirmation) (bool, error) {
+		asked = append(asked, c.Question)
+		return false, nil
+	})
+	res := w.runRoutine("order-item", map[string]string{"product": "Teapot", "quantity": "20"}, false, agent.WithPolicy(p), agent.WithConfirmer(no))
+	if res.Code == agent.CodeSuccess || !strings.Contains(res.Message, routine.CodeFailed) || !strings.Contains(res.Message, "REFUSED") {
+		t.Fatalf("a refused Place order: %s %q", res.Code, res.Message)
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0], `click button "Place order"`) {
+		t.Errorf("asked %q", asked)
+	}
+	if o := w.site.Orders(); len(o) != 1 {
+		t.Errorf("orders %+v: only the recorded one", o)
+	}
+	if len(res.Policy) != 1 || res.Policy[0].Allowed {
+		t.Errorf("the result's policy decisions %+v", res.Policy)
 	}
 }
