@@ -34,7 +34,7 @@ func (t Target) String() string {
 // literal writes t as the program does; value writes its strings (a
 // parameter's value read from params).
 func (t Target) literal(value func(v any, field string) string) string {
-	parts := []string{"role: " + jsLiteral(t.Role), "name: " + value(t.Name, "")}
+	parts := []string{"role: " + jsLiteral(t.Role), "name: " + value(t.Name, t.Role)}
 	if t.Near != "" {
 		parts = append(parts, "near: "+value(t.Near, ""))
 	}
