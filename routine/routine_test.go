@@ -257,3 +257,30 @@ func TestRoutineUnderThePolicy(t *testing.T) {
 		t.Errorf("the result's policy decisions %+v", res.Policy)
 	}
 }
+
+// TestRoutineWithinTheIterationBound: a routine whose step waits for what
+// never comes ends within the iteration's bound, as a script does, and the
+// run says why.
+func TestRoutineWithinTheIterationBound(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	dir := t.TempDir()
+	s := handMade(t, dir, "wait-forever", `start("`+w.url+`/shop");
+waitFor("a text this page never shows", {timeout_ms: 60000});
+return expect({});
+`)
+	r, err := s.Load("wait-forever")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	res := w.run("Run the routine wait-forever", "/shop", "", agent.WithLimits(agent.Limits{IterationTimeout: 4 * time.Second, HumanTimeout: time.Second}),
+		agent.WithTools(routine.Tool(s, r, routine.ToolOptions{})), agent.WithRecording(routine.Drive(r, json.RawMessage(`{"full_name": "x"}`))))
+	took := time.Since(t0)
+	if res.Code == agent.CodeSuccess || took > 15*time.Second {
+		t.Fatalf("%s %q after %s, want a failure within the 4 s bound and the run's end", res.Code, res.Message, took)
+	}
+	if !strings.Contains(res.Message, "SCRIPT_TIMEOUT") && res.Code != agent.CodeIterationTimeout {
+		t.Errorf("%s %q: want the script's time or the iteration's bound named", res.Code, res.Message)
+	}
+}

@@ -207,7 +207,7 @@ func (st *stepper) failure(err error) error {
 		if errors.As(u, &re) {
 			return re
 		}
-		return &Error{Code: CodeFailed, Line: se.Line, Msg: se.Message, err: err}
+		return &Error{Code: CodeFailed, Line: se.Line, Msg: se.Code + ": " + se.Message, err: err}
 	}
 	if m, ok := strings.CutPrefix(se.Message, "uncaught "+CodeEnd+": "); ok {
 		return &Error{Code: CodeEnd, Line: se.Line, Msg: m, err: err}

@@ -54,6 +54,18 @@ func TestRoutineCommands(t *testing.T) {
 	if out := p.stdout.String(); !strings.Contains(out, "add-customer") || !strings.Contains(out, "v1") || !strings.Contains(out, "full_name, email, plan") {
 		t.Errorf("routine list:\n%s", out)
 	}
+	// A cache entry: its variables name the parameters.
+	entry := filepath.Join(dir, "cache", "add-the-customer-0123456789ab")
+	if err := os.MkdirAll(entry, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	events, _ := os.ReadFile(filepath.Join(traceDir, "trace.jsonl"))
+	os.WriteFile(filepath.Join(entry, "trace.jsonl"), events, 0o644)
+	os.WriteFile(filepath.Join(entry, "entry.json"), []byte(`{"version": 1, "vars": {"customer": "Ann Lee", "mail": "ann@example.com"}}`), 0o644)
+	p = must(t, exitOK, "routine", "save", entry, "--name", "from-entry", "--routines", routines)
+	if out := p.stdout.String(); !strings.Contains(out, "parameters: customer, mail, plan") {
+		t.Errorf("a cache entry's variables are not the parameters:\n%s", out)
+	}
 
 	// Run with other values: no model.
 	before := len(llm.Requests())
