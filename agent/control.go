@@ -42,6 +42,10 @@ type Handback struct {
 	// the model, and masked from then on wherever it shows (a field's
 	// value in a snapshot).
 	Typed []string
+	// Actions are what the person did, element by element, in order (see
+	// PersonAction): the takeover's record keeps them as its Calls, which
+	// a routine can redo (package routine).
+	Actions []PersonAction
 }
 
 // WithControl lets a person take the browser between steps (see Control).
@@ -100,6 +104,7 @@ func (r *run) takeover(ctx context.Context, iter int, hb *Handback) {
 	if err == nil {
 		after = snap.Text
 	}
+	calls := r.personCalls(hb.Actions, snap.URL)
 	for _, v := range hb.Typed {
 		r.maskTyped(v, snap.URL)
 	}
@@ -114,7 +119,7 @@ func (r *run) takeover(ctx context.Context, iter int, hb *Handback) {
 	r.wantFull = true
 	r.checkSeen = false
 	r.record(Step{Iteration: iter, StartMS: ms(time.Since(r.started)) - hb.Held.Milliseconds(), URL: r.sec.Mask(snap.URL),
-		Actions: []ActionRecord{{Tool: ToolTakeover, Outcome: brief, MS: hb.Held.Milliseconds()}}})
+		Actions: []ActionRecord{{Tool: ToolTakeover, Outcome: brief, MS: hb.Held.Milliseconds(), Calls: calls}}})
 }
 
 // brief is what the model is told of a hold.

@@ -174,7 +174,7 @@ func TestPersonInput(t *testing.T) {
 	}
 	log.wait(t, "the field typed into", 10*time.Second, func(c *castLog) bool { return c.has(contract.ScreenTyped, `textbox "Code"`) })
 	for _, e := range log.events {
-		if strings.Contains(e.Text, "47") {
+		if strings.Contains(e.Text, "47") && e.Text != url { // the page's URL may hold 47 (its port)
 			t.Errorf("an event tells what was typed: %+v", e)
 		}
 	}

@@ -119,3 +119,37 @@ type PersonInput struct {
 	// Modifiers: Alt 1, Ctrl 2, Meta 4, Shift 8.
 	Modifiers int `json:"mods,omitempty"`
 }
+
+// PersonRecorder is implemented by a Screencaster that can also say what a
+// person's input acted on, as a snapshot names it, for the record of a
+// takeover (package liveview turns it into the steps a routine can redo).
+type PersonRecorder interface {
+	// PersonAct dispatches in as PersonInput does and names its target:
+	// for a press of the mouse or a choice in a select, the control under
+	// the pointer (before the input acts, which may leave the page); for a
+	// key or text, the focused element, and, when it is a field, its value
+	// as the input left it. A target it cannot name is the zero
+	// PersonTarget; only the dispatch's failure is an error.
+	PersonAct(ctx context.Context, in PersonInput) (PersonTarget, error)
+}
+
+// PersonTarget is the element a person's input acted on.
+type PersonTarget struct {
+	// Role and Name are the element's role and accessible name as a
+	// snapshot shows them (button, "Next"); empty when nothing there is a
+	// control a snapshot would act on.
+	Role, Name string
+	// Ref is its ref in the latest snapshot of its document, when it has
+	// one.
+	Ref string
+	// URL is the address of its document.
+	URL string
+	// Field says it takes text; Multiline that Enter types in it (a
+	// textarea, an editable element).
+	Field, Multiline bool
+	// Value is a field's value after a key or text (HasValue set): what
+	// the person's typing made it. It is the person's, never to be
+	// logged or shown to a model.
+	Value    string
+	HasValue bool
+}

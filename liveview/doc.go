@@ -23,7 +23,12 @@
 // control survives a reconnect, and input naming another key is refused.
 // A person's input reaches the page as trusted input; the browser's own
 // limits (where pages may go, read-only, the egress) hold for it as for
-// the agent.
+// the agent. What the person does is recorded element by element when the
+// browser can name it ([contract.PersonRecorder]): a click on a control,
+// the text a field held when they left it, a choice in a select, Enter or
+// Escape ([agent.Handback] Actions). The loop keeps them as the takeover
+// step's calls, the text only by the name of the secret that masks it,
+// which is how a takeover is saved as a routine (package routine).
 //
 // # Tokens
 //

@@ -45,14 +45,15 @@ type Lease struct {
 	state    string
 	key      string // the grant's key, while requested or held
 	epoch    int64
-	reason   string    // why the agent asks (stateAsked)
-	acting   int       // actors between Act and release
-	since    time.Time // when the hold began
-	lastIn   time.Time // the holder's last input
-	pages    []string  // where the held tab went
-	fields   []string  // the fields the holder typed into
-	typed    []string  // what they typed, a text per field (never shown)
-	note     string    // what the person wrote on handing back
+	reason   string      // why the agent asks (stateAsked)
+	acting   int         // actors between Act and release
+	since    time.Time   // when the hold began
+	lastIn   time.Time   // the holder's last input
+	pages    []string    // where the held tab went
+	fields   []string    // the fields the holder typed into
+	typed    []string    // what they typed, a text per field (never shown)
+	steps    personSteps // what they did, element by element
+	note     string      // what the person wrote on handing back
 	backIdle bool
 	back     chan struct{} // closed when the hold ends
 	granted  chan struct{} // closed when the request is granted
@@ -115,7 +116,7 @@ func (l *Lease) grantLocked() {
 	l.state, l.reason = stateHeld, ""
 	l.since, l.lastIn = time.Now(), time.Now()
 	l.pages, l.note, l.backIdle = nil, "", false
-	l.fields, l.typed = nil, nil
+	l.fields, l.typed, l.steps = nil, nil, personSteps{}
 	l.back = make(chan struct{})
 	close(l.granted)
 	if l.idle > 0 {
@@ -212,6 +213,16 @@ func (l *Lease) input(in contract.PersonInput) {
 	}
 	if len(l.typed) > 64 {
 		l.typed = l.typed[len(l.typed)-64:]
+	}
+}
+
+// did records an input the holder's browser dispatched, whose target is
+// tg (contract.PersonRecorder), in the hold's element-level record.
+func (l *Lease) did(in contract.PersonInput, tg contract.PersonTarget) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.state == stateHeld {
+		l.steps.add(in, tg)
 	}
 }
 
@@ -338,7 +349,7 @@ func (l *Lease) wait(ctx context.Context, back chan struct{}) (*agent.Handback, 
 		}
 	}
 	return &agent.Handback{Held: time.Since(l.since), Pages: append([]string(nil), l.pages...), Note: l.note, Idle: l.backIdle,
-		Fields: append([]string(nil), l.fields...), Typed: typed}, nil
+		Fields: append([]string(nil), l.fields...), Typed: typed, Actions: append([]agent.PersonAction(nil), l.steps.acts...)}, nil
 }
 
 // Handover implements agent.Control: the agent asks a person to take over

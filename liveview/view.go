@@ -270,7 +270,8 @@ func (v *View) screenEvent(ev contract.ScreenEvent) {
 	v.broadcast(msg)
 }
 
-// personInput sends a controlling viewer's input to the browser.
+// personInput sends a controlling viewer's input to the browser, and
+// records what it acted on when the browser says (contract.PersonRecorder).
 func (v *View) personInput(ctx context.Context, key string, in contract.PersonInput) error {
 	if err := v.lease.check(key); err != nil {
 		return err
@@ -282,5 +283,14 @@ func (v *View) personInput(ctx context.Context, key string, in contract.PersonIn
 	if s == nil {
 		return errNoBrowser
 	}
-	return s.PersonInput(ctx, in)
+	rec, ok := s.(contract.PersonRecorder)
+	if !ok {
+		return s.PersonInput(ctx, in)
+	}
+	tg, err := rec.PersonAct(ctx, in)
+	if err != nil {
+		return err
+	}
+	v.lease.did(in, tg)
+	return nil
 }

@@ -97,9 +97,9 @@ func (w *writer) action(st trace.StepEvent, rec agent.ActionRecord) error {
 			w.endIter = st.Iteration
 		}
 		return nil
-	case agent.ToolFail, agent.ToolAskHuman, agent.ToolScreenshot, agent.ToolSnapshot, agent.ToolTakeover, "wait":
+	case agent.ToolFail, agent.ToolAskHuman, agent.ToolScreenshot, agent.ToolSnapshot, "wait":
 		return nil
-	case agent.ToolScript:
+	case agent.ToolScript, agent.ToolTakeover: // a takeover's Calls: what the person did, by element
 		for _, c := range rec.Calls {
 			if c.Tool == agent.ToolSnapshot || c.Tool == "snapshot" || c.Error || c.Skipped {
 				continue
@@ -286,6 +286,9 @@ func (w *writer) program(r *Routine) string {
 	fmt.Fprintf(&b, "// The task then: %s\n", oneLine(r.Source.Task))
 	b.WriteString("// Elements are found by role and name; params.NAME are the parameters, secret(\"NAME\") a\n")
 	b.WriteString("// secret by name. Edit it, then check it: webagent routine check " + r.Name + "\n")
+	if typed := slices.DeleteFunc(slices.Clone(w.secrets), func(n string) bool { return !strings.HasPrefix(n, "TYPED_BY_PERSON_") }); len(typed) > 0 {
+		fmt.Fprintf(&b, "// A person typed %s in a takeover: give each by name when it runs (--secret NAME=VALUE).\n", strings.Join(typed, ", "))
+	}
 	fmt.Fprintf(&b, "start(%s);\n", jsLiteral(w.t.Header.URL))
 	for _, l := range w.lines {
 		b.WriteString(l + "\n")
