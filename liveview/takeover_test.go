@@ -3,10 +3,8 @@ package liveview_test
 import (
 	"context"
 	"fmt"
-	"github.com/chromedp/chromedp"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -113,12 +111,6 @@ func TestTakeoverSecondFactor(t *testing.T) {
 	clickScreen(t, vctx, 100, 75)
 	typeKeys(t, vctx, secondFactor)
 	clickScreen(t, vctx, 100, 135)
-	if png, err := b.Screenshot(context.Background()); err == nil {
-		os.WriteFile("/tmp/agent.png", png, 0o644)
-	}
-	if png, err := chromedp.Run(vctx, chromedp.CaptureScreenshot()); err == nil {
-		os.WriteFile("/tmp/viewer.png", png, 0o644)
-	}
 	waitJS(t, vctx, `[...document.querySelectorAll('#events div')].some(d => d.textContent.includes('/verify'))`, 20*time.Second)
 	click(t, vctx, "#note")
 	typeKeys(t, vctx, "I entered the code")

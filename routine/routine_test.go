@@ -14,6 +14,7 @@ import (
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/routine"
 	"github.com/webagent/webagent/testfixture/routinesite"
+	"github.com/webagent/webagent/trace"
 )
 
 // TestSaveAndRunWithOtherValues: the two-page form task, saved as a
@@ -177,7 +178,8 @@ func TestRoutinesAsTools(t *testing.T) {
 	task := routinesite.BothTask("Bob Ray", "bob@example.com", "Team", 30, "Teapot")
 
 	before := w.requests()
-	res := w.run(task, "/customers/new", "", agent.WithTools(tools...))
+	traced := filepath.Join(t.TempDir(), "trace-both")
+	res := w.run(task, "/customers/new", traced, agent.WithTools(tools...))
 	with, withTokens := w.requests()-before, res.Usage.PromptTokens
 	if res.Code != agent.CodeSuccess {
 		t.Fatalf("with routines: %s %s", res.Code, res.Message)
@@ -201,6 +203,23 @@ func TestRoutinesAsTools(t *testing.T) {
 		o := w.site.Orders()
 		return len(o) == 3 && o[1] == routinesite.Order{Product: "Teapot", Quantity: 30, Receipt: true} && o[2] == o[1]
 	}, func() string { return fmt.Sprintf("orders %+v", w.site.Orders()) })
+	// That run, which called two routines, saves as one routine: their
+	// steps and its own, flat.
+	tr, err := trace.Read(traced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := routine.FromTrace(tr, routine.SaveOptions{Name: "customer-and-order", Source: traced})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`type({role: "textbox", name: "Full name"}, params.full_name);`, `click({role: "link", name: params.link});`,
+		`type({role: "textbox", name: "Password"}, secret("customer_pw"));`, `click({role: "button", name: "Place order"});`,
+		`check({role: "checkbox", name: "Email me the receipt"});`} {
+		if !strings.Contains(both.Program, want) {
+			t.Errorf("the flat routine lacks %s:\n%s", want, both.Program)
+		}
+	}
 	// What the model was offered: the routine's description and
 	// parameters, never the recorded secret.
 	for _, r := range w.model.Requests() {

@@ -110,6 +110,18 @@ func (w *writer) action(st trace.StepEvent, rec agent.ActionRecord) error {
 		}
 		return nil
 	}
+	if _, page := scriptTool(rec.Tool); !page && len(rec.Calls) > 0 && !rec.Native && !slices.ContainsFunc(rec.Calls, func(c agent.ActionRecord) bool { return c.Native }) {
+		// A tool whose work was page calls (a routine the run called):
+		// its calls, each by its element.
+		for _, c := range rec.Calls {
+			if c.Tool != agent.ToolSnapshot && !c.Error && !c.Skipped {
+				if err := w.call(st, c, c.Element); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	if rec.Native || slices.ContainsFunc(rec.Calls, func(c agent.ActionRecord) bool { return c.Native }) {
 		return &Error{Code: CodeUnsaveable, Msg: fmt.Sprintf("step %d acted by the screen's coordinates (a vendor's computer tool): a routine finds elements by role and name; record the run with --tools webagent", st.Iteration)}
 	}
