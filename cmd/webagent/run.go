@@ -20,6 +20,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/llm"
+	"github.com/webagent/webagent/routine"
 	"github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/trace"
 )
@@ -449,12 +450,19 @@ func printStep(w io.Writer, s agent.Step) {
 		fmt.Fprintf(w, "step %d: %s\n", s.Iteration, s.Context)
 	}
 	for _, a := range s.Actions {
-		for k, c := range a.Calls { // a script's calls, a line each
+		label := "script call" // a script's calls, a line each
+		switch {
+		case a.Tool == agent.ToolTakeover:
+			label = "person's step"
+		case strings.HasPrefix(a.Tool, routine.ToolPrefix):
+			label = "routine call"
+		}
+		for k, c := range a.Calls {
 			line := c.Tool
 			if len(c.Args) > 0 && string(c.Args) != "{}" {
 				line += " " + report.ReadableJSON(string(c.Args))
 			}
-			fmt.Fprintf(w, "  script call %d: %s → %s  [%dms]\n", k+1, line, oneLine(c.Outcome, 120), c.MS)
+			fmt.Fprintf(w, "  %s %d: %s → %s  [%dms]\n", label, k+1, line, oneLine(c.Outcome, 120), c.MS)
 		}
 	}
 }
