@@ -35,7 +35,11 @@ const deltaShare = 0.5
 type view struct {
 	doc, url string
 	text     string // the latest snapshot's text
-	fullAt   int    // the iteration of the latest whole snapshot; 0 none
+	// shown is text as the model read it, secrets masked: the next delta
+	// is taken from it, so that applied to it, the delta rebuilds the
+	// next snapshot as shown, and cuts no secret short.
+	shown  string
+	fullAt int // the iteration of the latest whole snapshot; 0 none
 }
 
 // left reports whether snap is of another page than the one the model
@@ -49,7 +53,7 @@ func (v view) left(snap contract.Snapshot) bool {
 // snapshotTool asks for the whole page in the next observation.
 var snapshotTool = &tool{name: ToolSnapshot, budget: 5 * time.Second, local: true,
 	desc: "Show the whole page again. After an action that stays on the same page, the next observation lists only what changed " +
-		"(lines added, removed and changed, under the heading they sit under; every other line and ref is as before). " +
+		"(lines added, removed and changed, in the page's order; every other line and ref is as before). " +
 		"Call this when you need the whole page; with full false, the next observation is again only what changed (to look again after waiting).",
 	props: []prop{{name: "full", typ: "boolean", desc: "the whole page (default true)"}},
 	do: func(_ context.Context, _ *run, c call, out *iterOut) (contract.Outcome, error) {
@@ -64,12 +68,12 @@ var snapshotTool = &tool{name: ToolSnapshot, budget: 5 * time.Second, local: tru
 // against prev when it may be one, else the whole snapshot. It returns the
 // observation, the view it leaves, and whether it is a delta.
 func (r *run) observe(snap contract.Snapshot, iter int, prev view, wantFull bool) (string, view, bool) {
-	next := view{doc: snap.Document, url: snap.URL, text: snap.Text, fullAt: iter}
+	next := view{doc: snap.Document, url: snap.URL, text: snap.Text, shown: r.sec.Mask(snap.Text), fullAt: iter}
 	// A recording (the run cache) matches whole snapshots.
 	wantFull = wantFull || r.a.cfg.recording != nil
 	if !wantFull && prev.fullAt > 0 && iter-prev.fullAt < FullSnapshotEvery &&
 		snap.Document != "" && snap.Document == prev.doc && snap.URL == prev.url && snap.HumanCheck == "" {
-		d := outline.Diff(prev.text, snap.Text)
+		d := outline.Diff(prev.shown, next.shown)
 		if float64(d.Tokens) <= deltaShare*float64(d.Full) {
 			next.fullAt = prev.fullAt
 			return r.render(snap, iter, d.Text()), next, true

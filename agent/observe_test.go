@@ -95,6 +95,44 @@ func TestObservationDeltas(t *testing.T) {
 	}
 }
 
+// A delta is taken from the page as the model read it, secrets masked: a
+// removed line it cuts short shows no start of a secret, and the delta,
+// applied to the page before, gives the page after as the model reads it.
+func TestObservationDeltaMasked(t *testing.T) {
+	t.Parallel()
+	const pw = "hunter2 correct horse battery"
+	var rows strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&rows, "<li>Order %d, shipped on day %d</li>", 1000+i, i)
+	}
+	url := page(t, `<title>Account</title><h1>Account</h1><ul>`+rows.String()+`</ul>
+<p id=p>Recovery phrase: `+pw+` (keep it safe: it is shown only once)</p>
+<button onclick="document.getElementById('p').remove()">Hide the phrase</button>`)
+	var obs []string
+	m, srv := newModel(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
+		obs = append(obs, req.LastUser())
+		if len(obs) == 1 {
+			ref, _ := modelserver.FindRef(obs[0], "button", "Hide the phrase")
+			return callTurn("click", map[string]string{"ref": ref})
+		}
+		return callTurn("done", map[string]string{"answer": "hidden"})
+	}))
+	res := mustAgent(t, tab(t), m).Run(context.Background(), agent.Task{URL: url, Instruction: "hide the phrase", Secrets: map[string]string{"pw": pw}})
+	if res.Code != agent.CodeSuccess || len(obs) != 2 {
+		t.Fatalf("%s %s after %d observations", res.Code, res.Message, len(obs))
+	}
+	if !strings.Contains(obs[1], "Changes since the previous observation") || !strings.Contains(obs[1], "- Recovery phrase: <secret>pw</secret>") {
+		t.Errorf("the delta does not say the masked line went:\n%s", obs[1])
+	}
+	for _, rec := range srv.Requests() {
+		for _, msg := range rec.Req.Messages {
+			if strings.Contains(msg.Content, "hunter2") {
+				t.Errorf("a request shows the start of the secret:\n%s", msg.Content)
+			}
+		}
+	}
+}
+
 // pageTracer keeps ModelCall.Page of each model call.
 type pageTracer struct {
 	mu    sync.Mutex

@@ -33,7 +33,7 @@ type browserTool struct {
 func browserTools() []browserTool {
 	out := []browserTool{
 		{tool: &mcp.Tool{Name: "browser_snapshot", Description: "The current page as an outline: its text, and every element you can act on with its ref (e12). " +
-			"With diff, only what changed since your last snapshot of the same page (lines added, removed and changed, under their heading); a new page is always whole.",
+			"With diff, only what changed since your last snapshot of the same page (lines added, removed and changed, in the page's order, after the unchanged line they follow); a new page is always whole.",
 			InputSchema: withSessionArgs(diffSchema)}, budget: session.SnapshotBudget,
 			do: func(ctx context.Context, st *connState, b *browser.Browser) (*mcp.CallToolResult, error) {
 				return snapshotOnly(ctx, st, b, false)
@@ -189,7 +189,7 @@ func snapshotOnly(ctx context.Context, st *connState, b *browser.Browser, diff b
 	defer st.mu.Unlock()
 	st.lastTxt = s.Text
 	var out string
-	out, st.viewed = st.viewed.Render(s, diff)
+	out, st.viewed = st.viewed.Render(s, diff, st.srv.mask.Mask)
 	return text(out), nil
 }
 
@@ -202,7 +202,7 @@ func snapshotText(ctx context.Context, st *connState, b *browser.Browser) (strin
 	}
 	st.mu.Lock()
 	st.lastTxt = s.Text
-	_, st.viewed = st.viewed.Render(s, false)
+	_, st.viewed = st.viewed.Render(s, false, st.srv.mask.Mask)
 	st.mu.Unlock()
 	return session.PageText(s), nil
 }

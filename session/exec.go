@@ -195,7 +195,7 @@ func (s *server) run(ctx context.Context, name string, req Request, a contract.A
 				}
 				diff, _ := req.Args["diff"].(bool)
 				var txt string
-				txt, st.viewed = st.viewed.Render(snap, diff)
+				txt, st.viewed = st.viewed.Render(snap, diff, s.mask.Mask)
 				st.lastTxt = PageText(snap)
 				return Reply{Status: OK, Text: txt}, nil
 			case cmdScreenshot:

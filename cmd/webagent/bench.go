@@ -30,7 +30,7 @@ func benchFlags() (*flag.FlagSet, *benchOpts) {
 	fs.IntVar(&o.tokens, "snapshot-tokens", browser.DefaultSnapshotTokens, "the snapshot's size budget in estimated tokens")
 	fs.IntVar(&o.repeat, "repeat", 1, "take each page's snapshot this many times and report the fastest (filters out the noise of a busy machine)")
 	fs.StringVar(&o.dump, "dump", "", "write each page's snapshot to this folder (PAGE.txt)")
-	fs.BoolVar(&o.walk, "walk", false, "instead, play five in-page actions on each page (type, open a menu, check, select, expand) and compare the tokens of the delta after each with the whole snapshot's")
+	fs.BoolVar(&o.walk, "walk", false, "instead, play five in-page actions on each page (type, open a menu, check, select, expand), compare the tokens of the delta after each with the whole snapshot's, and check that each delta rebuilds the snapshot it stands for")
 	fs.StringVar(&o.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error or disabled")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: webagent bench snapshot [flags] DIR

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -17,23 +18,29 @@ import (
 )
 
 // WalkHeader is the CSV header of Walk.
-const WalkHeader = "page,actions,in_page,full_tokens,delta_tokens,sent_tokens"
+const WalkHeader = "page,actions,in_page,full_tokens,delta_tokens,sent_tokens,rebuilt"
 
 // WalkRow is one page of Walk: of the scripted actions it could take,
 // how many left the document in place, and over those the tokens of the
 // whole snapshot after each, of the delta, and of what the agent sends
-// (the delta when it is at most half the whole snapshot, else the whole).
+// (the delta when it is at most half the whole snapshot, else the whole),
+// and how many deltas, applied to the snapshot before as their text reads
+// (outline.Apply), rebuilt the snapshot after exactly.
 type WalkRow struct {
 	Page              string
 	Actions, InPage   int
 	Full, Delta, Sent int
+	Rebuilt           int
 	Skipped           []string // actions the page had no element for
+	Mismatches        []string // the deltas that did not rebuild the snapshot, and why
 }
 
 // WalkSummary sums the rows.
 type WalkSummary struct {
 	Pages, Actions, InPage int
 	Full, Delta, Sent      int
+	Rebuilt                int
+	Mismatches             []string // PAGE: what a delta that did not rebuild its snapshot got wrong
 }
 
 // Line is the summary line of the CSV.
@@ -44,8 +51,8 @@ func (s WalkSummary) Line() string {
 		}
 		return float64(a) / float64(s.Full)
 	}
-	return fmt.Sprintf("# %d pages, %d actions, %d in the same document: whole snapshots %d tokens, deltas %d (%.2fx), sent %d (%.2fx) [%s]",
-		s.Pages, s.Actions, s.InPage, s.Full, s.Delta, ratio(s.Delta), s.Sent, ratio(s.Sent), Tokenizer)
+	return fmt.Sprintf("# %d pages, %d actions, %d in the same document: whole snapshots %d tokens, deltas %d (%.2fx), sent %d (%.2fx); %d of %d deltas rebuilt the snapshot [%s]",
+		s.Pages, s.Actions, s.InPage, s.Full, s.Delta, ratio(s.Delta), s.Sent, ratio(s.Sent), s.Rebuilt, s.InPage, Tokenizer)
 }
 
 // walkSteps are the in-page actions of the walk, each on the first
@@ -65,33 +72,53 @@ func Walk(ctx context.Context, cfg Config, w io.Writer) (sum WalkSummary, err er
 		return sum, errors.Join(err, fmt.Errorf("snapbench: no .html files in %s", cfg.Dir))
 	}
 	sort.Strings(pages)
-	count, err := counter()
-	if err != nil {
-		return sum, err
-	}
 	base, stop, err := serve(cfg.Dir)
 	if err != nil {
 		return sum, err
 	}
 	defer stop()
+	targets := make([]walkTarget, len(pages))
+	for i, p := range pages {
+		name := filepath.Base(p)
+		targets[i] = walkTarget{name: name, url: base + url.PathEscape(name)}
+	}
+	return walk(ctx, cfg, targets, w)
+}
+
+// walkTarget is a page of the walk: its name on its row, and its URL.
+type walkTarget struct{ name, url string }
+
+// walk plays the walk on each page of targets (see Walk).
+func walk(ctx context.Context, cfg Config, targets []walkTarget, w io.Writer) (sum WalkSummary, err error) {
+	count, err := counter()
+	if err != nil {
+		return sum, err
+	}
 	b, err := launch(ctx, cfg)
 	if err != nil {
 		return sum, err
 	}
 	defer func() { err = errors.Join(err, b.Close()) }()
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	timeout := max(cfg.PageTimeout, 60*time.Second)
 	fmt.Fprintln(w, WalkHeader)
-	for _, p := range pages {
+	for _, t := range targets {
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}
-		name := filepath.Base(p)
-		row, err := walkPage(ctx, b, base+url.PathEscape(name), timeout, count)
-		row.Page = name
+		row, err := walkPage(ctx, b, t.url, timeout, count)
+		row.Page = t.name
 		if err != nil {
-			cfg.Logger.Warn("walk", "page", name, "err", err)
-			fmt.Fprintf(w, "%s,-1,-1,-1,-1,-1\n", csvField(name))
+			log.Warn("walk", "page", t.name, "err", err)
+			fmt.Fprintf(w, "%s,-1,-1,-1,-1,-1,-1\n", csvField(t.name))
 			continue
+		}
+		for _, m := range row.Mismatches {
+			log.Warn("a delta did not rebuild the snapshot", "page", t.name, "why", m)
+			sum.Mismatches = append(sum.Mismatches, t.name+": "+m)
 		}
 		sum.Pages++
 		sum.Actions += row.Actions
@@ -99,7 +126,8 @@ func Walk(ctx context.Context, cfg Config, w io.Writer) (sum WalkSummary, err er
 		sum.Full += row.Full
 		sum.Delta += row.Delta
 		sum.Sent += row.Sent
-		fmt.Fprintf(w, "%s,%d,%d,%d,%d,%d\n", csvField(name), row.Actions, row.InPage, row.Full, row.Delta, row.Sent)
+		sum.Rebuilt += row.Rebuilt
+		fmt.Fprintf(w, "%s,%d,%d,%d,%d,%d,%d\n", csvField(t.name), row.Actions, row.InPage, row.Full, row.Delta, row.Sent, row.Rebuilt)
 	}
 	fmt.Fprintln(w, sum.Line())
 	return sum, nil
@@ -139,7 +167,13 @@ func walkPage(ctx context.Context, b *browser.Browser, u string, timeout time.Du
 		if cur.Document == prev.Document && cur.URL == prev.URL {
 			row.InPage++
 			full := count(cur.Text)
-			delta := count(outline.Diff(prev.Text, cur.Text).Text())
+			text := outline.Diff(prev.Text, cur.Text).Text()
+			delta := count(text)
+			if why := rebuild(prev.Text, text, cur.Text); why != "" {
+				row.Mismatches = append(row.Mismatches, step+": "+why)
+			} else {
+				row.Rebuilt++
+			}
 			row.Full += full
 			row.Delta += delta
 			if 2*delta <= full {
@@ -151,6 +185,38 @@ func walkPage(ctx context.Context, b *browser.Browser, u string, timeout time.Du
 		prev = cur
 	}
 	return row, nil
+}
+
+// rebuild applies delta to prev as a model reads it and says how the
+// page it gives differs from cur; "" when it is cur, line for line.
+func rebuild(prev, delta, cur string) string {
+	got, err := outline.Apply(prev, delta)
+	if err != nil {
+		return err.Error()
+	}
+	g, c := strings.Split(got, "\n"), nonBlank(cur)
+	for i := range max(len(g), len(c)) {
+		switch {
+		case i >= len(g):
+			return fmt.Sprintf("the rebuilt page ends before line %d, %q", i+1, c[i])
+		case i >= len(c):
+			return fmt.Sprintf("the rebuilt page has line %d, %q, past the end", i+1, g[i])
+		case g[i] != c[i]:
+			return fmt.Sprintf("line %d is %q, rebuilt %q", i+1, c[i], g[i])
+		}
+	}
+	return ""
+}
+
+// nonBlank returns the lines of s that are not blank.
+func nonBlank(s string) []string {
+	var out []string
+	for l := range strings.Lines(s) {
+		if l = strings.TrimRight(l, "\r\n"); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // pick finds the action of a walk step on a page, on an element not used

@@ -46,7 +46,10 @@ func (p *policy) Respond(req *modelserver.ChatRequest) modelserver.Turn {
 		return failTurn(fmt.Sprintf("task %s has no reference solution", p.task.ID))
 	}
 	turns := p.task.Reference.Turns
-	obs, spots, delta, ok := currentPage(req)
+	obs, spots, delta, ok, err := currentPage(req)
+	if err != nil {
+		return failTurn("reference policy: " + err.Error())
+	}
 	if !ok {
 		return failTurn("reference policy: the request holds no page observation")
 	}
@@ -224,8 +227,9 @@ const snapshotTool = "snapshot"
 // observation when it is a whole snapshot, else the latest whole one
 // brought up to date by the deltas after it (outline.Apply), under the
 // latest header, without the in-view lines; spots are the latest's
-// (outline.CutInView). delta reports whether the latest was a delta.
-func currentPage(req *modelserver.ChatRequest) (obs string, spots map[string]outline.Spot, delta bool, ok bool) {
+// (outline.CutInView). delta reports whether the latest was a delta; err,
+// that a delta did not fit the page it follows.
+func currentPage(req *modelserver.ChatRequest) (obs string, spots map[string]outline.Spot, delta, ok bool, err error) {
 	var chain []string // observations, latest first, back to a whole one
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
@@ -242,29 +246,30 @@ func currentPage(req *modelserver.ChatRequest) (obs string, spots map[string]out
 		}
 	}
 	if len(chain) == 0 {
-		return "", nil, false, false
+		return "", nil, false, false, nil
 	}
 	latest := chain[0]
 	if len(chain) == 1 || !strings.Contains(latest, outline.DeltaHeader) {
-		return latest, spots, false, true
+		return latest, spots, false, true, nil
 	}
 	page := unfenced(snapshotOf(chain[len(chain)-1]))
 	for k := len(chain) - 2; k >= 0; k-- {
 		_, d, _ := strings.Cut(chain[k], outline.DeltaHeader)
-		page = outline.Apply(page, outline.DeltaHeader+unfenced(d))
+		if page, err = outline.Apply(page, outline.DeltaHeader+unfenced(d)); err != nil {
+			return "", nil, false, false, err
+		}
 	}
 	head, _, _ := strings.Cut(latest, outline.DeltaHeader)
-	return head + "Snapshot:\n" + page, spots, true, true
+	return head + "Snapshot:\n" + page, spots, true, true, nil
 }
 
-// unfenced drops the fence's closing line from the end of an
-// observation's part.
+// unfenced drops the fence's closing line from an observation's part,
+// and what follows it (a note of vision marks').
 func unfenced(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if i := strings.LastIndex(s, "\n"); i >= 0 && strings.HasPrefix(s[i+1:], "<<<end") {
+	if i := strings.LastIndex(s, "\n<<<end page-content "); i >= 0 {
 		return s[:i]
 	}
-	return s
+	return strings.TrimRight(s, "\n")
 }
 
 // snapshotOf returns the snapshot part of an observation.

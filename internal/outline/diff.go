@@ -1,15 +1,21 @@
 package outline
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
-// A Delta is what changed between two snapshots of the same document:
-// lines added, removed and changed, each with its place (the heading and
-// the line it sits under). An element keeps its ref across snapshots of a
-// document, so a line whose ref is in both snapshots with another text is
-// a change of that element (a value typed, a box checked).
+// A Delta is an edit script that turns one snapshot of a document into
+// the next: applied to the previous snapshot (Apply), its rendered text
+// (Text) rebuilds the next one exactly, every line in its order, with its
+// indentation and states. An element keeps its ref across snapshots of a
+// document, so a line whose ref is in both snapshots is that element,
+// changed ('~'): a value typed, a box checked, the focus gained or lost,
+// or its place in the outline.
+//
+// The changes come in the page's order. A change says where it goes only
+// when the one before it does not: a changed line in place is found by
+// its ref, a removed line by its ref or its text when that is the only
+// line with it; else the unchanged line it follows ('=') leads it, one
+// that no other line of either snapshot reads as (or, when none near is,
+// unchanged lines back to one that is, or to the top of the page).
 type Delta struct {
 	Changes []Change
 	// Tokens estimates the rendered delta's size (Text), and Full the new
@@ -19,125 +25,305 @@ type Delta struct {
 
 // Change is one line of a Delta.
 type Change struct {
-	Op    byte   // '+' added, '-' removed, '~' changed
-	Raw   string // the line as the snapshot writes it, indentation kept
-	Was   string // for '~', the line before, without indentation
+	// Op is '+' a line added, '-' a line removed, '~' an element (a ref,
+	// or an option of a select: its role and name) that reads otherwise,
+	// '=' an unchanged line that places the changes after it, '^' the top
+	// of the page.
+	Op    byte
+	Raw   string // the line as the snapshot writes it, indentation kept; for '-' and '=' cut when long
+	Was   string // for '~', the line before, as the snapshot wrote it
 	Ref   string
-	Under string // the place: `heading "Cart" > | Lamp | 2 |`, or ""
+	Moved bool // for '~': it stands elsewhere in the outline (another place or depth)
 }
 
 // DeltaHeader starts a rendered delta (Delta.Text); an observation holds
 // either a whole snapshot or a delta.
 const DeltaHeader = "Changes since the previous observation (the same document; every line and ref not listed is as it was):\n"
 
-// Diff compares two snapshot texts of one document. Its changes come in
-// the page's order, so that those of one place sit together under one
-// place line. An element whose ref is in both snapshots with another text
-// is one change ('~'), where it is now. The options of a select whose
-// chosen option changed are not listed again: the select's own line,
-// changed, says what is chosen.
+// topLine marks changes at the top of the page, before any line.
+const topLine = "at the top of the page:"
+
+// Diff compares two snapshot texts of one document and returns the edit
+// script from prev to cur.
 func Diff(prev, cur string) Delta {
 	a, b := rawLines(prev), rawLines(cur)
 	pa, pb := Parse(prev), Parse(cur)
-	ops := lcsOps(a, b)
-	added, removed := map[string]int{}, map[string]int{} // ref -> line index
-	for _, op := range ops {
-		switch {
-		case op.kind == '+' && pb[op.j].Ref != "":
-			added[pb[op.j].Ref] = op.j
-		case op.kind == '-' && pa[op.i].Ref != "":
-			removed[pa[op.i].Ref] = op.i
+	e := emitter{a: a, b: b, pa: pa, pb: pb, inNew: map[string]bool{}, last: -1}
+	for _, l := range pb {
+		if l.Ref != "" {
+			e.inNew[l.Ref] = true
 		}
 	}
-	changed := func(ref string) bool {
-		_, in := added[ref]
-		_, out := removed[ref]
-		return ref != "" && in && out
-	}
-	flips := selectionFlips(ops, a, b, pa, pb, changed)
-	// A line under a line added (or removed) with it sits in its parent's
-	// place: its indentation shows where, and no place line repeats the
-	// parent.
-	addedAt, removedAt := map[int]string{}, map[int]string{} // line index -> its place
-	at := func(lines []Line, i int, with map[int]string) string {
-		if under, ok := with[parent(lines, i)]; ok {
-			return under
-		}
-		return place(lines, i)
-	}
+	e.count = lineCounts(a, b)
+	e.steps = align(a, b, pa, pb)
 	var d Delta
-	for k, op := range ops {
-		if flips[k] {
-			continue
-		}
-		switch op.kind {
-		case '+':
-			c := Change{Op: '+', Raw: b[op.j], Ref: pb[op.j].Ref, Under: at(pb, op.j, addedAt)}
-			if changed(c.Ref) {
-				c.Op, c.Was = '~', strings.TrimLeft(a[removed[c.Ref]], " ")
-				if strings.Replace(c.Was, " focused", "", 1) == strings.TrimLeft(c.Raw, " ") {
-					continue // it lost the focus: the line that has it now says where it went
-				}
-			} else {
-				addedAt[op.j] = c.Under
-			}
-			d.Changes = append(d.Changes, c)
-		case '-':
-			if ref := pa[op.i].Ref; !changed(ref) {
-				c := Change{Op: '-', Raw: a[op.i], Ref: ref, Under: at(pa, op.i, removedAt)}
-				removedAt[op.i] = c.Under
-				d.Changes = append(d.Changes, c)
-			}
-		}
+	for s := range e.steps {
+		e.emit(s, &d)
 	}
 	d.Tokens = (len(d.Text()) + 3) / 4
 	d.Full = (len(cur) + 3) / 4
 	return d
 }
 
-// selectionFlips marks the ops (by index) that only move an option's
-// " selected" mark under an element that changed (a select whose value
-// changed): a removed line and an added one, without refs, equal but for
-// that mark, under the same element.
-func selectionFlips(ops []diffOp, a, b []string, pa, pb []Line, changed func(string) bool) map[int]bool {
-	const mark = " selected"
-	under := func(lines []Line, i int) string {
-		if p := parent(lines, i); p >= 0 && changed(lines[p].Ref) {
-			return lines[p].Ref
+// step is one line of the alignment of two snapshots: '=' the same line
+// in both, '~' the same element (or option) reading otherwise in the same
+// place, '-' a line of the old only, '+' of the new only.
+type step struct {
+	kind byte
+	i, j int
+}
+
+// align lines up two snapshots: their longest common sequence of equal
+// lines, then, between two equal lines, the elements of both (by ref and
+// depth, an option without a ref by its role, name and depth) in order.
+func align(a, b []string, pa, pb []Line) []step {
+	ops := lcs(len(a), len(b), func(i, j int) bool { return a[i] == b[j] })
+	var out []step
+	for k := 0; k < len(ops); {
+		if ops[k].kind == '=' {
+			out = append(out, step{'=', ops[k].i, ops[k].j})
+			k++
+			continue
 		}
-		return ""
-	}
-	type key struct{ ref, line string }
-	gone := map[key][]int{} // removed option lines by their select and text
-	for k, op := range ops {
-		if op.kind == '-' && pa[op.i].Ref == "" {
-			if ref := under(pa, op.i); ref != "" {
-				kk := key{ref, strings.TrimSuffix(a[op.i], mark)}
-				gone[kk] = append(gone[kk], k)
+		var olds, news []int
+		for ; k < len(ops) && ops[k].kind != '='; k++ {
+			if ops[k].kind == '-' {
+				olds = append(olds, ops[k].i)
+			} else {
+				news = append(news, ops[k].j)
+			}
+		}
+		inner := lcs(len(olds), len(news), func(x, y int) bool {
+			ka := identity(pa[olds[x]])
+			return ka != "" && ka == identity(pb[news[y]])
+		})
+		for _, op := range inner {
+			switch op.kind {
+			case '=':
+				out = append(out, step{'~', olds[op.i], news[op.j]})
+			case '-':
+				out = append(out, step{'-', olds[op.i], -1})
+			default:
+				out = append(out, step{'+', -1, news[op.j]})
 			}
 		}
 	}
-	flips := map[int]bool{}
-	for k, op := range ops {
-		if op.kind != '+' || pb[op.j].Ref != "" {
-			continue
-		}
-		ref := under(pb, op.j)
-		kk := key{ref, strings.TrimSuffix(b[op.j], mark)}
-		if ref == "" || len(gone[kk]) == 0 || a[ops[gone[kk][0]].i] == b[op.j] {
-			continue
-		}
-		flips[k], flips[gone[kk][0]] = true, true
-		gone[kk] = gone[kk][1:]
+	return out
+}
+
+// identity names what a line stands for across two snapshots, when it
+// may change in place: an element by its ref and depth; an element line
+// without a ref (an option, a heading) by its role, name and depth.
+func identity(l Line) string {
+	switch {
+	case l.Ref != "":
+		return "r" + l.Ref + " " + itoa(l.Indent)
+	case l.Role != "":
+		return "e" + itoa(l.Indent) + " " + l.Role + " " + l.Name
 	}
-	return flips
+	return ""
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	for ; n > 0; n /= 10 {
+		i--
+		buf[i] = byte('0' + n%10)
+	}
+	return string(buf[i:])
+}
+
+// emitter turns the alignment into changes.
+type emitter struct {
+	a, b   []string
+	pa, pb []Line
+	steps  []step
+	inNew  map[string]bool // refs of the new snapshot
+	count  func(pattern string) (old, cur int)
+	last   int // the step of the latest change, -1 before the first
+}
+
+// emit adds the change of step s, led by the lines that place it when
+// the change before does not.
+func (e *emitter) emit(s int, d *Delta) {
+	st := e.steps[s]
+	var c Change
+	switch st.kind {
+	case '=':
+		return
+	case '-':
+		l := e.pa[st.i]
+		if l.Ref != "" && e.inNew[l.Ref] {
+			return // moved: its '~' says where it is now
+		}
+		c = Change{Op: '-', Raw: cut(e.a[st.i], l.Ref), Ref: l.Ref}
+	case '~':
+		c = Change{Op: '~', Raw: e.b[st.j], Was: e.a[st.i], Ref: e.pb[st.j].Ref}
+	case '+':
+		l := e.pb[st.j]
+		c = Change{Op: '+', Raw: e.b[st.j], Ref: l.Ref}
+		if l.Ref != "" {
+			if i := refIndex(e.pa, l.Ref); i >= 0 {
+				c = Change{Op: '~', Raw: e.b[st.j], Was: e.a[i], Ref: l.Ref, Moved: true}
+			}
+		}
+	}
+	if !e.placed(s, c) {
+		e.lead(s, d)
+	}
+	d.Changes = append(d.Changes, c)
+	e.last = s
+}
+
+// placed reports whether change c of step s needs no line before it to
+// say where it goes: it finds its place itself, or it follows the
+// previous change with no unchanged line between.
+func (e *emitter) placed(s int, c Change) bool {
+	switch {
+	case c.Op == '~' && c.Ref != "" && !c.Moved, c.Op == '-' && c.Ref != "":
+		return true // found by its ref
+	case c.Op == '-':
+		if old, cur := e.count(c.Raw); old == 1 && cur == 0 {
+			return true // the only line that reads so
+		}
+	}
+	return e.last >= 0 && !e.equalBetween(e.last+1, s)
+}
+
+// equalBetween reports whether a step in [from, to) is an unchanged line.
+func (e *emitter) equalBetween(from, to int) bool {
+	for k := from; k < to; k++ {
+		if e.steps[k].kind == '=' {
+			return true
+		}
+	}
+	return false
+}
+
+// lead writes what places step s: the nearest unchanged line before it
+// that no other line reads as, and the unchanged lines from there to s;
+// without one back to the previous change, every unchanged line since
+// it; without a previous change, the top of the page and the unchanged
+// lines from there.
+func (e *emitter) lead(s int, d *Delta) {
+	from := e.last + 1
+	start := -1
+	for k := s - 1; k >= from; k-- {
+		st := e.steps[k]
+		if st.kind != '=' {
+			continue
+		}
+		if e.pb[st.j].Ref != "" {
+			start = k
+			break
+		}
+		if old, cur := e.count(cut(e.b[st.j], "")); old == 1 && cur == 1 {
+			start = k
+			break
+		}
+	}
+	if start < 0 {
+		start = from
+		if e.last < 0 {
+			d.Changes = append(d.Changes, Change{Op: '^'})
+		}
+	}
+	for k := start; k < s; k++ {
+		if st := e.steps[k]; st.kind == '=' {
+			d.Changes = append(d.Changes, Change{Op: '=', Raw: cut(e.b[st.j], e.pb[st.j].Ref), Ref: e.pb[st.j].Ref})
+		}
+	}
+}
+
+func refIndex(lines []Line, ref string) int {
+	for i, l := range lines {
+		if l.Ref == ref {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineCounts returns a function counting the lines of a and of b that a
+// pattern (see matches) stands for.
+func lineCounts(a, b []string) func(string) (int, int) {
+	exact := map[string][2]int{}
+	for _, l := range a {
+		n := exact[l]
+		n[0]++
+		exact[l] = n
+	}
+	for _, l := range b {
+		n := exact[l]
+		n[1]++
+		exact[l] = n
+	}
+	return func(p string) (int, int) {
+		if !strings.HasSuffix(p, ellipsis) {
+			n := exact[p]
+			return n[0], n[1]
+		}
+		old, cur := 0, 0
+		for _, l := range a {
+			if matches(l, p) {
+				old++
+			}
+		}
+		for _, l := range b {
+			if matches(l, p) {
+				cur++
+			}
+		}
+		return old, cur
+	}
+}
+
+const (
+	ellipsis = "…"
+	// maxCut is how much of a long removed or unchanged line a delta
+	// writes: the model has read it whole before.
+	maxCut = 40
+)
+
+// cut shortens a long line to its start and "…", keeping its indentation
+// and its ref.
+func cut(raw, ref string) string {
+	tail := ""
+	if ref != "" {
+		tail = " [ref=" + ref + "]"
+		raw = strings.TrimSuffix(raw, tail)
+	}
+	body := strings.TrimLeft(raw, " \t")
+	if len(body) <= maxCut+len(ellipsis) {
+		return raw + tail
+	}
+	n := maxCut
+	for n > 0 && body[n]&0xC0 == 0x80 {
+		n--
+	}
+	return raw[:len(raw)-len(body)] + body[:n] + ellipsis + tail
+}
+
+// matches reports whether pattern p, a line as a delta writes it (cut,
+// see cut), stands for line l.
+func matches(l, p string) bool {
+	if l == p {
+		return true
+	}
+	start, ok := strings.CutSuffix(p, ellipsis)
+	return ok && strings.HasPrefix(l, start) && len(l) > len(start)+len(ellipsis)
 }
 
 // Empty reports whether nothing changed.
 func (d Delta) Empty() bool { return len(d.Changes) == 0 }
 
-// Text renders the delta for a model: DeltaHeader, then the changes
-// grouped by place, each line `+ LINE`, `- LINE` or `~ LINE (was: OLD)`.
+// Text renders the delta for a model: DeltaHeader, then a line a change:
+// `+ LINE`, `- LINE`, `~ LINE  (was: WHAT)` or `~ LINE  (moved)`, and the
+// unchanged lines that place them, `= LINE`.
 func (d Delta) Text() string {
 	var b strings.Builder
 	b.WriteString(DeltaHeader)
@@ -145,22 +331,17 @@ func (d Delta) Text() string {
 		b.WriteString("(nothing changed)\n")
 		return b.String()
 	}
-	under := "\x00"
 	for _, c := range d.Changes {
-		if c.Under != under {
-			under = c.Under
-			if under == "" {
-				b.WriteString("at the top of the page:\n")
-			} else {
-				b.WriteString("under " + under + ":\n")
-			}
+		if c.Op == '^' {
+			b.WriteString(topLine + "\n")
+			continue
 		}
 		b.WriteByte(c.Op)
 		b.WriteByte(' ')
 		b.WriteString(c.Raw)
 		switch {
 		case c.Op == '~':
-			b.WriteString("  (was: " + was(c.Raw, c.Was) + ")")
+			b.WriteString(note(c))
 		case c.Op == '-' && c.Ref != "":
 			b.WriteString("  (gone: its ref is stale)")
 		}
@@ -169,135 +350,17 @@ func (d Delta) Text() string {
 	return b.String()
 }
 
-// was writes what a changed line was without the words it shares with
-// the line now at its start and end, and without the focus: `value="Choose"`
-// for a select that had another value, `not checked` for a box checked
-// since, `no value` for a box typed into; the whole line when that would
-// not be clear.
-func was(now, before string) string {
-	n, b := strings.Fields(now), strings.Fields(before)
-	p := 0
-	for p < len(n) && p < len(b) && n[p] == b[p] {
-		p++
-	}
-	s := 0
-	for s < len(n)-p && s < len(b)-p && n[len(n)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	unfocused := func(words []string) []string {
-		return slices.DeleteFunc(slices.Clone(words), func(w string) bool { return w == "focused" })
-	}
-	gone, added := unfocused(b[p:len(b)-s]), unfocused(n[p:len(n)-s])
+// note says what a changed line was: `  (was: not checked)`, `  (moved)`,
+// `  (moved; was: collapsed)`.
+func note(c Change) string {
+	now, before := strings.TrimLeft(c.Raw, " \t"), strings.TrimLeft(c.Was, " \t")
 	switch {
-	case p == 0: // its role changed: the whole line
-		return before
-	case len(gone) > 0:
-		return strings.Join(gone, " ")
-	case len(added) == 0 && slices.Contains(n, "focused"):
-		return "not focused"
-	case len(added) == 1 && !strings.Contains(added[0], "="):
-		return "not " + added[0]
-	case onlyValue(strings.Join(added, " ")):
-		return "no value"
+	case now == before && c.Moved:
+		return "  (moved)"
+	case c.Moved:
+		return "  (moved; was: " + was(now, before) + ")"
 	}
-	return before
-}
-
-// onlyValue reports whether s is one value attribute and nothing else:
-// value=40 or value="a b".
-func onlyValue(s string) bool {
-	v, ok := strings.CutPrefix(s, "value=")
-	switch {
-	case !ok || v == "":
-		return false
-	case v[0] == '"':
-		end := strings.Index(v[1:], `"`)
-		for end >= 0 && v[end] == '\\' { // an escaped quote
-			next := strings.Index(v[end+2:], `"`)
-			if next < 0 {
-				return false
-			}
-			end += next + 1
-		}
-		return end == len(v)-2
-	}
-	return !strings.Contains(v, " ")
-}
-
-// deltaLine returns a rendered delta's line as the page has it now: an
-// added or changed line without its mark; ok is false for a removed line,
-// a place, or the fence.
-func deltaLine(raw string) (string, bool) {
-	if len(raw) < 2 || raw[1] != ' ' {
-		return "", false
-	}
-	switch raw[0] {
-	case '+':
-		return raw[2:], true
-	case '~':
-		line, _, _ := strings.Cut(raw[2:], "  (was: ")
-		return line, true
-	}
-	return "", false
-}
-
-// IsDelta reports whether text (a snapshot part of an observation) is a
-// rendered delta.
-func IsDelta(text string) bool { return strings.HasPrefix(text, DeltaHeader) }
-
-// Apply brings a snapshot text up to date with a rendered delta: removed
-// lines go, changed lines are replaced by their ref, and added lines go
-// at the end. It is how a reader of observations (the reference model)
-// keeps the page in mind; the order of added lines may differ from the
-// page's.
-func Apply(snapshot, delta string) string {
-	lines := rawLines(snapshot)
-	body := strings.TrimPrefix(delta, DeltaHeader)
-	for raw := range strings.Lines(body) {
-		raw = strings.TrimRight(raw, "\n")
-		if len(raw) < 2 || raw[1] != ' ' {
-			continue
-		}
-		line := raw[2:]
-		switch raw[0] {
-		case '-':
-			line, _, _ = strings.Cut(line, "  (gone: ")
-			if i := indexOf(lines, line); i >= 0 {
-				lines = append(lines[:i], lines[i+1:]...)
-			}
-		case '~':
-			line, _, _ = strings.Cut(line, "  (was: ")
-			if i := indexRef(lines, Parse(line)); i >= 0 {
-				lines[i] = line
-			} else {
-				lines = append(lines, line)
-			}
-		case '+':
-			lines = append(lines, line)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-func indexOf(lines []string, s string) int {
-	for i, l := range lines {
-		if l == s {
-			return i
-		}
-	}
-	return -1
-}
-
-func indexRef(lines []string, parsed []Line) int {
-	if len(parsed) != 1 || parsed[0].Ref == "" {
-		return -1
-	}
-	for i, l := range lines {
-		if strings.HasSuffix(l, "[ref="+parsed[0].Ref+"]") || strings.Contains(l, "[ref="+parsed[0].Ref+"]") {
-			return i
-		}
-	}
-	return -1
+	return "  (was: " + was(now, before) + ")"
 }
 
 // rawLines returns a snapshot's non-blank lines as written, aligned with
@@ -314,65 +377,35 @@ func rawLines(s string) []string {
 	return out
 }
 
-// place names where line i sits: the nearest heading before it, and the
-// line it is indented under when that is not the heading.
-func place(lines []Line, i int) string {
-	h := -1
-	for k := i - 1; k >= 0; k-- {
-		if lines[k].Role == "heading" {
-			h = k
-			break
-		}
-	}
-	var parts []string
-	if h >= 0 {
-		parts = append(parts, short(lines[h].Text))
-	}
-	if p := parent(lines, i); p >= 0 && p != h {
-		parts = append(parts, short(lines[p].Text))
-	}
-	return strings.Join(parts, " > ")
-}
-
-func short(s string) string {
-	const maxLen = 80
-	if len(s) <= maxLen {
-		return s
-	}
-	cut := maxLen
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 type diffOp struct {
 	kind byte // '=', '+', '-'
 	i, j int
 }
 
-// lcsOps is a line diff of a and b: the longest common subsequence, with
-// the common prefix and suffix taken off first.
-func lcsOps(a, b []string) []diffOp {
+// lcs is a diff of two sequences of n and m items, eq telling equal ones:
+// their longest common subsequence ('='), with what only the first has
+// ('-') and what only the second has ('+') in between, in order; the
+// common start and end are taken off first.
+func lcs(n, m int, eq func(i, j int) bool) []diffOp {
 	var ops []diffOp
 	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
+	for p < n && p < m && eq(p, p) {
+		ops = append(ops, diffOp{'=', p, p})
 		p++
 	}
 	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+	for s < n-p && s < m-p && eq(n-1-s, m-1-s) {
 		s++
 	}
-	ma, mb := a[p:len(a)-s], b[p:len(b)-s]
-	n, m := len(ma), len(mb)
-	// t[i][j]: the LCS length of ma[i:] and mb[j:].
-	t := make([][]int32, n+1)
+	rn, rm := n-p-s, m-p-s
+	// t[i][j]: the LCS length of the middles from i and j on.
+	t := make([][]int32, rn+1)
 	for i := range t {
-		t[i] = make([]int32, m+1)
+		t[i] = make([]int32, rm+1)
 	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if ma[i] == mb[j] {
+	for i := rn - 1; i >= 0; i-- {
+		for j := rm - 1; j >= 0; j-- {
+			if eq(p+i, p+j) {
 				t[i][j] = t[i+1][j+1] + 1
 			} else {
 				t[i][j] = max(t[i+1][j], t[i][j+1])
@@ -380,17 +413,21 @@ func lcsOps(a, b []string) []diffOp {
 		}
 	}
 	i, j := 0, 0
-	for i < n || j < m {
+	for i < rn || j < rm {
 		switch {
-		case i < n && j < m && ma[i] == mb[j]:
+		case i < rn && j < rm && eq(p+i, p+j) && t[i][j] == t[i+1][j+1]+1:
+			ops = append(ops, diffOp{'=', p + i, p + j})
 			i, j = i+1, j+1
-		case j < m && (i == n || t[i][j+1] >= t[i+1][j]):
-			ops = append(ops, diffOp{kind: '+', j: p + j})
+		case j < rm && (i == rn || t[i][j+1] >= t[i+1][j]):
+			ops = append(ops, diffOp{'+', -1, p + j})
 			j++
 		default:
-			ops = append(ops, diffOp{kind: '-', i: p + i})
+			ops = append(ops, diffOp{'-', p + i, -1})
 			i++
 		}
+	}
+	for k := 0; k < s; k++ {
+		ops = append(ops, diffOp{'=', n - s + k, m - s + k})
 	}
 	return ops
 }

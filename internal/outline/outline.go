@@ -33,7 +33,7 @@ func (l Line) Actionable() bool { return l.Ref != "" }
 // Parse splits a snapshot into its non-blank lines, reading the role, name
 // and ref of each element line. After a delta's header (DeltaHeader) it
 // reads the lines a delta added or changed, as they are now, and skips
-// the removed ones and the places.
+// the removed ones and the unchanged lines that place them.
 func Parse(snapshot string) []Line {
 	var out []Line
 	delta := false
