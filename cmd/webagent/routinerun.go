@@ -60,6 +60,9 @@ func cmdRoutineRun(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return exitUsage, usagef("routine run: %v", err)
 	}
+	if r.Draft != nil {
+		fmt.Fprintf(stderr, "routine %s: version %d runs; a healed draft (version %d) waits for a person's yes: webagent routine diff %s, then accept\n", r.Name, r.Version, r.Draft.Version, r.Name)
+	}
 	params, err := routineParams(r, pf.vals)
 	if err != nil {
 		return exitUsage, err
