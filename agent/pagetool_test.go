@@ -15,6 +15,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // mugShop is a shop page that adds a mug to the cart either through its
@@ -128,6 +129,7 @@ func TestPageToolFewerSteps(t *testing.T) {
 // no leaves the shop untouched; a secret in a tool's arguments reaches the
 // page only on its own site, and never the result.
 func TestPageToolPolicyAndSecrets(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url, got := mugShop(t)
 	deny, err := policy.Parse("p.yaml", []byte("version: 1\nrules:\n  - when: {tool: page_tool, name: apply_coupon}\n    then: deny\n    reason: no coupons\n"))

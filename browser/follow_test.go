@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestClickNavigatesAndWaitsForLoad(t *testing.T) {
@@ -147,6 +148,7 @@ function order() {
 // frame's navigation it caused, so the next snapshot shows the answer
 // rather than a frame still loading.
 func TestClickFollowsFrameFormLate(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	mux := http.NewServeMux()

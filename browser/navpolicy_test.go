@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // goto refuses the schemes that are not web pages, with a message that says
@@ -95,6 +96,7 @@ func TestPageCannotReachFiles(t *testing.T) {
 // link, a redirect, a popup or a frame; the model is told why; a task that
 // moves between two allowed sites still works.
 func TestAllowedDomainsInBrowser(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	rec := newRecorder(t)

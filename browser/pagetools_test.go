@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // toolsPage registers page tools imperatively (add_to_cart, which writes
@@ -54,6 +55,7 @@ window.removeGone = () => { ctl.abort(); return true; };
 }
 
 func TestPageTools(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	b := newToolTabWith(t, Options{})
 	s := open(t, b, toolsPage(t))

@@ -22,6 +22,7 @@ import (
 
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 var bin string
@@ -449,6 +450,7 @@ func TestSignalAfterResultKeepsIt(t *testing.T) {
 }
 
 func TestIterationTimeoutExitsOne(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site, srv := hangingSetup(t)
 	start := time.Now()
@@ -538,6 +540,8 @@ func waitFor(t testing.TB, what string, limit time.Duration, cond func() bool) {
 
 // TestModelFlagsReachServer: --temperature 0 and --seed are sent as given,
 // and --tool-mode prompt sends no tools and reads the call from the text.
+// Under go test -short it is the door's one real-browser run of webagent
+// run (package tier): never call tier.Slow here.
 func TestModelFlagsReachServer(t *testing.T) {
 	t.Parallel()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The walk plays in-page actions on the saved pages; what the agent sends
@@ -13,6 +15,7 @@ import (
 // smaller) is never more than the whole snapshots. These pages are small,
 // so the delta's header weighs; on the corpus the deltas are 0.19x.
 func TestWalk(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
