@@ -78,6 +78,7 @@ func callTurn(name string, args any) modelserver.Turn {
 // A model that uses the page's tool reaches the task's goal in fewer steps
 // than one that clicks its way through the form, with the same cart.
 func TestPageToolFewerSteps(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	withTool := func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.LastTool(), "page tool add_to_cart answered") {

@@ -73,6 +73,7 @@ func TestClickMeetsNavigation(t *testing.T) {
 // and the result page answers slowly. The click still reports the
 // navigation, and the next snapshot shows the result page.
 func TestClickSubmitsFormLate(t *testing.T) {
+	tier.Slow(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/form", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Order</title><form action="/done" method="post" id=f><input name=q value=1></form>

@@ -126,6 +126,7 @@ func TestConsolePage(t *testing.T) {
 // page; a run that typed a secret has no button, only the command with
 // the secret read from the environment.
 func TestConsolePageReplay(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	dir := t.TempDir()
 	recordTakeover(t, filepath.Join(dir, "bank"))

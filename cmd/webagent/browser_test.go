@@ -456,6 +456,7 @@ func TestBrowserLaunchSettingsHeld(t *testing.T) {
 // user's browser and tab stay. With no such browser it is exit 2 saying
 // how to turn remote debugging on.
 func TestBrowserAutoConnect(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{"/": `<title>Attached</title><p>in the user's browser</p>`})
 	chrome, err := launcher.Find("")

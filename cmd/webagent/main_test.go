@@ -322,6 +322,7 @@ func TestUnauthorizedKeyIsUsageError(t *testing.T) {
 }
 
 func TestDemoJSON(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	code, p := run(t, "demo", "--json")
 	if code != exitOK {
@@ -353,6 +354,7 @@ func TestDemoJSON(t *testing.T) {
 }
 
 func TestDemoHuman(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	code, p := run(t, "demo")
 	if code != exitOK {
@@ -421,6 +423,7 @@ func TestSignalCancels(t *testing.T) {
 // closing) does not change it: the outcome reached first wins, here
 // SUCCESS and exit 0; the process still exits within exitBound.
 func TestSignalAfterResultKeepsIt(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site, _ := hangingSetup(t)
 	srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "pressed"})}}))
