@@ -18,6 +18,7 @@ import (
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -167,6 +168,7 @@ func TestLoginTaskSucceeds(t *testing.T) {
 // Each hung model response ends the task with ITERATION_TIMEOUT within the
 // bound, and the model server sees the connection closed.
 func TestIterationTimeoutOnHungModel(t *testing.T) {
+	tier.Slow(t)
 	url := page(t, simplePage)
 	const budget = 2 * time.Second
 	// Serial, but its cases run side by side, a tab each: each is checked
@@ -219,6 +221,7 @@ func TestIterationTimeoutOnHungModel(t *testing.T) {
 // clicks a button whose handler starts an endless script, and the next
 // snapshot never returns.
 func TestIterationTimeoutOnFrozenPage(t *testing.T) {
+	tier.Slow(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	b, err := browser.Launch(ctx, browser.Options{})
 	cancel()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func call(name string, args map[string]any) modelserver.Turn {
@@ -288,6 +289,7 @@ func TestOperationTimeoutIsRetryable(t *testing.T) {
 // With the recover policy, a timed-out iteration is abandoned, the model is
 // told, and the task goes on; at the limit the task ends.
 func TestIterationTimeoutRecoverPolicy(t *testing.T) {
+	tier.Slow(t)
 	url := page(t, simplePage)
 	model, srv := newModel(t, modelserver.Script(modelserver.Turn{Fault: modelserver.NoHeaders}, done("ok")))
 	a := mustAgent(t, shared, model, agent.WithIterationTimeout(time.Second),

@@ -19,6 +19,9 @@ import (
 // package modelserver's scripted server, which reads the page the loop
 // sends it: it clicks "Show balance", then answers with what the page
 // shows. In a program, the URL is any site and the model any endpoint.
+//
+// Under go test -short it is the Go package's one real-browser run
+// (package tier).
 func ExampleAgent_Run() {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Bank</title>

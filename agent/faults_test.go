@@ -19,6 +19,7 @@ import (
 	"github.com/webagent/webagent/internal/crash"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The fault matrix of issue 4: one row per fault, with real Chromium and the
@@ -163,6 +164,7 @@ func modelTimeoutRow(name string, fault modelserver.Fault) faultRow {
 // (no t.Parallel), as its rows are: their bounds leave a few hundred
 // milliseconds, which parallel tests' load would take.
 func TestFaultMatrix(t *testing.T) {
+	tier.Slow(t)
 	rows := []faultRow{
 		modelTimeoutRow("stalled stream", modelserver.StallMidStream),
 		modelTimeoutRow("no headers", modelserver.NoHeaders),

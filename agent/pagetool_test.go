@@ -15,6 +15,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // mugShop is a shop page that adds a mug to the cart either through its
@@ -77,6 +78,7 @@ func callTurn(name string, args any) modelserver.Turn {
 // A model that uses the page's tool reaches the task's goal in fewer steps
 // than one that clicks its way through the form, with the same cart.
 func TestPageToolFewerSteps(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	withTool := func(req *modelserver.ChatRequest) modelserver.Turn {
 		if strings.Contains(req.LastTool(), "page tool add_to_cart answered") {
@@ -128,6 +130,7 @@ func TestPageToolFewerSteps(t *testing.T) {
 // no leaves the shop untouched; a secret in a tool's arguments reaches the
 // page only on its own site, and never the result.
 func TestPageToolPolicyAndSecrets(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url, got := mugShop(t)
 	deny, err := policy.Parse("p.yaml", []byte("version: 1\nrules:\n  - when: {tool: page_tool, name: apply_coupon}\n    then: deny\n    reason: no coupons\n"))

@@ -17,6 +17,7 @@ import (
 	"github.com/webagent/webagent/inbox"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/imaptest"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // mailSite is a sign-up site that mails a six-digit code (/code) or a
@@ -189,6 +190,7 @@ func fenced(content, text string) bool {
 // A mail server that fails is a failed call within the tool's budget;
 // the run goes on.
 func TestReadEmailFailsClearly(t *testing.T) {
+	tier.Slow(t)
 	mail := imaptest.Start(t)
 	stall := imaptest.Stalling(t)
 	url := page(t, simplePage)

@@ -21,6 +21,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // shop is a site of 60 products over 6 result pages (10 a page, a Next
@@ -303,6 +304,7 @@ func scriptModel(t *testing.T, code string) (contract.Model, *modelserver.Server
 // within the iteration's bound; the model gets its code and line, the task
 // goes on.
 func TestScriptEndlessLoopEndsAtItsBound(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	model, srv := scriptModel(t, "var n = 0;\nwhile (true) { n++ }")
 	a := mustAgent(t, tab(t), model, agent.WithIterationTimeout(4*time.Second))
@@ -442,6 +444,7 @@ func (tl *traceLines) String() string { tl.mu.Lock(); defer tl.mu.Unlock(); retu
 // budget inside the script, the page is recovered, and the script sees
 // the error and goes on.
 func TestScriptFrozenPageCall(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url := page(t, `<title>Freezer</title><button onclick="for(;;){}">Freeze</button><button onclick="document.title='ok'">Fine</button>`)
 	model, _ := scriptModel(t, `var s = snapshot(); var code;

@@ -20,6 +20,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // attacker stands in for another host: a loopback server that records
@@ -234,6 +235,7 @@ func TestAllowedDomainsTask(t *testing.T) {
 // A page with 200,000 links: the first model request stays under 512 KiB
 // (the snapshot summarises the links far from the viewport with their count).
 func TestHugePageModelRequestIsCapped(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	br := tab(t)
 	u := page(t, `<title>Links</title><div id=l></div><script>

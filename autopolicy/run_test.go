@@ -17,6 +17,7 @@ import (
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 var chrome chrometest.Shared
@@ -61,6 +62,7 @@ func (h *hits) total() int {
 // reading, filling, submitting), the cart is still filled, and both are
 // refused: no request reaches the other site, nothing is deleted.
 func TestDerivedPolicyStopsInjection(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	var other, shop hits
 	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

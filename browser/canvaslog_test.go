@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // canvasGamePage draws, after load, a game's scene on a canvas of 400x200
@@ -75,6 +77,7 @@ func within2px(got []float64, want ...float64) bool {
 }
 
 func TestCanvasLogInSnapshot(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newObservableTab(t)
 	open(t, shared, servePage(t, canvasGamePage))

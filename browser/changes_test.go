@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // click says what the click changed: the page, nothing, a dialog or a new
 // tab.
 func TestClickSaysWhatChanged(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	base := serve(t, map[string]string{

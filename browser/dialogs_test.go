@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestDialogsDoNotBlock(t *testing.T) {
@@ -62,6 +63,7 @@ func TestBeforeUnloadDoesNotBlock(t *testing.T) {
 // first did not arrive) or says it did not; none is reported done while
 // lost, and none counts twice.
 func TestClickUnderDialogStorm(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Storm</title>

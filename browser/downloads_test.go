@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func downloadServer(t *testing.T) string {
@@ -33,6 +34,7 @@ func downloadServer(t *testing.T) string {
 // snapshot; a temporary folder goes with Close, a folder the user named
 // stays.
 func TestDownloads(t *testing.T) {
+	tier.Slow(t)
 	base := downloadServer(t)
 	dir := filepath.Join(t.TempDir(), "dl")
 	b := launch(t, Options{DownloadDir: dir})

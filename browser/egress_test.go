@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The kinds of request the limits page makes to the other host, by path.
@@ -151,6 +152,7 @@ var (
 // domains, or under the private network guard alone, it receives nothing,
 // not even a connection, and the outcome says how many were refused.
 func TestEgressLimits(t *testing.T) {
+	tier.Slow(t)
 	other := startHostRecorder(t, "127.0.0.2")
 	otherHost := other.tcp.Addr().String()
 	udpPort := other.udp.LocalAddr().(*net.UDPAddr).Port

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // fetchPage's buttons send requests as saving pages do: fetch and XHR
@@ -32,6 +33,7 @@ const fetchPage = `<title>Saving</title>
 // one never answered holds the click fetchGrace at most; a request a timer
 // sends later is not waited for; an answer that navigates is followed.
 func TestInputWaitsForItsRequests(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	hang := make(chan struct{})
 	mux := http.NewServeMux()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestClickNavigatesAndWaitsForLoad(t *testing.T) {
@@ -72,6 +73,7 @@ func TestClickMeetsNavigation(t *testing.T) {
 // and the result page answers slowly. The click still reports the
 // navigation, and the next snapshot shows the result page.
 func TestClickSubmitsFormLate(t *testing.T) {
+	tier.Slow(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/form", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Order</title><form action="/done" method="post" id=f><input name=q value=1></form>
@@ -147,6 +149,7 @@ function order() {
 // frame's navigation it caused, so the next snapshot shows the answer
 // rather than a frame still loading.
 func TestClickFollowsFrameFormLate(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	mux := http.NewServeMux()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestBack(t *testing.T) {
@@ -38,6 +39,7 @@ func TestBackWithoutHistory(t *testing.T) {
 }
 
 func TestForwardAndNavigationPhrase(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	base := serve(t, map[string]string{

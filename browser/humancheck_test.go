@@ -3,6 +3,8 @@ package browser
 import (
 	"strings"
 	"testing"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The checks a person must pass are named, on the snapshot's first line and
@@ -10,6 +12,7 @@ import (
 // that ask nothing (invisible reCAPTCHA) and pages that only talk about
 // CAPTCHAs are not checks.
 func TestHumanCheckNamed(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	article := strings.Repeat("<p>"+strings.Repeat("A long story about how sites ask whether you are a robot. ", 10)+"</p>", 6)

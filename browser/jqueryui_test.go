@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // jqueryUIPage is a page of jQuery UI's mouse-driven widgets, with the
@@ -73,6 +74,7 @@ func serveJQueryUI(t *testing.T) string {
 // its track) and its track a target of its own; a refused drag or value
 // changes nothing.
 func TestJQueryUIWidgets(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, serveJQueryUI(t))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestNavigationsThatDoNotCommit(t *testing.T) {
@@ -53,6 +54,7 @@ func TestNavigationsThatDoNotCommit(t *testing.T) {
 // goto, the snapshot and the actions work on what has arrived, and say the
 // page is still loading.
 func TestPageThatNeverFinishesLoading(t *testing.T) {
+	tier.Slow(t)
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {

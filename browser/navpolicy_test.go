@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // goto refuses the schemes that are not web pages, with a message that says
@@ -54,6 +55,7 @@ func TestGotoRefusesSchemes(t *testing.T) {
 // by a link, a redirect, a popup or a frame. Chromium's own rules and the
 // guard's interception both stand in the way; the page stays usable.
 func TestPageCannotReachFiles(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	var base string
@@ -95,6 +97,7 @@ func TestPageCannotReachFiles(t *testing.T) {
 // link, a redirect, a popup or a frame; the model is told why; a task that
 // moves between two allowed sites still works.
 func TestAllowedDomainsInBrowser(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	rec := newRecorder(t)
@@ -152,6 +155,7 @@ func TestAllowedDomainsInBrowser(t *testing.T) {
 // the user did not name is refused, even when its name is not an address
 // (localhost resolves to loopback); the named host works; the flag lifts it.
 func TestPrivateNetworkGuard(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	rec := newRecorder(t)
@@ -272,6 +276,7 @@ func (r *recorder) wantNothing(t *testing.T) {
 // another site inside the other's page (which pauses in every Browser's
 // guard before anything says whose it is).
 func TestGuardKeepsToItsOwnContext(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	mine := newTab(t)
 	frame := serve(t, map[string]string{"/f": `<button>Framed button</button>`})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The console tricks, as bot managers play them, every 20 ms: an Error
@@ -75,6 +76,7 @@ setInterval(() => parent.postMessage({frameHits: hits}, '*'), 20);</script>`
 // sees of its window and of the built-ins webagent once wrapped is what a
 // plain Chromium, with no DevTools client at all, shows it.
 func TestNoDevToolsTrace(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	frame := serve(t, map[string]string{"/f": noTraceFrame})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // botdResult is what BotD reported in one document.
@@ -118,6 +119,7 @@ func probe(t *testing.T, b *Browser) probeResult {
 // site; in a worker, which BotD cannot run in, the user agent, its
 // client hints, navigator.webdriver and the core count are the page's.
 func TestOrdinaryBotD(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	r := probe(t, shared)
@@ -269,6 +271,7 @@ func TestOrdinaryLeavesAttachedBrowser(t *testing.T) {
 // TestOrdinaryHeadful: a browser with a window, on a virtual display where
 // there is none, is as ordinary as the headless one.
 func TestOrdinaryHeadful(t *testing.T) {
+	tier.Slow(t)
 	if _, err := exec.LookPath("Xvfb"); err != nil && os.Getenv("DISPLAY") == "" {
 		t.Skip("no display and no Xvfb (apt-get install xvfb)")
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // toolsPage registers page tools imperatively (add_to_cart, which writes
@@ -54,6 +55,7 @@ window.removeGone = () => { ctl.abort(); return true; };
 }
 
 func TestPageTools(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	b := newToolTabWith(t, Options{})
 	s := open(t, b, toolsPage(t))
@@ -136,6 +138,7 @@ func TestPageTools(t *testing.T) {
 
 // A read-only run calls only tools the page marks read-only.
 func TestPageToolsReadOnly(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	b := newToolTabWith(t, Options{ReadOnly: true})
 	open(t, b, toolsPage(t))
@@ -180,6 +183,7 @@ func originTrialToken(priv ed25519.PrivateKey, origin string) string {
 // launched as Launch launches one, with the default options, and a
 // trial key of the test's own in place of Chrome's (a process switch).
 func TestPageToolsOriginTrial(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // pdfAnswer is the sentence only the third page of the test PDF holds.
@@ -69,6 +70,7 @@ func pdfSite(t *testing.T, pdf []byte) string {
 // downloaded reads with read_region by the handle its notice gives; a
 // damaged one says so in a line.
 func TestPDF(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	b := newTab(t)
 	base := pdfSite(t, printPDF(t, b, reportHTML))

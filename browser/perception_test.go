@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The tests of this file check that the snapshot shows what a person sees
@@ -83,6 +84,7 @@ func TestPerceptionNestedTargets(t *testing.T) {
 }
 
 func TestPerceptionListenerOnly(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Listeners</title>
@@ -99,6 +101,7 @@ func TestPerceptionListenerOnly(t *testing.T) {
 }
 
 func TestPerceptionDraggableList(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Sort</title>
@@ -291,6 +294,7 @@ document.getElementById('hb').addEventListener('click', () => { close('a'); open
 }
 
 func TestPerceptionInFramesAndShadowRoots(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	base := serve(t, map[string]string{
@@ -418,6 +422,7 @@ func TestPerceptionFieldNames(t *testing.T) {
 // command attribute, or the image their CSS shows, never by a sprite
 // sheet's file name.
 func TestPerceptionTwinIcons(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	icon := `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#888"/></svg>`

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // eventLogPage is a button that logs the trusted pointer and mouse events
@@ -27,6 +28,7 @@ for (const type of ['pointerover', 'mouseover', 'pointerdown', 'mousedown', 'poi
 }
 
 func TestClickMovesTheMouseWhereThePageWatchesIt(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	cases := []struct {

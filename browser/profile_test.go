@@ -11,12 +11,14 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // A browser with a persistent profile that dies is relaunched on the same
 // profile, which it finds free: the dead browser's helpers are gone first,
 // and their clean-up does not touch the new browser. The profile is kept.
 func TestKilledBrowserWithProfile(t *testing.T) {
+	tier.Slow(t)
 	dir := filepath.Join(t.TempDir(), "profile")
 	b := launch(t, Options{UserDataDir: dir, Logger: testLogger()})
 	url := servePage(t, `<title>Kill</title><p>about to die</p>`)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // within fails the test unless elapsed is in [bound, bound+slack].
@@ -48,6 +49,7 @@ func TestRecoverResponsivePage(t *testing.T) {
 // input events hang) or by a timer: the call ends at its deadline, Recover
 // terminates the script, and the next snapshot works.
 func TestRecoverFrozenPage(t *testing.T) {
+	tier.Slow(t)
 	for _, c := range []struct{ name, html string }{
 		{"click", `<title>Frozen</title><p id=p>ok</p><button onclick="for (;;) {}">Freeze</button>`},
 		{"timer", `<title>Frozen</title><p id=p>ok</p><button onclick="setTimeout(() => { for (;;) {} }, 50)">Freeze</button>`},
@@ -195,6 +197,7 @@ func TestNoInputAfterContextEnded(t *testing.T) {
 // timer), the call is abandoned at its deadline, and when the page is free
 // again no click arrives.
 func TestAbandonedClickNeverLands(t *testing.T) {
+	tier.Slow(t)
 	b := newTab(t)
 	s := open(t, b, servePage(t, `<title>Busy</title>
 <button onclick="window.clicks=(window.clicks||0)+1">Target</button>
@@ -232,6 +235,7 @@ func TestAbandonedClickNeverLands(t *testing.T) {
 // synchronous request that never answers): Recover replaces the tab and
 // reopens its URL.
 func TestRecoverReplacesStuckTab(t *testing.T) {
+	tier.Slow(t)
 	hang := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hang" {

@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // Isolated Browsers do not share cookies, in the same launched or attached
 // Chromium; without Isolated, tabs of one attached Chromium do.
 func TestIsolated(t *testing.T) {
+	tier.Slow(t)
 	base := cookieServer(t)
 	wsURL, httpURL, _ := startChromium(t)
 	waitFor(t, "the first tab", 10*time.Second, func() bool { return len(pageTargets(t, httpURL)) > 0 })

@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestSettingsReachThePage: the page sees the user agent, viewport, locale,
 // time zone and extra header given, and so does the server.
 func TestSettingsReachThePage(t *testing.T) {
+	tier.Slow(t)
 	var mu sync.Mutex
 	var got http.Header
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

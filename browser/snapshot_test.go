@@ -16,6 +16,7 @@ import (
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 const loginPage = `<!doctype html><title>Log in</title>
@@ -387,6 +388,7 @@ func TestSnapshotNoticesWhatChanged(t *testing.T) {
 }
 
 func TestSnapshotDeadlineOnHungPage(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Hang</title><button onclick="setTimeout(() => { for (;;) {} }, 0)">Freeze</button>`))
@@ -409,6 +411,7 @@ func TestSnapshotDeadlineOnHungPage(t *testing.T) {
 // 'getBoundingClientRect' of null" failure seen on a busy machine). Each
 // snapshot must succeed and show the new document.
 func TestSnapshotMeetsNavigation(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	cases := []struct {
@@ -448,6 +451,7 @@ func TestSnapshotMeetsNavigation(t *testing.T) {
 // 512 KiB) and quick (under 3 s), keeps the links near the viewport, and
 // says how many it left out and how to reach them.
 func TestSnapshotCapsManyLinks(t *testing.T) {
+	tier.Slow(t)
 	u := servePage(t, `<title>Links</title><h1>Many links</h1><div id=l></div><script>
 const d = document.getElementById('l'), f = document.createDocumentFragment();
 for (let i = 0; i < 200000; i++) { const a = document.createElement('a'); a.href = '/p/' + i; a.textContent = 'Item ' + i; f.append(a, ' '); }
@@ -468,6 +472,7 @@ d.append(f);
 // test uses 5 MB: Chromium's own layout of 50 MB takes a minute on a busy
 // machine, before any snapshot.)
 func TestSnapshotCapsHugeText(t *testing.T) {
+	tier.Slow(t)
 	u := servePage(t, `<title>Text</title><h1>Big</h1><p id=p></p><button>After</button><script>
 document.getElementById('p').textContent = 'lorem ipsum '.repeat(5e6 / 12);
 </script>`)
@@ -526,6 +531,7 @@ func capped(t *testing.T, shared *Browser, u, what string) contract.Snapshot {
 // model after an element that is on the page but not in its snapshot (or,
 // named by its neighbours, after the wrong one).
 func TestSnapshotWholeOnABusyMachine(t *testing.T) {
+	tier.Slow(t)
 	var page strings.Builder
 	page.WriteString(`<title>Products</title><h1>Products</h1><ul>`)
 	for i := range 200 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestSessionsLast: a localStorage counter and a cookie survive from one
@@ -20,6 +21,7 @@ import (
 // format. (A persistent profile across runs: cmd/webagent's
 // TestSessionsLastAcrossRuns and TestKilledBrowserWithProfile.)
 func TestSessionsLast(t *testing.T) {
+	tier.Slow(t)
 	base := serve(t, map[string]string{"/": counterPage})
 	t.Run("storage state", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "state.json")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func tabs(t *testing.T, b *Browser, op, id string) string {
@@ -17,6 +18,7 @@ func tabs(t *testing.T, b *Browser, op, id string) string {
 // the new tab; tabs lists, switches and closes them; dialogs are answered in
 // every tab.
 func TestNewTabsBecomeTabs(t *testing.T) {
+	tier.Slow(t)
 	b := launch(t, Options{})
 	base := serve(t, map[string]string{
 		"/": `<title>Opener</title>
@@ -80,6 +82,7 @@ func TestNewTabsBecomeTabs(t *testing.T) {
 
 // A tab the page opens by itself (a timer) is listed and can be switched to.
 func TestTabOpenedByTimerIsListed(t *testing.T) {
+	tier.Slow(t)
 	b := launch(t, Options{})
 	base := serve(t, map[string]string{
 		"/":      `<title>Opener</title><script>setTimeout(() => window.open('/later'), 10)</script>`,
@@ -98,6 +101,7 @@ func TestTabOpenedByTimerIsListed(t *testing.T) {
 // A tab the page closes itself (window.close) is dropped; the Browser
 // switches to another.
 func TestTabClosedByPage(t *testing.T) {
+	tier.Slow(t)
 	b := launch(t, Options{})
 	base := serve(t, map[string]string{
 		"/":       `<title>Opener</title><button onclick="window.open('/closer')">Open</button>`,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestDescribeTarget(t *testing.T) {
@@ -92,6 +93,7 @@ func sameForm(a, b *contract.Form) bool {
 // of its document, when the page's refs are not there yet: by its role
 // and label or text, so that a rule on its name still sees it.
 func TestDescribeTargetAtBeforeSnapshot(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	b := newTab(t)
 	url := servePage(t, `<title>Checkout</title><style>body{margin:0} button{position:absolute;left:100px;top:100px;width:200px;height:50px}</style>

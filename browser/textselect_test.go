@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestSelectText(t *testing.T) {
@@ -62,6 +63,7 @@ document.addEventListener('copy', (e) => { document.getElementById('copied').tex
 // selected with the mouse when it occurs once; a phrase that is not there,
 // or is there twice, selects nothing and says why (and where).
 func TestSelectTextByTextAlone(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	open(t, shared, servePage(t, paragraphsPage))

@@ -5,9 +5,11 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestTypeReplacesAndSubmits(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	base := serve(t, map[string]string{
@@ -73,6 +75,7 @@ func TestTypeContentEditableAndNonASCII(t *testing.T) {
 }
 
 func TestTypeReportsTheTruth(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, spinnerPage))
@@ -90,6 +93,7 @@ func TestTypeReportsTheTruth(t *testing.T) {
 }
 
 func TestTypeKeyByKeyOnlyWherePageListensForKeys(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	page := strings.Replace(inputLogPage, "%d", "40", 1)
@@ -160,6 +164,7 @@ f.addEventListener('change', () => log.push('change'));
 // the command shows on the terminal's line, and Enter runs it. The outcome
 // says so, reads the field before Enter, and reports what Enter did apart.
 func TestTypeIntoTerminalReadsBackBeforeEnter(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Terminal</title>
@@ -202,6 +207,7 @@ target.addEventListener('keydown', (e) => {
 // into a field that is not a password field is told by its length, never
 // its text, also when the page changes what it holds.
 func TestTypeSecretNotEchoed(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	b := newTab(t)
 	url := servePage(t, `<label>Token <input id="t"></label><label>Upper <input id="u" oninput="this.value = this.value.toUpperCase()"></label>`)

@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestUploadRejectsPathsOutsideTheFolder(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, `<title>Upload</title><label>File <input type=file id=f></label><p id=out></p>

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/contract"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestWaitFor(t *testing.T) {
@@ -66,6 +67,7 @@ func TestWaitFor(t *testing.T) {
 }
 
 func TestWaitForTextOnTheNextPage(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	base := serve(t, map[string]string{
@@ -81,6 +83,7 @@ func TestWaitForTextOnTheNextPage(t *testing.T) {
 }
 
 func TestWaitForChange(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	s := open(t, shared, servePage(t, waitPage))

@@ -12,6 +12,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The widget gallery of the eval harness, driven with the action API to
@@ -70,6 +71,7 @@ func wantText(t *testing.T, s contract.Snapshot, text string) {
 }
 
 func TestWidgetTabs(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)
@@ -85,6 +87,7 @@ func TestWidgetTabs(t *testing.T) {
 }
 
 func TestWidgetAccordion(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)
@@ -203,6 +206,7 @@ func TestWidgetModal(t *testing.T) {
 }
 
 func TestWidgetIframeForm(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)
@@ -238,6 +242,7 @@ func TestWidgetShadowDOM(t *testing.T) {
 }
 
 func TestWidgetInfiniteFeed(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)
@@ -265,6 +270,7 @@ func TestWidgetInfiniteFeed(t *testing.T) {
 }
 
 func TestWidgetEditor(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)
@@ -328,6 +334,7 @@ func TestWidgetDrag(t *testing.T) {
 }
 
 func TestWidgetListbox(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)
@@ -351,6 +358,7 @@ func TestWidgetListbox(t *testing.T) {
 }
 
 func TestWidgetCookieBanner(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)
@@ -373,6 +381,7 @@ func TestWidgetCookieBanner(t *testing.T) {
 }
 
 func TestWidgetSettings(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shared := newTab(t)
 	g, base := gallery(t)

@@ -10,6 +10,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // scriptSignIn signs in with one script that presses the form's first
@@ -45,6 +46,7 @@ return snapshot().text;`})
 // "Delete account", the replayed script stops before pressing it, and the
 // model is asked.
 func TestCacheScript(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

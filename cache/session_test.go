@@ -19,6 +19,7 @@ import (
 	"github.com/webagent/webagent/modelserver"
 	secretpkg "github.com/webagent/webagent/secret"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -116,6 +117,7 @@ func (r *runner) run(user string) (*agent.Result, int) {
 // button where "Sign in" was, that button is never pressed; another value
 // of {{user}} is typed in place of the recorded one.
 func TestCache(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -13,6 +13,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/console"
 	"github.com/webagent/webagent/liveview"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -23,6 +24,7 @@ import (
 // finished run and steps through its steps beside their screenshots; the
 // token leaves the address bar.
 func TestConsolePage(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	dir := t.TempDir()
 	res := recordRun(t, filepath.Join(dir, "tea"))
@@ -124,6 +126,7 @@ func TestConsolePage(t *testing.T) {
 // page; a run that typed a secret has no button, only the command with
 // the secret read from the environment.
 func TestConsolePageReplay(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	dir := t.TempDir()
 	recordTakeover(t, filepath.Join(dir, "bank"))

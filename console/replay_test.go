@@ -13,6 +13,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/console"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -78,6 +79,7 @@ func waitUntil(t *testing.T, what string, d time.Duration, cond func() bool) {
 // end, and killed when it does not within its grace; what it printed is
 // kept, but its live view's URLs.
 func TestReplayBound(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	dir := t.TempDir()
 	recordTakeover(t, filepath.Join(dir, "bank"))

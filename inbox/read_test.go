@@ -8,6 +8,7 @@ import (
 
 	"github.com/webagent/webagent/inbox"
 	"github.com/webagent/webagent/testfixture/imaptest"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func config(srv *imaptest.Server) inbox.Config {
@@ -57,6 +58,7 @@ func TestWaitNewestMatching(t *testing.T) {
 }
 
 func TestFailuresAreClearAndBounded(t *testing.T) {
+	tier.Slow(t)
 	srv := imaptest.Start(t)
 	ca := srv.CA
 	stall := imaptest.Stalling(t)

@@ -15,6 +15,7 @@ import (
 	"github.com/webagent/webagent/liveview"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestOneController: two control viewers, one takes over and types; the
@@ -106,6 +107,7 @@ func TestOneController(t *testing.T) {
 // the task's bound ends the task with TASK_TIMEOUT within it. A holder
 // idle past the idle bound hands back by themselves.
 func TestHoldOutsideTheIterationBound(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -14,6 +14,7 @@ import (
 	"github.com/webagent/webagent/liveview"
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // secondFactor is the code only the person knows.
@@ -57,6 +58,7 @@ func codeSite(t *testing.T) (*httptest.Server, func() []string) {
 // request and the code reaches no request at all; the call the model made
 // while the person asked for control was not run.
 func TestTakeoverSecondFactor(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site, posted := codeSite(t)
 	firstAsked := make(chan struct{})
@@ -164,6 +166,7 @@ func TestTakeoverSecondFactor(t *testing.T) {
 // of ending BLOCKED, the person takes over, passes it and hands back, and
 // the task goes on.
 func TestHandoverForHumanCheck(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // fakeInstall makes an install folder whose llama-server is the shell
@@ -84,6 +86,7 @@ func TestStartReportsAServerThatEnds(t *testing.T) {
 // A server that never answers is ended, with everything it started, when
 // the start's ctx ends: here a child that ignores SIGTERM.
 func TestStartIsBoundedAndLeavesNothing(t *testing.T) {
+	tier.Slow(t)
 	pidFile := filepath.Join(t.TempDir(), "child")
 	in := fakeInstall(t, "sh -c 'trap \"\" TERM; echo $$ > "+pidFile+"; while :; do sleep 1; done' &\ntrap '' TERM\nwait\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

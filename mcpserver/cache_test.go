@@ -15,12 +15,14 @@ import (
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestRunTaskCache: run_task under the server's run cache calls the model
 // 4 times the first time and not at all the second; "vars" types another
 // user; a "vars" the task does not use is refused.
 func TestRunTaskCache(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	members := signin.New()
 	site := httptest.NewServer(members)

@@ -19,6 +19,7 @@ import (
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestPolicyConfirmElicitation runs run_task on a checkout page under
@@ -28,6 +29,7 @@ import (
 // order, a decline does not and the model is told; a client that cannot
 // elicit gets a no.
 func TestPolicyConfirmElicitation(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	for _, c := range []struct {
 		name     string

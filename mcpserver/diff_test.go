@@ -11,12 +11,14 @@ import (
 
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/mcpserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // browser_snapshot with diff gives what changed since the caller's last
 // snapshot of the page (an action's answer holds one), in a browser of the
 // connection's own and in a named session; without diff, the whole page.
 func TestSnapshotDiff(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	var rows strings.Builder
 	for i := range 40 {

@@ -24,6 +24,7 @@ import (
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // viewerChrome is the Chromium a person watches live views in.
@@ -133,6 +134,7 @@ func getStatus(link string) int {
 // task ends with the run's answer. No model request, and nothing the
 // client's model reads, holds a token; the view ends with the task.
 func TestLiveTaskConfirm(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shop, orders := checkout(t)
 	model := orderingServer(t)
@@ -203,6 +205,7 @@ func TestLiveTaskConfirm(t *testing.T) {
 // answered in the page (the client has no elicitation), and the answer
 // reaches the model and the result.
 func TestLiveCallAskHuman(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	model, err := modelserver.Start(modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if res := req.LastTool(); res != "" {
@@ -289,6 +292,7 @@ func TestLiveCallAskHuman(t *testing.T) {
 // person holds control there, a call that acts on the page is refused with
 // the words that say so, and after they hand back it runs.
 func TestLiveNamedSession(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	page := site(t)
 	allowed, _ := contract.ParseDomainPatterns("127.0.0.1")

@@ -13,12 +13,14 @@ import (
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/imaptest"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // browser_read_email reads a code a site mailed to a real Dovecot: the
 // client sees its placeholder only, and browser_type fills it on the
 // site's page.
 func TestReadEmail(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	mail := imaptest.Start(t)
 	const code = "731904"

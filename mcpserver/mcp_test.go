@@ -23,6 +23,7 @@ import (
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestMain(m *testing.M) {
@@ -163,6 +164,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.Call
 // within the backstop and the page recovered; bad calls refused with what
 // is wrong; a task run by the scripted model.
 func TestTools(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url := site(t)
 	for _, transport := range []string{"stdio", "http"} {
@@ -289,6 +291,7 @@ return snapshot().text.match(/Count\S* (\d+)|(\d+)\s*$/m)[0]`})
 // A task cancelled by its client ends at once: the model's request is
 // dropped, no progress comes after, and the session's next call works.
 func TestRunTaskCancel(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url := site(t)
 	s, model := newServer(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
@@ -381,6 +384,7 @@ func TestMalformedLines(t *testing.T) {
 // A secret is typed only on its site's field, and no answer shows it, in
 // any encoding the page may echo it in.
 func TestSecrets(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `<!doctype html><title>Login</title><label>Password <input id=pw oninput="document.getElementById('echo').textContent = this.value + ' ' + btoa(this.value) + ' ' + encodeURIComponent(this.value)"></label><p id=echo></p>`)

@@ -13,6 +13,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/session"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // A browser tool call that names a session acts in the webagent browser
@@ -21,6 +22,7 @@ import (
 // the other way round, a session that idled out is said to have ended,
 // and the call after starts a new one.
 func TestNamedSession(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url := site(t)
 	dir := t.TempDir()
@@ -95,6 +97,7 @@ func waitGone(t *testing.T, path string, within time.Duration) {
 // session) and one of 2025-11-25 (an MCP session with its browser) both
 // list the tools and keep their page across calls.
 func TestBothProtocolGenerations(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url := site(t)
 	allowed, err := contract.ParseDomainPatterns("127.0.0.1")

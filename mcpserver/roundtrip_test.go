@@ -20,6 +20,7 @@ import (
 	"github.com/webagent/webagent/mcpserver"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // roundServer is a server under --confirm purchases over model, served
@@ -63,6 +64,7 @@ var roundLimits = agent.Limits{OperationTimeout: 10 * time.Second, IterationTime
 // SDK's client asks its user and retries with the answer, which the run
 // waits for: yes posts the order, no does not.
 func TestRoundTripConfirm(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	for _, action := range []string{"accept", "decline"} {
 		t.Run(action, func(t *testing.T) {
@@ -143,6 +145,7 @@ func TestRoundTripAskHuman(t *testing.T) {
 // refused the second time; a state whose retry did not come within the
 // human timeout expires, its run ends, and the state is refused.
 func TestRoundTripStateRefused(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	shop, orders := checkout(t)
 	model := orderingServer(t)

@@ -20,6 +20,7 @@ import (
 	"github.com/webagent/webagent/mcptask"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/policy"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // taskClient connects a client that takes tasks to s: over stdio, or over
@@ -79,6 +80,7 @@ var taskTransports = []struct {
 // posted only after a yes. Over HTTP, the connection that started the task
 // is dropped first, and the task is found again by its id.
 func TestTaskConfirmInputRequired(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	for _, tr := range taskTransports {
 		for _, yes := range []bool{true, false} {
@@ -156,6 +158,7 @@ func TestTaskConfirmInputRequired(t *testing.T) {
 // the run's code CANCELED, within its iteration bound, its browser closed
 // by then; tasks/get reports its progress meanwhile.
 func TestTaskCancel(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	for _, tr := range taskTransports {
 		t.Run(tr.name, func(t *testing.T) {
@@ -239,6 +242,7 @@ func TestTaskCancel(t *testing.T) {
 // TestTaskAsksHuman: the agent's ask_human question reaches the task's
 // client as an input request, and its answer reaches the model.
 func TestTaskAsksHuman(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	s, model := newServerWith(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {
 		if res := req.LastTool(); res != "" {
@@ -273,6 +277,7 @@ func TestTaskAsksHuman(t *testing.T) {
 // the question stays among the task's input requests, and the client's
 // later answer reaches the model.
 func TestTaskLateAnswer(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	var waits int
 	s, model := newServerWith(t, modelserver.ResponderFunc(func(req *modelserver.ChatRequest) modelserver.Turn {

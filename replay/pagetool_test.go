@@ -20,6 +20,7 @@ import (
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/replay"
 	secretpkg "github.com/webagent/webagent/secret"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -27,6 +28,7 @@ import (
 // with the placeholder (no value in any file), and replays: the tool is
 // called again, the secret filled in on its own site.
 func TestReplayPageTool(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	const code = "SAVE-9931-secret"
 	var (

@@ -24,6 +24,7 @@ import (
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/replay"
 	secretpkg "github.com/webagent/webagent/secret"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -105,6 +106,7 @@ func record(t *testing.T, ctx context.Context, start string) string {
 }
 
 func TestTraceAndReplay(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	// The subtests run in parallel, after this function returns: what they
 	// use ends with t's clean-up, not with a defer.
@@ -328,6 +330,7 @@ func (g *gate) Handover(context.Context, string, time.Duration) (*agent.Handback
 // lease), the replay does nothing; it goes on once they hand back, and
 // ends with its context while they hold it.
 func TestReplayControl(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -18,6 +18,7 @@ import (
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/replay"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -27,6 +28,7 @@ import (
 // name, and the site gets the same form again. A page whose form lost a
 // field names the script's call that no longer fits.
 func TestReplayScript(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	var (
 		mu    sync.Mutex

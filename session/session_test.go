@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/session"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // One process per session name: a second Serve of a name being served
@@ -15,6 +16,7 @@ import (
 // without a way to start one gets ErrNoSession; names that could leave
 // the folder are refused.
 func TestOneProcessPerName(t *testing.T) {
+	tier.Slow(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

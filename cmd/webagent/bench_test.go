@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestBenchUsageErrors(t *testing.T) {
@@ -28,6 +30,7 @@ func TestBenchUsageErrors(t *testing.T) {
 
 // TestBenchSnapshot runs the benchmark on the pages of its package's tests.
 func TestBenchSnapshot(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	code, p := run(t, "bench", "snapshot", filepath.Join("..", "..", "eval", "snapbench", "testdata"))
 	if code != exitOK {

@@ -25,6 +25,7 @@ import (
 	"github.com/webagent/webagent/botauth"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/sigcheck"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestBotKeyCommands: bot-key new writes a private 0600 key and prints
@@ -158,6 +159,7 @@ func TestBotKeyUsageErrors(t *testing.T) {
 // its subresources, as the site's own verifier finds), with the
 // Signature-Agent given; the private key is in no output, log or trace.
 func TestRunSigned(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "bot.pem")
 	key, err := botauth.NewKeyFile(file)

@@ -12,12 +12,14 @@ import (
 
 	"github.com/webagent/webagent/testfixture/imaptest"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // webagent browser script FILE signs in with one command: the program's
 // calls run in the session, the secret filled on its site; a program with
 // a syntax error is exit 1 with its line, a missing file exit 2.
 func TestBrowserScript(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	members := signin.New()
 	site := httptest.NewServer(members)
@@ -60,6 +62,7 @@ return snapshot().find({role: "heading"}).name;`), 0o600); err != nil {
 // Dovecot: the code is shown as its placeholder, typed by it on the site's
 // page, and appears in no output.
 func TestBrowserReadEmail(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	mail := imaptest.Start(t)
 	const code = "482916"

@@ -23,6 +23,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/browser/launcher"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // bsess is a webagent browser session of a test, driven through the built
@@ -135,6 +136,7 @@ func refIn(t *testing.T, snap, what string) string {
 // the snapshot, a secret typed by name and never shown, a second agent
 // that shares the cookies in a tab of its own, and the exit statuses.
 func TestBrowserSignIn(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	members := signin.New()
 	site := httptest.NewServer(members)
@@ -247,6 +249,7 @@ const slack = 2 * time.Second
 // with its status (124 when it timed out), and once the page is left the
 // session works again.
 func TestBrowserFrozenPage(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	// The page asks for /frozen as its loop starts: the test knows when
 	// the renderer froze (the click returns before its timer fires).
@@ -312,6 +315,7 @@ const recoverSlack = slack + 10*time.Second
 // client killed mid-command (SIGKILL): no command outlives its bound, no
 // agent ever sees or acts on the other's tab, and the session works after.
 func TestBrowserManyClients(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{
 		"/a": `<title>Page A</title><h1>agent a's page</h1><button>Press A</button><div style="height:3000px"></div>`,
@@ -392,6 +396,7 @@ func TestBrowserManyClients(t *testing.T) {
 // A session ends after its idle timeout, and a session process killed
 // with SIGKILL takes its Chromium with it: nothing is left either way.
 func TestBrowserSessionEnds(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{"/": `<title>Idle</title><p>idle page</p>`})
 	s := newBrowserSession(t)
@@ -425,6 +430,7 @@ func TestBrowserSessionEnds(t *testing.T) {
 // one the session did not start with) is exit 2 saying to close the
 // session first, and does nothing, instead of being ignored.
 func TestBrowserLaunchSettingsHeld(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{"/": `<title>Held</title><button onclick="document.title='Clicked'">Go</button>`})
 	s := newBrowserSession(t)
@@ -450,6 +456,7 @@ func TestBrowserLaunchSettingsHeld(t *testing.T) {
 // user's browser and tab stay. With no such browser it is exit 2 saying
 // how to turn remote debugging on.
 func TestBrowserAutoConnect(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{"/": `<title>Attached</title><p>in the user's browser</p>`})
 	chrome, err := launcher.Find("")
@@ -517,6 +524,7 @@ func TestBrowserAutoConnect(t *testing.T) {
 // browser screenshot --annotate writes a PNG with the refs drawn: the
 // button's box edge has the mark colour, the plain screenshot has not.
 func TestBrowserScreenshotAnnotate(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url, host := sitePages(t, map[string]string{"/": `<body style="margin:0;background:#fff">` +
 		`<button style="position:absolute;left:100px;top:80px;width:120px;height:40px">Go</button></body>`})

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/webagent/webagent/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // viewerChrome is the Chromium a person watches a live view in (a tab per
@@ -70,6 +71,7 @@ func withToken(t *testing.T, u, tok string) string {
 // a step. A wrong token gets 403 and changes nothing; revoked links stop
 // working.
 func TestBrowserLive(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{"/": liveForm})
 	s := newBrowserSession(t)
@@ -153,6 +155,7 @@ func TestBrowserLive(t *testing.T) {
 // A session's live view and its server end with the session however it
 // ends, its idle timeout or SIGTERM, and leave no registry entry.
 func TestBrowserLiveEnds(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{"/": `<title>Idle</title><p>idle page</p>`})
 	s := newBrowserSession(t)

@@ -7,11 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // webagent browser takes its flags before the command's name as after it,
 // in a real session; a command refuses the flags it does not read.
 func TestBrowserFlagsBeforeCommand(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>Order</title><p>flags first</p><button>Go</button>`)

@@ -11,12 +11,14 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestRunCache: webagent run --cache stores the first successful run and
 // replays it; --var types another value; an entry of an older format is
 // ignored with a warning and replaced; bad variables are exit 2.
 func TestRunCache(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	members := signin.New()
 	srv := httptest.NewServer(members)

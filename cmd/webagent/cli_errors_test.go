@@ -14,6 +14,7 @@ import (
 
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // runEnv runs the binary like run, with extra environment variables and
@@ -191,6 +192,7 @@ func TestEndpointHint(t *testing.T) {
 // With one browser of the --cdp-url pool down, eval warns and runs on the
 // other.
 func TestEvalPoolWithOneBrowserDown(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

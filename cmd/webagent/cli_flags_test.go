@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // Every misstep on the command line: exit 2 and one line that says what
@@ -231,6 +232,7 @@ func TestTaskFromFileAndStdin(t *testing.T) {
 // Step lines show the model's <secret>NAME</secret> as written, not as
 // JSON's \u003csecret\u003e; the secret's value is never shown.
 func TestStepLinesShowSecretPlaceholder(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	code, stdout, stderr := runEnv(t, nil, "", "demo")
 	if code != exitOK {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -158,6 +159,7 @@ type consoleReplays struct {
 // it shows once it ends. Interrupted, the console ends a replay still
 // running with itself: no process and no browser is left.
 func TestConsoleReplay(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site, hold, release := teaSite(t)
 	model := teaModel(t)

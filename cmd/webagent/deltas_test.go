@@ -30,7 +30,9 @@ func TestPrintStepTokens(t *testing.T) {
 
 // browser snapshot --diff prints what changed since the session's last
 // snapshot of the page: the line a click added, not the rows that stayed;
-// without --diff the whole page.
+// without --diff the whole page. Under go test -short it is the door's one
+// real-browser run of webagent browser (open, snapshot, click, close;
+// package tier): never call tier.Slow here.
 func TestBrowserSnapshotDiff(t *testing.T) {
 	t.Parallel()
 	var rows strings.Builder

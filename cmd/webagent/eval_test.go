@@ -12,6 +12,7 @@ import (
 
 	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // noEvalChromeLeft checks that no Chromium profile of the eval harness is
@@ -38,6 +39,9 @@ func readReport(t *testing.T, dir string) *report.Report {
 	return r
 }
 
+// webagent eval runs three built-in tasks, each passing, with progress on
+// stderr and no Chromium left. Under go test -short it is the eval door's
+// one real-browser run (package tier): never call tier.Slow here.
 func TestEvalBuiltinTasks(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
@@ -67,6 +71,7 @@ tasks:
 `
 
 func TestEvalFailingTaskExitsOne(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	dir, out := t.TempDir(), t.TempDir()
 	f := filepath.Join(dir, "mine.yaml")
@@ -173,6 +178,7 @@ func TestEvalCompare(t *testing.T) {
 // SIGINT in the middle of a run: the running tasks end as CANCELED, the
 // partial report is written, exit 130, and no Chromium is left.
 func TestEvalInterrupt(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		return modelserver.Turn{Fault: modelserver.NoHeaders}
@@ -222,6 +228,7 @@ func TestEvalInterrupt(t *testing.T) {
 // at once leaves the episode to its own timer, which ends it with the
 // benchmark's reward of -1; without the flag the episode is not done.
 func TestEvalMiniWoBEpisodeTimer(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	srv, err := modelserver.Start(modelserver.ResponderFunc(func(*modelserver.ChatRequest) modelserver.Turn {
 		return modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]string{"answer": "done"})}}

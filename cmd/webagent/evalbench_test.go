@@ -13,6 +13,7 @@ import (
 	"github.com/webagent/webagent/eval/report"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/contactform"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -51,6 +52,7 @@ func mind2webFile(t *testing.T, site string) string {
 // Then eval judge with a judge that stalls leaves every run unscored
 // within --judge-timeout.
 func TestEvalDatasetJudged(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := contactform.Start(t)
 	agentSrv := startModel(t, contactform.Agent("hello", formUsage))
@@ -151,6 +153,7 @@ func TestEvalDatasetJudged(t *testing.T) {
 // COST_LIMIT; --max-eval-cost stops starting tasks once the eval's cost
 // reaches it and says so. The model's price comes from --prices.
 func TestEvalCostLimits(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := contactform.Start(t)
 	agentSrv := startModel(t, contactform.Agent("hello", formUsage))
@@ -261,6 +264,7 @@ func TestEvalOpenWebUsageErrors(t *testing.T) {
 // blocked request with its payload, the secret typed into the form
 // masked.
 func TestRunReadOnly(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := contactform.Start(t)
 	const secret = "s3cret-pass-phrase"

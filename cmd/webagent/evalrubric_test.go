@@ -9,6 +9,7 @@ import (
 
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/contactform"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestEvalRubric: a BU Bench V2 file of four rubric tasks on a local
@@ -18,6 +19,7 @@ import (
 // withheld, the report gives each item's finding beside the score, and
 // the judge never saw a weight.
 func TestEvalRubric(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := contactform.Start(t)
 	agentSrv := startModel(t, contactform.Agent("hello", formUsage))

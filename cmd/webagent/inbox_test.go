@@ -13,11 +13,13 @@ import (
 
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/imaptest"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // webagent run --inbox signs in with a magic link from a real Dovecot;
 // the link's token is in no model request, trace file, step line or log.
 func TestRunInboxMagicLink(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	mail := imaptest.Start(t)
 	const token = "tok9f3a71c2e8d4b6a05"

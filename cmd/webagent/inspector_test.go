@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // inspectorCLI is the official MCP Inspector, as setup.sh installs it
@@ -73,6 +75,7 @@ func toolText(t *testing.T, out string) string {
 // tools and calls them, over stdio and over HTTP, where a named session
 // keeps the page from one of its runs to the next.
 func TestMCPInspector(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	cli := inspectorCLI(t)
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // leanCommandsFile is the lean front's copy of the browser commands.
@@ -110,6 +112,7 @@ func (s *bsess) runWith(t *testing.T, exe string, args ...string) (code int, std
 // but the session (no webagent-full beside it), and one it hands over says
 // so when webagent-full is missing.
 func TestLeanFront(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	base, host := sitePages(t, map[string]string{"/": `<title>Form</title><h1>Sign in</h1>
 <input aria-label="User"><button onclick="this.textContent='Sent'">Send</button>`})

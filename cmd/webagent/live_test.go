@@ -18,6 +18,7 @@ import (
 	"github.com/webagent/webagent/browser"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // liveURL is the control URL `webagent run --live` prints on stderr.
@@ -54,6 +55,7 @@ func pageWait(t *testing.T, b *browser.Browser, expr string, d time.Duration) {
 // answers it with the button. Yes places the order, no does not; the view's
 // tokens appear in no model request and not in the result.
 func TestRunLiveConfirm(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	for _, c := range []struct {
 		button string

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/localmodel"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // realModelBound is how long the RealModel test's eval may take, the
@@ -23,6 +24,7 @@ const realModelBound = 120 * time.Second
 // the server is gone after the eval. Whether a 135M model passes is not
 // asserted: that it was asked, answered and bounded is.
 func TestRealModelEval(t *testing.T) {
+	tier.Slow(t)
 	in, err := localmodel.Find("")
 	if err != nil {
 		t.Skipf("no local model: %v", err)

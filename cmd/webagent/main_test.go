@@ -22,6 +22,7 @@ import (
 
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 var bin string
@@ -321,6 +322,7 @@ func TestUnauthorizedKeyIsUsageError(t *testing.T) {
 }
 
 func TestDemoJSON(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	code, p := run(t, "demo", "--json")
 	if code != exitOK {
@@ -352,6 +354,7 @@ func TestDemoJSON(t *testing.T) {
 }
 
 func TestDemoHuman(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	code, p := run(t, "demo")
 	if code != exitOK {
@@ -420,6 +423,7 @@ func TestSignalCancels(t *testing.T) {
 // closing) does not change it: the outcome reached first wins, here
 // SUCCESS and exit 0; the process still exits within exitBound.
 func TestSignalAfterResultKeepsIt(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site, _ := hangingSetup(t)
 	srv, err := modelserver.Start(modelserver.Script(modelserver.Turn{ToolCalls: []modelserver.Call{modelserver.ToolCall("done", map[string]any{"answer": "pressed"})}}))
@@ -449,6 +453,7 @@ func TestSignalAfterResultKeepsIt(t *testing.T) {
 }
 
 func TestIterationTimeoutExitsOne(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site, srv := hangingSetup(t)
 	start := time.Now()
@@ -538,6 +543,8 @@ func waitFor(t testing.TB, what string, limit time.Duration, cond func() bool) {
 
 // TestModelFlagsReachServer: --temperature 0 and --seed are sent as given,
 // and --tool-mode prompt sends no tools and reads the call from the text.
+// Under go test -short it is the door's one real-browser run of webagent
+// run (package tier): never call tier.Slow here.
 func TestModelFlagsReachServer(t *testing.T) {
 	t.Parallel()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,9 @@ import (
 // An MCP client starts `webagent mcp` on stdio, opens a page and clicks on
 // it; when the client closes stdin, the server exits at once and its
 // Chromium is gone.
+//
+// Under go test -short it is the MCP door's one real-browser run (package
+// tier): keep it under 2 s, and never call tier.Slow here.
 func TestMCPStdio(t *testing.T) {
 	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

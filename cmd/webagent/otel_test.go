@@ -7,6 +7,7 @@ import (
 
 	"github.com/webagent/webagent/testfixture/contactform"
 	"github.com/webagent/webagent/testfixture/otlpsink"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestRunOpenTelemetry: a run with --otel-endpoint sends its spans to a
@@ -16,6 +17,7 @@ import (
 // the prompts are there, masked, and the secret is in no attribute. The
 // same run with the receiver gone finishes as fast (within a second).
 func TestRunOpenTelemetry(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	const secret = "pw-OTEL-4471-not-in-spans"
 	site := contactform.Start(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/passkey"
 	"github.com/webagent/webagent/testfixture/passkeysite"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestPasskeys: a passkey a site creates is refused without
@@ -22,6 +23,7 @@ import (
 // output, log or model request; passkeys list and remove manage the store,
 // and a store others may read is exit 2.
 func TestPasskeys(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site, err := passkeysite.Start("localhost")
 	if err != nil {

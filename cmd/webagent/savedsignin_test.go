@@ -11,6 +11,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestSavedSignIn: a run with a storage state names the saved sign-ins
@@ -18,6 +19,7 @@ import (
 // of the state's site during the task ends it with SIGNIN_EXPIRED, which
 // says the saved sign-in no longer worked.
 func TestSavedSignIn(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	srv := httptest.NewServer(signin.New())
 	defer srv.Close()

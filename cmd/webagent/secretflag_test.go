@@ -17,6 +17,7 @@ import (
 
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/secret"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // otpSite is a sign-in page whose server accepts the TOTP code of key
@@ -62,6 +63,7 @@ func newOTPSite(t *testing.T, o *secret.OTP) *otpSite {
 // code rides in the URL and the page echoes it; the model is told what
 // the secret types. Replay signs in again with a fresh code.
 func TestOTPSignIn(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	raw := make([]byte, 20)
 	if _, err := rand.Read(raw); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/webagent/webagent/modelserver"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // reporter is a scripted model that reads "report: …" off the page and
@@ -106,6 +107,7 @@ func TestSchemaAnswerOnTheCommandLine(t *testing.T) {
 // A localStorage counter and a cookie last from run to run, with a
 // profile and with a saved storage state.
 func TestSessionsLastAcrossRuns(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url := servePage(t, `<title>c</title><p id=o></p><script>
 const n = Number(localStorage.getItem('visits') || 0) + 1; localStorage.setItem('visits', n);

@@ -10,6 +10,7 @@ import (
 	"github.com/webagent/webagent/eval"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/signin"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestTraceReplayCLI: run --trace writes a trace, show-trace prints its
@@ -17,6 +18,7 @@ import (
 // server stopped, a trace cut short or a wrong folder is exit 2 with one
 // clear line, and two traces of the task compare as the same steps.
 func TestTraceReplayCLI(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	d, err := eval.StartDemo()
 	if err != nil {
@@ -99,6 +101,7 @@ func TestTraceReplayCLI(t *testing.T) {
 // healed step; --out records a trace that replays on that page with no
 // model; --heal without a model is exit 2.
 func TestReplayHeal(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	members := signin.New()
 	srv := httptest.NewServer(members)

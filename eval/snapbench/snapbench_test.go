@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/webagent/webagent/testfixture/machinelock"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 func TestMain(m *testing.M) {
@@ -19,6 +20,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestRunCSV(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -16,6 +16,7 @@ import (
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/eval/sites"
 	"github.com/webagent/webagent/internal/outline"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // The walk plays in-page actions on the saved pages; what the agent sends
@@ -24,6 +25,7 @@ import (
 // applied to the snapshot before as a model reads it, rebuilds the
 // snapshot after.
 func TestWalk(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -16,6 +16,7 @@ import (
 	"github.com/webagent/webagent/llm/responses"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/chrometest"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/watchdog"
 )
 
@@ -268,6 +269,7 @@ func TestLoopRateLimitedThenRetried(t *testing.T) {
 }
 
 func TestLoopStalledStreamEndsWithinItsBound(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	const window = 400 * time.Millisecond
 	srv := startAPI(t, func(*apiRequest, int) turn {

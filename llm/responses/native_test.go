@@ -15,6 +15,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/contract"
 	"github.com/webagent/webagent/llm/responses"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // OpenAI's computer tool through the Responses API, carried out by a real
@@ -127,6 +128,7 @@ func TestComputerSafetyCheck(t *testing.T) {
 // A call's actions run one by one: a navigation stops the batch, and the
 // model is told what did not run.
 func TestComputerBatchStopsAtNavigation(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	url, orders := shop(t)
 	srv := startAPI(t, computerModel(computerCall{actions: []map[string]any{
