@@ -20,6 +20,7 @@ import (
 	"github.com/webagent/webagent/llm"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/routine"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -71,6 +72,7 @@ func (s *codeForm) state() ([]string, int) {
 // program (the code a secret by name), and the routine, given the secret,
 // does it all again with no model.
 func TestTakeoverSavedAsRoutine(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := &codeForm{}
 	srv := httptest.NewServer(site)

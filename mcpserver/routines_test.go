@@ -13,6 +13,7 @@ import (
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/routine"
 	"github.com/webagent/webagent/testfixture/routinesite"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // addCustomer is the routine a saved run of routinesite's customer task
@@ -37,6 +38,7 @@ return expect({url: "/customers/added", text: "Customer " + params.full_name + "
 // filled on its site; bad values are refused; a renamed button is healed
 // by the server's model into a draft.
 func TestRoutineTools(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := routinesite.New()
 	srv := httptest.NewServer(site)

@@ -14,6 +14,7 @@ import (
 	"github.com/webagent/webagent/policy"
 	"github.com/webagent/webagent/routine"
 	"github.com/webagent/webagent/testfixture/routinesite"
+	"github.com/webagent/webagent/testfixture/tier"
 	"github.com/webagent/webagent/trace"
 )
 
@@ -21,6 +22,7 @@ import (
 // routine, runs with other values with no model call, and the site has
 // the new customer.
 func TestSaveAndRunWithOtherValues(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	w := newWorld(t)
 	r := w.record("add-customer", routinesite.CustomerTask("Ann Lee", "ann@example.com", "Pro"), "/customers/new", nil)
@@ -78,6 +80,7 @@ func TestSaveAndRunWithOtherValues(t *testing.T) {
 // version stays; accept makes the draft current, which then runs with no
 // model. A renamed "Place order" on an unattended run is not healed.
 func TestHealIntoDraft(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	w := newWorld(t)
 	w.record("add-customer", routinesite.CustomerTask("Ann Lee", "ann@example.com", "Pro"), "/customers/new", nil)
@@ -167,6 +170,7 @@ func TestHealIntoDraft(t *testing.T) {
 // of its own takes 3 model calls with the routines offered as tools, and
 // the scripted model's one call a step without them.
 func TestRoutinesAsTools(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	w := newWorld(t)
 	w.record("add-customer", routinesite.CustomerTask("Ann Lee", "ann@example.com", "Pro"), "/customers/new", nil)
@@ -250,6 +254,7 @@ func waitFor(t *testing.T, cond func() bool, what func() string) {
 // action policy as the model's own calls do: --confirm purchases asks
 // before its "Place order", and a no refuses it (no order).
 func TestRoutineUnderThePolicy(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	w := newWorld(t)
 	w.record("order-item", routinesite.OrderTask(12, "Red mug"), "/shop", map[string]string{"product": "Red mug", "quantity": "12"})
@@ -281,6 +286,7 @@ func TestRoutineUnderThePolicy(t *testing.T) {
 // never comes ends within the iteration's bound, as a script does, and the
 // run says why.
 func TestRoutineWithinTheIterationBound(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	w := newWorld(t)
 	dir := t.TempDir()

@@ -11,6 +11,7 @@ import (
 	"github.com/webagent/webagent/agent"
 	"github.com/webagent/webagent/modelserver"
 	"github.com/webagent/webagent/testfixture/routinesite"
+	"github.com/webagent/webagent/testfixture/tier"
 )
 
 // TestRoutineCommands: a run saved with routine save, listed, run with
@@ -18,6 +19,7 @@ import (
 // (diff, accept), offered to the model by run --routines; bad input is
 // exit 2 and a hand-edited typo is named by routine check.
 func TestRoutineCommands(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	site := routinesite.New()
 	srv := httptest.NewServer(site)

@@ -59,6 +59,7 @@ func faithful(t *testing.T, sum WalkSummary) {
 // The built-in sites' pages, walked as the saved pages are (type, open a
 // menu, check, select, expand): each delta rebuilds its snapshot.
 func TestWalkBuiltInSites(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	pages := map[string][]string{
 		"shop": {"/products"}, "admin": {"/users"}, "webmail": {"/inbox"}, "wiki": {"/wiki/Main_Page"},
@@ -104,6 +105,7 @@ func TestWalkBuiltInSites(t *testing.T) {
 // checkout, or WEBAGENT_CORPUS): each delta of the walk rebuilds its
 // snapshot. Skipped without the corpus.
 func TestWalkCorpus(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	dir := os.Getenv("WEBAGENT_CORPUS")
 	if dir == "" {
@@ -130,6 +132,7 @@ func TestWalkCorpus(t *testing.T) {
 // a click handler) moves the focus from the field to the page's body; the
 // delta says the field lost it, and rebuilds the page.
 func TestDeltaFocusLost(t *testing.T) {
+	tier.Slow(t)
 	t.Parallel()
 	srv := httptest.NewServer(sitePage(`<title>Focus</title><h1>Sign in</h1>
 <input aria-label="Email" autofocus>
