@@ -114,7 +114,7 @@ func manifestProblems(path, name string, m Manifest) []Problem {
 		add("parameters is not a JSON Schema of an object: %v", err)
 	}
 	for _, s := range m.Secrets {
-		if !regexp.MustCompile(`^[A-Za-z0-9_.@:/-]+$`).MatchString(s) {
+		if !secretName.MatchString(s) {
 			add("secret %q: a secret's name is letters, digits and _.@:/-", s)
 		}
 	}
@@ -131,6 +131,7 @@ var jsGlobals = []string{"String", "Number", "Boolean", "Array", "Object", "JSON
 	"RangeError", "parseInt", "parseFloat", "isNaN", "isFinite", "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI", "Symbol", "Map", "Set", "Promise"}
 
 var (
+	secretName = regexp.MustCompile(`^[A-Za-z0-9_.@:/-]+$`)
 	callRE     = regexp.MustCompile(`(^|[^.\w$])([A-Za-z_$][\w$]*)\s*\(`)
 	declRE     = regexp.MustCompile(`(?:function\s+([A-Za-z_$][\w$]*)|(?:var|let|const)\s+([A-Za-z_$][\w$]*)\s*=)`)
 	paramRE    = regexp.MustCompile(`\bparams\.([A-Za-z_$][\w$]*)`)
