@@ -25,9 +25,11 @@ func TestDeadlineEndsStalledCall(t *testing.T) {
 		t.Run(fault.String(), func(t *testing.T) {
 			srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: fault}))
 			c := newClient(t, srv, llm.Config{Inactivity: llm.DefaultInactivity})
+			// The bound counts from the deadline's start: a start taken
+			// after it would see the end come early under load.
+			start := time.Now()
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			defer cancel()
-			start := time.Now()
 			_, err := c.Complete(ctx, simpleRequest())
 			within(t, "Complete", time.Since(start), deadline, deadline+slack)
 			if !errors.Is(err, context.DeadlineExceeded) {
@@ -54,9 +56,9 @@ func TestDripEndedByDeadline(t *testing.T) {
 	srv := startServer(t, modelserver.Script(modelserver.Turn{Fault: modelserver.Drip, Every: 100 * time.Millisecond}))
 	c := newClient(t, srv, llm.Config{Inactivity: window})
 	safety := ctxWithTimeout(t, 3*time.Second)
+	start := time.Now() // before the deadline starts: it cannot end early
 	ctx, cancel := context.WithTimeout(safety, deadline)
 	defer cancel()
-	start := time.Now()
 	_, err := c.Complete(ctx, simpleRequest())
 	within(t, "Complete", time.Since(start), deadline, deadline+slack)
 	if errors.Is(err, watchdog.ErrTimeout) {
