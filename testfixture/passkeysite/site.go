@@ -276,6 +276,13 @@ func Model() modelserver.Responder {
 			case strings.Contains(l.Text, "Welcome, "):
 				return call("done", map[string]any{"answer": l.Text})
 			case strings.Contains(l.Text, "Passkey created for "):
+				// The browser's notice of the new passkey comes with the
+				// observation after the browser heard of it, which under
+				// load may be after the page shows it: a model that reads
+				// it waits for it (a few times at most).
+				if !told(req, "was created and saved") && waits(req) < 10 {
+					return call("wait", map[string]any{"ms": 200})
+				}
 				return call("done", map[string]any{"answer": l.Text})
 			case strings.Contains(l.Text, "Passkey error"):
 				return call("fail", map[string]any{"reason": l.Text})
@@ -297,4 +304,27 @@ func Model() modelserver.Responder {
 		}
 		return call("fail", map[string]any{"reason": "nothing to do on this page"})
 	})
+}
+
+// told reports whether a message of the conversation says s.
+func told(req *modelserver.ChatRequest, s string) bool {
+	for _, m := range req.Messages {
+		if m.Role != "assistant" && strings.Contains(m.Content, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// waits counts the model's wait calls so far.
+func waits(req *modelserver.ChatRequest) int {
+	n := 0
+	for _, m := range req.Messages {
+		for _, c := range m.ToolCalls {
+			if c.Name == "wait" {
+				n++
+			}
+		}
+	}
+	return n
 }
