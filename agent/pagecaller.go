@@ -100,14 +100,7 @@ func (h *scriptHost) ChangesData(ctx context.Context, tool string, args json.Raw
 // AskPerson asks the run's confirmer (or its human) a question.
 func (h *scriptHost) AskPerson(ctx context.Context, question string) (bool, error) {
 	r := h.r
-	cf := r.a.cfg.confirmer
-	if cf == nil && r.a.cfg.human != nil {
-		hu := r.a.cfg.human
-		cf = ConfirmerFunc(func(ctx context.Context, c Confirmation) (bool, error) {
-			ans, err := hu.Ask(ctx, c.Question)
-			return IsYes(ans), err
-		})
-	}
+	cf := r.confirmer()
 	if cf == nil {
 		return false, ErrNoPerson
 	}

@@ -182,14 +182,7 @@ func (r *run) describeTarget(ctx context.Context, d contract.TargetDescriber, c 
 // confirm asks whether the call may run, within the human timeout; it
 // returns the answer and how it is recorded.
 func (r *run) confirm(ctx context.Context, pd *PolicyDecision, url string) (bool, string) {
-	cf := r.a.cfg.confirmer
-	if cf == nil && r.a.cfg.human != nil {
-		h := r.a.cfg.human
-		cf = ConfirmerFunc(func(ctx context.Context, c Confirmation) (bool, error) {
-			ans, err := h.Ask(ctx, c.Question)
-			return IsYes(ans), err
-		})
-	}
+	cf := r.confirmer()
 	if cf == nil {
 		return false, "no: no one to ask (the user's policy wants a person's yes)"
 	}
@@ -207,6 +200,22 @@ func (r *run) confirm(ctx context.Context, pd *PolicyDecision, url string) (bool
 		return true, "yes"
 	}
 	return false, "no"
+}
+
+// confirmer is who answers a confirmation: the Confirmer, else the Human
+// (a yes is IsYes), else nil: no one.
+func (r *run) confirmer() Confirmer {
+	if cf := r.a.cfg.confirmer; cf != nil {
+		return cf
+	}
+	h := r.a.cfg.human
+	if h == nil {
+		return nil
+	}
+	return ConfirmerFunc(func(ctx context.Context, c Confirmation) (bool, error) {
+		ans, err := h.Ask(ctx, c.Question)
+		return IsYes(ans), err
+	})
 }
 
 // confirmQuestion is the one line a person is asked.
